@@ -1,0 +1,79 @@
+// swift-tools-version:6.1
+// Airlock: an air-gapped Bitcoin signer and its watch-only online companion.
+// The module graph draws the offline/online line (DESIGN.md section 1, STYLE.md R8):
+// `airlock-signer` and everything it depends on never reach networking code. ArchitectureTests guards this.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Airlock",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "airlock-signer", targets: ["airlock-signer"]),
+        .executable(name: "airlock-watcher", targets: ["airlock-watcher"]),
+        .executable(name: "airlock-bench", targets: ["airlock-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // C libraries from Debian, one Swift module imports each (STYLE.md R2).
+        .systemLibrary(name: "CSecp256k1", pkgConfig: "libsecp256k1", providers: [.apt(["libsecp256k1-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Offline side.
+        .target(name: "BitcoinCrypto", dependencies: ["CSecp256k1", "CSodium"], swiftSettings: strict),
+        .target(name: "Bitcoin", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
+        .target(name: "AirgapTransport", dependencies: ["Bitcoin", "CZlib"], swiftSettings: strict),
+        .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG"], swiftSettings: strict),
+        .target(name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
+        .target(
+            name: "CLISupport",
+            dependencies: [
+                "AirgapTransport", "QRImage", "Bitcoin",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "airlock-signer",
+            dependencies: [
+                "Signer", "AirgapTransport", "QRImage", "CLISupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Online side.
+        .executableTarget(
+            name: "airlock-watcher",
+            dependencies: [
+                "Bitcoin", "AirgapTransport", "QRImage", "CLISupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "airlock-bench",
+            dependencies: [
+                "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "Signer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Tests: one target per module, vectors read from ../shared/vectors through TestSupport.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "BitcoinCryptoTests", dependencies: ["BitcoinCrypto", "TestSupport"]),
+        .testTarget(name: "BitcoinTests", dependencies: ["Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(name: "AirgapTransportTests", dependencies: ["AirgapTransport", "Bitcoin", "TestSupport"]),
+        .testTarget(name: "QRImageTests", dependencies: ["QRImage", "TestSupport"]),
+        .testTarget(name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
+    ]
+)

@@ -1,0 +1,2 @@
+// The Bitcoin module; its contents arrive with their issues (see README.md for the layout).
+enum BitcoinModule {}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `airlock-bench`: Airlock's side of the benchmarks that `scripts/bench` runs against peers (DESIGN.md section 9).
+@main
+struct AirlockBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "airlock-bench",
+        abstract: "Benchmarks of Airlock's workloads; scripts/bench runs the peers' side in the same run.",
+        subcommands: []
+    )
+}

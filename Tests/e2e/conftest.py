@@ -1,0 +1,95 @@
+"""Shared fixtures for the end-to-end suite: the built binaries, the shared vectors, temporary homes.
+
+Tests run the executables the way a user does. The binaries are built once per session (`swift build`), the vectors
+are read from ../shared/vectors (never copied into the repo), and each test gets a temporary HOME and data dirs.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _bin_path() -> Path:
+    out = subprocess.run(
+        ["swift", "build", "--show-bin-path"], cwd=REPO, check=True, capture_output=True, text=True
+    )
+    return Path(out.stdout.strip())
+
+
+@pytest.fixture(scope="session")
+def bin_dir() -> Path:
+    """The directory of the built executables; builds them once per test session."""
+    subprocess.run(["swift", "build"], cwd=REPO, check=True)
+    path = _bin_path()
+    for name in ("airlock-signer", "airlock-watcher"):
+        assert (path / name).exists(), f"{name} was not built in {path}"
+    return path
+
+
+@pytest.fixture(scope="session")
+def vectors() -> Path:
+    """../shared/vectors (or $AIRLOCK_VECTORS)."""
+    env = os.environ.get("AIRLOCK_VECTORS")
+    path = Path(env) if env else REPO.parent / "shared" / "vectors"
+    assert path.is_dir(), f"shared vectors not found at {path}"
+    return path
+
+
+@dataclass
+class Home:
+    """A temporary user: HOME, the signer's vault path, the watcher's data dir, and the environment to run with."""
+
+    root: Path
+    env: dict
+
+    @property
+    def vault(self) -> Path:
+        return Path(self.env["AIRLOCK_VAULT"])
+
+    @property
+    def data_dir(self) -> Path:
+        return Path(self.env["AIRLOCK_HOME"])
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    """A fresh temporary home for one test. The air-gap guard is relaxed because both sides run on one machine here."""
+    env = dict(os.environ)
+    env["HOME"] = str(tmp_path / "home")
+    env["AIRLOCK_VAULT"] = str(tmp_path / "home" / ".airlock" / "vault.airlock")
+    env["AIRLOCK_HOME"] = str(tmp_path / "home" / ".local" / "share" / "airlock")
+    env["AIRLOCK_ALLOW_NETWORK"] = "1"
+    (tmp_path / "home").mkdir()
+    return Home(root=tmp_path, env=env)
+
+
+@pytest.fixture
+def run(bin_dir: Path, home: Home):
+    """Runs `airlock-signer` / `airlock-watcher` with the temporary home; returns the CompletedProcess."""
+
+    def _run(tool: str, *args: str, input: bytes | str | None = None, check: bool = False, timeout: float = 300):
+        if isinstance(input, str):
+            input = input.encode()
+        proc = subprocess.run(
+            [str(bin_dir / tool), *args],
+            input=input,
+            capture_output=True,
+            env=home.env,
+            cwd=home.root,
+            timeout=timeout,
+        )
+        if check and proc.returncode != 0:
+            raise AssertionError(
+                f"{tool} {' '.join(args)} exited {proc.returncode}\nstdout: {proc.stdout.decode(errors='replace')}"
+                f"\nstderr: {proc.stderr.decode(errors='replace')}"
+            )
+        return proc
+
+    return _run
