@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "airlock-signer", targets: ["airlock-signer"]),
         .executable(name: "airlock-watcher", targets: ["airlock-watcher"]),
         .executable(name: "airlock-bench", targets: ["airlock-bench"]),
+        // The offline libraries as one product, for the libFuzzer package in Fuzz/ (built apart with -sanitize=fuzzer).
+        .library(name: "AirlockOffline", targets: ["BitcoinCrypto", "Bitcoin", "AirgapTransport", "QRImage", "Signer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
