@@ -37,7 +37,7 @@ let package = Package(
         .target(
             name: "CLISupport",
             dependencies: [
-                "AirgapTransport", "QRImage", "Bitcoin",
+                "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
