@@ -48,7 +48,7 @@ public enum ErrorReporting {
 
     /// A readable one-line description of `error`: its own description, else the case name with its context.
     public static func describe(_ error: any Error) -> String {
-        if let custom = error as? any CustomStringConvertible { return custom.description }
-        return "\(type(of: error)).\(error)"
+        let text = String(describing: error)
+        return text.contains(" ") || text.contains(":") ? text : "\(type(of: error)).\(text)"
     }
 }
