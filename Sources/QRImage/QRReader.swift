@@ -84,15 +84,16 @@ public final class QRReader {
         if shortSide >= 400 {
             passes.append(Pass(scale: 2) { $0.downscaledByHalf() })
         }
-        let window = max(15, min(101, shortSide / 12)) | 1
+        let window = max(15, min(151, shortSide / 8)) | 1
         passes.append(Pass(scale: 1) { $0.contrastStretched() })
-        passes.append(Pass(scale: 1) { $0.binarized(window: window) })
-        passes.append(Pass(scale: 1) { $0.boxBlurred().binarized(window: window) })
+        passes.append(Pass(scale: 1) { $0.binarized(window: window, percent: 10) })
+        // Low contrast under noise: average the noise away, then a threshold just under the local mean.
+        passes.append(Pass(scale: 1) { $0.boxBlurred().binarized(window: window, percent: 4, minContrast: 2) })
         if shortSide >= 400 {
-            passes.append(Pass(scale: 2) { $0.downscaledByHalf().binarized(window: max(15, window / 2) | 1) })
+            passes.append(Pass(scale: 2) { $0.downscaledByHalf().binarized(window: window / 2 | 1, percent: 4, minContrast: 2) })
         }
         if longSide <= 1_600 {
-            passes.append(Pass(scale: 0.5) { $0.boxBlurred().binarized(window: window).upscaledTwice() })
+            passes.append(Pass(scale: 0.5) { $0.boxBlurred().upscaledTwice().binarized(window: window * 2 | 1, percent: 6) })
         }
         return passes
     }

@@ -21,6 +21,10 @@ struct DegradedImageTests {
         ("Gaussian noise", ["-attenuate", "0.6", "+noise", "Gaussian"]),
         ("impulse noise", ["-attenuate", "0.3", "+noise", "Impulse"]),
         ("low contrast", ["+level", "35%,70%"]),
+        // Beyond what zbar alone (and zbarimg) reads; these need the reader's retry passes.
+        ("blurred heavily", ["-blur", "0x2.5"]),
+        ("heavy impulse noise", ["-attenuate", "0.6", "+noise", "Impulse"]),
+        ("low contrast with noise", ["+level", "45%,60%", "-attenuate", "0.5", "+noise", "Gaussian"]),
     ]
 
     @Test("decodes after damage", arguments: damages.map(\.0), [0, 1])
@@ -40,6 +44,15 @@ struct DegradedImageTests {
         try bench.convert(["in.png", "-quality", "\(quality)", "out.jpg"])
         try bench.convert(["out.jpg", "back.png"])
         #expect(try QRReader().read(contentsOfFile: bench.path("back.png")).map(\.bytes) == [Self.payloads[payloadIndex].bytes])
+    }
+
+    @Test("decodes a tiny JPEG: scaled to 30% (under 2 px a module) at quality 30", arguments: [0, 1])
+    func tinyJPEG(payloadIndex: Int) throws {
+        let bench = try Workbench()
+        try bench.write(try code(for: payloadIndex).pngData(), to: "in.png")
+        try bench.convert(["in.png", "-resize", "30%", "-quality", "30", "small.jpg"])
+        try bench.convert(["small.jpg", "small.png"])
+        #expect(try QRReader().read(contentsOfFile: bench.path("small.png")).map(\.bytes) == [Self.payloads[payloadIndex].bytes])
     }
 
     @Test("decodes on a photo-like background: gradient, noise, code not filling the frame", arguments: [0, 1])
