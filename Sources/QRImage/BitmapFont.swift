@@ -53,6 +53,7 @@ enum BitmapFont {
     }
 
     /// Draws `text` in black into `image` with its top-left corner at (`x`, `y`), `scale` pixels per font pixel.
+    ///
     /// Characters the font lacks are skipped (callers validate first).
     static func draw(_ text: String, into image: inout GrayImage, x: Int, y: Int, scale: Int) {
         for (index, character) in text.enumerated() {

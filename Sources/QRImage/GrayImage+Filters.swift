@@ -102,10 +102,12 @@ extension GrayImage {
                             let x0 = max(0, x - half)
                             let x1 = min(width, x + half + 1)
                             let area = (y1 - y0) * (x1 - x0)
-                            let sum = sums[y1 * stride + x1] - sums[y0 * stride + x1] - sums[y1 * stride + x0]
+                            let sum =
+                                sums[y1 * stride + x1] - sums[y0 * stride + x1] - sums[y1 * stride + x0]
                                 + sums[y0 * stride + x0]
                             let value = Int(src[y * width + x])
-                            let dark = value * area * 100 < sum * (100 - percent) && value * area + minContrast * area < sum
+                            let dark =
+                                value * area * 100 < sum * (100 - percent) && value * area + minContrast * area < sum
                             dst[y * width + x] = dark ? 0 : 255
                         }
                     }

@@ -19,7 +19,9 @@ extension GrayImage {
         let begun = data.withUnsafeBytes { raw in
             png_image_begin_read_from_memory(&reader.image, raw.baseAddress, raw.count)
         }
-        guard begun != 0, airlock_png_image_failed(&reader.image) == 0 else { throw .invalidPNG(message: reader.message) }
+        guard begun != 0, airlock_png_image_failed(&reader.image) == 0 else {
+            throw .invalidPNG(message: reader.message)
+        }
         let width = Int(reader.image.width)
         let height = Int(reader.image.height)
         let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)

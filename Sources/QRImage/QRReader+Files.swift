@@ -28,7 +28,9 @@ extension QRReader {
     ) -> [FileResult] {
         let next = Atomic<Int>(0)
         let slots = Mutex<[Result<[DecodedQRCode], QRImageError>?]>(Array(repeating: nil, count: paths.count))
-        DispatchQueue.concurrentPerform(iterations: max(1, min(workers ?? ProcessInfo.processInfo.activeProcessorCount, paths.count))) { _ in
+        DispatchQueue.concurrentPerform(
+            iterations: max(1, min(workers ?? ProcessInfo.processInfo.activeProcessorCount, paths.count))
+        ) { _ in
             let reader: QRReader
             do {
                 reader = try QRReader(maxPixels: maxPixels, thorough: thorough)

@@ -90,10 +90,12 @@ public final class QRReader {
         // Low contrast under noise: average the noise away, then a threshold just under the local mean.
         passes.append(Pass(scale: 1) { $0.boxBlurred().binarized(window: window, percent: 4, minContrast: 2) })
         if shortSide >= 400 {
-            passes.append(Pass(scale: 2) { $0.downscaledByHalf().binarized(window: window / 2 | 1, percent: 4, minContrast: 2) })
+            passes.append(
+                Pass(scale: 2) { $0.downscaledByHalf().binarized(window: window / 2 | 1, percent: 4, minContrast: 2) })
         }
         if longSide <= 1_600 {
-            passes.append(Pass(scale: 0.5) { $0.boxBlurred().upscaledTwice().binarized(window: window * 2 | 1, percent: 6) })
+            passes.append(
+                Pass(scale: 0.5) { $0.boxBlurred().upscaledTwice().binarized(window: window * 2 | 1, percent: 6) })
         }
         return passes
     }
@@ -103,7 +105,9 @@ public final class QRReader {
         let byTop = codes.sorted { ($0.bounds.center.y, $0.bounds.center.x) < ($1.bounds.center.y, $1.bounds.center.x) }
         var rows: [[DecodedQRCode]] = []
         for code in byTop {
-            if let first = rows.last?.first, abs(code.bounds.center.y - first.bounds.center.y) <= first.bounds.height / 2 {
+            if let first = rows.last?.first,
+                abs(code.bounds.center.y - first.bounds.center.y) <= first.bounds.height / 2
+            {
                 rows[rows.count - 1].append(code)
             } else {
                 rows.append([code])

@@ -41,7 +41,7 @@ public struct QRSheet: Sendable {
     /// Renders the sheet as a black-on-white PNG.
     ///
     /// Each cell is as wide as the widest code (or caption) and holds the code with `margin` modules of quiet zone,
-    /// then its caption centered below, drawn at `max(1, moduleSize / 2)` pixels per font pixel.
+    /// then its caption centered below, drawn at `max(2, moduleSize / 2)` pixels per font pixel.
     ///
     /// - Throws: `QRImageError.invalidParameter` for a module size outside 1...64, a margin outside 1...64 or a
     ///   sheet over 100 megapixels, `.pngWriteFailed` if libpng fails.
@@ -56,7 +56,7 @@ public struct QRSheet: Sendable {
         guard (1...64).contains(margin) else { throw .invalidParameter(name: "margin", value: margin) }
         var tiles: [GrayImage] = []
         for code in codes { tiles.append(try code.image(moduleSize: moduleSize, margin: margin)) }
-        let scale = max(1, moduleSize / 2)
+        let scale = max(2, moduleSize / 2)
         let captionWidth = captions.map { BitmapFont.width(of: $0, scale: scale) }.max() ?? 0
         let tileSide = tiles.map(\.width).max() ?? 0
         let cellWidth = max(tileSide, captionWidth + 2 * scale)
@@ -66,7 +66,9 @@ public struct QRSheet: Sendable {
         let rows = (codes.count + columns - 1) / columns
         let width = columns * cellWidth
         let height = rows * cellHeight
-        guard width * height <= 100_000_000 else { throw .invalidParameter(name: "sheet pixels", value: width * height) }
+        guard width * height <= 100_000_000 else {
+            throw .invalidParameter(name: "sheet pixels", value: width * height)
+        }
         var sheet = GrayImage(width: width, height: height, filledWith: 255)
         for (index, tile) in tiles.enumerated() {
             let left = (index % columns) * cellWidth

@@ -64,7 +64,9 @@ final class ZBarScanner {
         let length = Int(zbar_symbol_get_data_length(symbol))
         var bytes: [UInt8] = []
         if length > 0, let data = zbar_symbol_get_data(symbol) {
-            bytes = data.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+            bytes = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                Array(UnsafeBufferPointer(start: $0, count: length))
+            }
         }
         let points = Int(zbar_symbol_get_loc_size(symbol))
         var minX = Int.max
@@ -79,7 +81,9 @@ final class ZBarScanner {
             maxX = max(maxX, x)
             maxY = max(maxY, y)
         }
-        let bounds = points > 0 ? QRBounds(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+        let bounds =
+            points > 0
+            ? QRBounds(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
             : QRBounds(x: 0, y: 0, width: 0, height: 0)
         return DecodedQRCode(bytes: bytes, bounds: bounds)
     }

@@ -69,8 +69,11 @@ extension AirlockBench {
 
         @Argument(help: "The output directory (created if missing).") var directory: String
         @Option(help: "Number of frames.") var count: Int = 100
-        @Option(help: "Payload bytes per frame (each drawn as two letters, like bytewords minimal).") var payload: Int = 400
+        @Option(help: "Payload bytes per frame (each drawn as two letters, like bytewords minimal).") var payload: Int =
+            400
         @Option(help: "Pixels per module.") var moduleSize: Int = QRCode.defaultModuleSize
+        @Flag(help: "Write all frames into one captioned sheet, DIR/sheet.png, instead of one PNG each.") var sheet =
+            false
 
         func validate() throws {
             if count < 1 || count > 9_999 { throw ValidationError("--count must be 1...9999") }
@@ -81,14 +84,23 @@ extension AirlockBench {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
             var generator = SystemRandomNumberGenerator()
+            var codes: [QRCode] = []
             for index in 1...count {
                 let body = String((0..<(2 * payload)).map { _ in letters[Int.random(in: 0..<26, using: &generator)] })
-                let text = "UR:CRYPTO-PSBT/\(index)-\(count)/\(body)"
-                let png = try QRCode(text: text).pngData(moduleSize: moduleSize)
+                let code = try QRCode(text: "UR:CRYPTO-PSBT/\(index)-\(count)/\(body)")
+                if sheet {
+                    codes.append(code)
+                    continue
+                }
                 let name = String(format: "frame-%04d.png", index)
-                try Data(png).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
+                try Data(code.pngData(moduleSize: moduleSize)).write(
+                    to: URL(fileURLWithPath: directory).appendingPathComponent(name))
             }
-            print("wrote \(count) frames to \(directory)")
+            if sheet {
+                let png = try QRSheet(codes: codes).pngData(moduleSize: moduleSize)
+                try Data(png).write(to: URL(fileURLWithPath: directory).appendingPathComponent("sheet.png"))
+            }
+            print("wrote \(count) frames to \(directory)\(sheet ? "/sheet.png" : "")")
         }
     }
 }

@@ -65,7 +65,8 @@ struct BadInputTests {
     @Test("a missing file")
     func missingFile() {
         let error = #expect(throws: QRImageError.self) { try QRReader().read(contentsOfFile: "/nonexistent/x.png") }
-        #expect(error.map { if case .fileUnreadable(path: "/nonexistent/x.png", _) = $0 { true } else { false } } == true)
+        #expect(
+            error.map { if case .fileUnreadable(path: "/nonexistent/x.png", _) = $0 { true } else { false } } == true)
     }
 
     @Test("batch reading reports each file's result in order")

@@ -43,7 +43,10 @@ struct DegradedImageTests {
         try bench.write(try code(for: payloadIndex).pngData(), to: "in.png")
         try bench.convert(["in.png", "-quality", "\(quality)", "out.jpg"])
         try bench.convert(["out.jpg", "back.png"])
-        #expect(try QRReader().read(contentsOfFile: bench.path("back.png")).map(\.bytes) == [Self.payloads[payloadIndex].bytes])
+        #expect(
+            try QRReader().read(contentsOfFile: bench.path("back.png")).map(\.bytes) == [
+                Self.payloads[payloadIndex].bytes
+            ])
     }
 
     @Test("decodes a tiny JPEG: scaled to 30% (under 2 px a module) at quality 30", arguments: [0, 1])
@@ -52,7 +55,10 @@ struct DegradedImageTests {
         try bench.write(try code(for: payloadIndex).pngData(), to: "in.png")
         try bench.convert(["in.png", "-resize", "30%", "-quality", "30", "small.jpg"])
         try bench.convert(["small.jpg", "small.png"])
-        #expect(try QRReader().read(contentsOfFile: bench.path("small.png")).map(\.bytes) == [Self.payloads[payloadIndex].bytes])
+        #expect(
+            try QRReader().read(contentsOfFile: bench.path("small.png")).map(\.bytes) == [
+                Self.payloads[payloadIndex].bytes
+            ])
     }
 
     @Test("decodes on a photo-like background: gradient, noise, code not filling the frame", arguments: [0, 1])
@@ -65,7 +71,10 @@ struct DegradedImageTests {
             "-extent", "1100x900", ")", "-compose", "multiply", "-composite", "-attenuate", "0.4", "+noise",
             "Gaussian", "-colorspace", "Gray", "photo.png",
         ])
-        #expect(try QRReader().read(contentsOfFile: bench.path("photo.png")).map(\.bytes) == [Self.payloads[payloadIndex].bytes])
+        #expect(
+            try QRReader().read(contentsOfFile: bench.path("photo.png")).map(\.bytes) == [
+                Self.payloads[payloadIndex].bytes
+            ])
     }
 
     @Test("decodes a phone-photo simulation: rotated, blurred, shaded, noisy and JPEG-compressed", arguments: [0, 1])
@@ -78,7 +87,10 @@ struct DegradedImageTests {
             "+noise", "Gaussian", "-resize", "70%", "-quality", "50", "photo.jpg",
         ])
         try bench.convert(["photo.jpg", "photo.png"])
-        #expect(try QRReader().read(contentsOfFile: bench.path("photo.png")).map(\.bytes) == [Self.payloads[payloadIndex].bytes])
+        #expect(
+            try QRReader().read(contentsOfFile: bench.path("photo.png")).map(\.bytes) == [
+                Self.payloads[payloadIndex].bytes
+            ])
     }
 
     @Test("decodes a whole sheet scaled to half size and JPEG-compressed")
@@ -95,6 +107,7 @@ struct DegradedImageTests {
 
     private func code(for payloadIndex: Int) throws -> QRCode {
         let payload = Self.payloads[payloadIndex].bytes
-        return payloadIndex == 0 ? try QRCode(text: String(decoding: payload, as: UTF8.self)) : try QRCode(bytes: payload)
+        return payloadIndex == 0
+            ? try QRCode(text: String(decoding: payload, as: UTF8.self)) : try QRCode(bytes: payload)
     }
 }

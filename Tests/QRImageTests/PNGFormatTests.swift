@@ -7,11 +7,18 @@ import Testing
 struct PNGFormatTests {
     /// ImageMagick output specifiers and options, by the PNG layout they produce.
     static let formats: [(name: String, arguments: [String], output: String, colorType: UInt8, bitDepth: UInt8)] = [
-        ("gray 8-bit", ["-colorspace", "Gray", "-define", "png:color-type=0", "-define", "png:bit-depth=8"],
-         "out.png", 0, 8),
-        ("gray 1-bit", ["-colorspace", "Gray", "-define", "png:color-type=0", "-define", "png:bit-depth=1"],
-         "out.png", 0, 1),
-        ("gray 16-bit", ["-colorspace", "Gray", "-define", "png:color-type=0", "-depth", "16"], "PNG48:out.png", 0, 16),
+        (
+            "gray 8-bit", ["-colorspace", "Gray", "-define", "png:color-type=0", "-define", "png:bit-depth=8"],
+            "out.png", 0, 8
+        ),
+        (
+            "gray 1-bit", ["-colorspace", "Gray", "-define", "png:color-type=0", "-define", "png:bit-depth=1"],
+            "out.png", 0, 1
+        ),
+        (
+            "gray 16-bit", ["-colorspace", "Gray", "-define", "png:color-type=0", "-depth", "16"], "PNG48:out.png", 0,
+            16
+        ),
         ("gray+alpha", ["-alpha", "on", "-colorspace", "Gray", "-define", "png:color-type=4"], "out.png", 4, 8),
         ("RGB 8-bit", ["-define", "png:color-type=2"], "PNG24:out.png", 2, 8),
         ("RGB 16-bit", ["-define", "png:color-type=2", "-depth", "16"], "PNG48:out.png", 2, 16),

@@ -68,7 +68,9 @@ struct SheetTests {
         let code = try QRCode(text: "A")
         #expect(throws: QRImageError.unsupportedCaptionCharacter("%")) { try QRSheet(codes: [code], captions: ["50%"]) }
         #expect(throws: QRImageError.emptySheet) { try QRSheet(codes: []) }
-        #expect(throws: QRImageError.invalidParameter(name: "columns", value: 0)) { try QRSheet(codes: [code], columns: 0) }
+        #expect(throws: QRImageError.invalidParameter(name: "columns", value: 0)) {
+            try QRSheet(codes: [code], columns: 0)
+        }
         #expect(throws: QRImageError.invalidParameter(name: "captions", value: 2)) {
             try QRSheet(codes: [code], captions: ["1", "2"])
         }

@@ -5,7 +5,8 @@ import Testing
 /// UTF-8 half-block terminal rendering, compared with `qrencode -t ansiutf8` and read back by zbar.
 @Suite("Terminal rendering")
 struct TerminalTests {
-    @Test("matches qrencode -t ansiutf8 byte for byte", arguments: ["HELLO", "UR:BYTES/HDCXLKAHSSQZWFVSLOFZOYCA", "a1"])
+    @Test(
+        "matches qrencode -t ansiutf8 byte for byte", arguments: ["HELLO", "UR:BYTES/HDCXLKAHSSQZWFVSLOFZOYCA", "a1"])
     func matchesQrencode(text: String) throws {
         let bench = try Workbench()
         let reference = try bench.run("qrencode", ["-t", "ansiutf8", "-l", "L", "-m", "4", text])

@@ -51,7 +51,8 @@ final class Workbench {
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ToolError.failed(tool: tool, status: process.terminationStatus, stderr: String(decoding: err, as: UTF8.self))
+            throw ToolError.failed(
+                tool: tool, status: process.terminationStatus, stderr: String(decoding: err, as: UTF8.self))
         }
         return [UInt8](out)
     }
