@@ -257,6 +257,13 @@ class RegtestNode:
         return sent
 
 
+def _check_stopped_cleanly(node: RegtestNode, code: int) -> None:
+    """Exit code 0 after SIGTERM, and no Python traceback in the log: no client input made the node fail."""
+    assert code == 0, f"regtest node exited {code}; log: {node.log_path}"
+    log = node.log_path.read_text(errors="replace")
+    assert "Traceback" not in log, f"the regtest node logged an exception; see {node.log_path}"
+
+
 def _start_or_fail(datadir: Path) -> RegtestNode:
     return RegtestNode.start(datadir)
 
@@ -269,7 +276,7 @@ def regtest_node(tmp_path_factory):
         yield node
     finally:
         code = node.stop()
-    assert code == 0, f"regtest node exited {code}; log: {node.log_path}"
+    _check_stopped_cleanly(node, code)
 
 
 @pytest.fixture
@@ -280,4 +287,4 @@ def fresh_regtest_node(tmp_path):
         yield node
     finally:
         code = node.stop()
-    assert code == 0, f"regtest node exited {code}; log: {node.log_path}"
+    _check_stopped_cleanly(node, code)

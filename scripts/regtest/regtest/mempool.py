@@ -272,8 +272,7 @@ def _verify_scripts(tx: Tx, raw: bytes, spent: list[Coin]) -> None:
     """Each input against its spent output with libbitcoinkernel, all consensus flags, taproot data supplied."""
     ktx = pbk.Transaction(tx.serialize())
     outputs = [pbk.TransactionOutput(pbk.ScriptPubkey(c.script_pubkey), c.value) for c in spent]
-    pre = pbk.PrecomputedTransactionData(ktx, outputs) if hasattr(pbk, "PrecomputedTransactionData") else \
-        pbk.script.PrecomputedTransactionData(ktx, outputs)
+    pre = pbk.script.PrecomputedTransactionData(ktx, outputs)
     for n, c in enumerate(spent):
         try:
             ok = pbk.ScriptPubkey(c.script_pubkey).verify(c.value, ktx, pre, n, pbk.ScriptVerificationFlags.ALL)
