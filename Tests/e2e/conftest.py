@@ -93,3 +93,8 @@ def run(bin_dir: Path, home: Home):
         return proc
 
     return _run
+
+
+# --- regtest node fixtures (issue 5; defined in regtest_fixture.py, documented in docs/regtest.md) ---------------
+from regtest_fixture import fresh_regtest_node, regtest_node  # noqa: E402,F401
+# --- end of regtest node fixtures --------------------------------------------------------------------------------

@@ -22,4 +22,10 @@ public enum EncodingError: Error, Equatable, Sendable {
     case nonCanonicalCompactSize(offset: Int)
     /// A length or count is larger than the remaining data could hold.
     case lengthOutOfRange(offset: Int, length: UInt64)
+    /// A transaction's segwit marker 0x00 is followed by a flag other than 0x01 (BIP144).
+    case invalidSegwitFlag(UInt8)
+    /// A transaction uses the segwit serialization but every input's witness is empty (BIP144).
+    case superfluousWitness
+    /// An output value at `offset` above 21,000,000 BTC.
+    case valueOutOfRange(offset: Int, value: UInt64)
 }

@@ -1,2 +1,0 @@
-// The AirgapTransport module; its contents arrive with their issues (see README.md for the layout).
-enum AirgapTransportModule {}

@@ -1,0 +1,216 @@
+/// Hex, base32 (RFC 4648, no padding), base64 (RFC 4648) and Electrum's base43, for the QR text forms.
+///
+/// - SeeAlso: https://datatracker.ietf.org/doc/html/rfc4648
+package enum TextCodec {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+    private static let base32Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
+    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    /// Electrum's base43 alphabet (electrum/bitcoin.py `__b43chars`).
+    package static let base43Alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ$*+-./:".utf8)
+
+    // MARK: Hex
+
+    /// Returns lower-case hex (or upper-case when `uppercase`) of `bytes`.
+    package static func hexString(_ bytes: some Sequence<UInt8>, uppercase: Bool = false) -> String {
+        var out: [UInt8] = []
+        for b in bytes {
+            out.append(hexDigits[Int(b >> 4)])
+            out.append(hexDigits[Int(b & 0xF)])
+        }
+        let text = String(decoding: out, as: UTF8.self)
+        return uppercase ? text.uppercased() : text
+    }
+
+    /// Decodes hex text of either case.
+    ///
+    /// - Throws: `TextEncodingError` on an odd length or a non-hex character.
+    package static func bytes(hex text: String) throws(TextEncodingError) -> [UInt8] {
+        let chars = Array(text.utf8)
+        guard chars.count % 2 == 0 else { throw .invalidLength(encoding: "hex", length: chars.count) }
+        var out: [UInt8] = []
+        out.reserveCapacity(chars.count / 2)
+        var i = 0
+        while i < chars.count {
+            guard let hi = nibble(chars[i]) else { throw .invalidCharacter(encoding: "hex", offset: i) }
+            guard let lo = nibble(chars[i + 1]) else { throw .invalidCharacter(encoding: "hex", offset: i + 1) }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
+    }
+
+    /// Returns whether `text` is non-empty, of even length and made only of hex digits.
+    package static func isHex(_ text: String) -> Bool {
+        let chars = Array(text.utf8)
+        return !chars.isEmpty && chars.count % 2 == 0 && chars.allSatisfy { nibble($0) != nil }
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    // MARK: Base32
+
+    /// Returns RFC 4648 base32 of `bytes` without `=` padding, as BBQr sends it.
+    package static func base32String(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 8 + 4) / 5)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for b in bytes {
+            buffer = (buffer << 8) | UInt32(b)
+            bits += 8
+            while bits >= 5 {
+                bits -= 5
+                out.append(base32Alphabet[Int((buffer >> UInt32(bits)) & 31)])
+            }
+        }
+        if bits > 0 { out.append(base32Alphabet[Int((buffer << UInt32(5 - bits)) & 31)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes unpadded upper-case RFC 4648 base32.
+    ///
+    /// - Throws: `TextEncodingError` on a character outside `A-Z2-7`, an impossible length or non-zero padding bits.
+    package static func bytes(base32 text: String) throws(TextEncodingError) -> [UInt8] {
+        let chars = Array(text.utf8)
+        guard [0, 2, 4, 5, 7].contains(chars.count % 8) else {
+            throw .invalidLength(encoding: "base32", length: chars.count)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(chars.count * 5 / 8)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for (offset, c) in chars.enumerated() {
+            let value: UInt8
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = c - UInt8(ascii: "A")
+            case UInt8(ascii: "2")...UInt8(ascii: "7"): value = c - UInt8(ascii: "2") + 26
+            default: throw .invalidCharacter(encoding: "base32", offset: offset)
+            }
+            buffer = ((buffer << 5) | UInt32(value)) & 0xFFFF
+            bits += 5
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
+            }
+        }
+        guard buffer & ((1 << UInt32(bits)) - 1) == 0 else { throw .nonCanonicalPadding(encoding: "base32") }
+        return out
+    }
+
+    // MARK: Base64
+
+    /// Returns padded RFC 4648 base64 of `bytes`.
+    package static func base64String(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var i = 0
+        while i < bytes.count {
+            let b0 = UInt32(bytes[i])
+            let b1 = i + 1 < bytes.count ? UInt32(bytes[i + 1]) : 0
+            let b2 = i + 2 < bytes.count ? UInt32(bytes[i + 2]) : 0
+            let n = b0 << 16 | b1 << 8 | b2
+            out.append(base64Alphabet[Int((n >> 18) & 63)])
+            out.append(base64Alphabet[Int((n >> 12) & 63)])
+            out.append(i + 1 < bytes.count ? base64Alphabet[Int((n >> 6) & 63)] : UInt8(ascii: "="))
+            out.append(i + 2 < bytes.count ? base64Alphabet[Int(n & 63)] : UInt8(ascii: "="))
+            i += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes RFC 4648 base64; padding is optional, whitespace is not allowed.
+    ///
+    /// - Throws: `TextEncodingError` on a character outside the alphabet, a bad length or non-zero padding bits.
+    package static func bytes(base64 text: String) throws(TextEncodingError) -> [UInt8] {
+        var chars = Array(text.utf8)
+        var padding = 0
+        while chars.last == UInt8(ascii: "="), padding < 2 {
+            chars.removeLast()
+            padding += 1
+        }
+        if padding > 0, (chars.count + padding) % 4 != 0 {
+            throw .invalidLength(encoding: "base64", length: chars.count + padding)
+        }
+        guard chars.count % 4 != 1 else { throw .invalidLength(encoding: "base64", length: chars.count) }
+        var out: [UInt8] = []
+        out.reserveCapacity(chars.count * 3 / 4)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for (offset, c) in chars.enumerated() {
+            let value: UInt8
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = c - UInt8(ascii: "A")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = c - UInt8(ascii: "a") + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = c - UInt8(ascii: "0") + 52
+            case UInt8(ascii: "+"): value = 62
+            case UInt8(ascii: "/"): value = 63
+            default: throw .invalidCharacter(encoding: "base64", offset: offset)
+            }
+            buffer = ((buffer << 6) | UInt32(value)) & 0xFFFF
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
+            }
+        }
+        guard buffer & ((1 << UInt32(bits)) - 1) == 0 else { throw .nonCanonicalPadding(encoding: "base64") }
+        return out
+    }
+
+    // MARK: Base43 (Electrum)
+
+    /// Returns Electrum's base43 text of `bytes` (big-number conversion; each leading zero byte becomes `0`).
+    ///
+    /// - SeeAlso: https://github.com/spesmilo/electrum/blob/master/electrum/bitcoin.py (`base_encode`)
+    package static func base43String(_ bytes: [UInt8]) -> String {
+        let zeros = bytes.prefix { $0 == 0 }.count
+        var digits: [UInt8] = []  // little-endian base-43 digits
+        for byte in bytes[zeros...] {
+            var carry = UInt32(byte)
+            for i in digits.indices {
+                carry += UInt32(digits[i]) << 8
+                digits[i] = UInt8(carry % 43)
+                carry /= 43
+            }
+            while carry > 0 {
+                digits.append(UInt8(carry % 43))
+                carry /= 43
+            }
+        }
+        let text = [UInt8](repeating: base43Alphabet[0], count: zeros) + digits.reversed().map { base43Alphabet[Int($0)] }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Decodes Electrum's base43 text (upper case, as Electrum shows it).
+    ///
+    /// - Throws: `TextEncodingError.invalidCharacter` on a character outside the base43 alphabet.
+    /// - SeeAlso: https://github.com/spesmilo/electrum/blob/master/electrum/bitcoin.py (`base_decode`)
+    package static func bytes(base43 text: String) throws(TextEncodingError) -> [UInt8] {
+        let chars = Array(text.utf8)
+        let zeros = chars.prefix { $0 == base43Alphabet[0] }.count
+        var bytes: [UInt8] = []  // little-endian base-256 digits
+        for (offset, c) in chars.enumerated().dropFirst(zeros) {
+            guard let value = base43Alphabet.firstIndex(of: c) else {
+                throw .invalidCharacter(encoding: "base43", offset: offset)
+            }
+            var carry = UInt32(value)
+            for i in bytes.indices {
+                carry += UInt32(bytes[i]) * 43
+                bytes[i] = UInt8(carry & 0xFF)
+                carry >>= 8
+            }
+            while carry > 0 {
+                bytes.append(UInt8(carry & 0xFF))
+                carry >>= 8
+            }
+        }
+        return [UInt8](repeating: 0, count: zeros) + bytes.reversed()
+    }
+}

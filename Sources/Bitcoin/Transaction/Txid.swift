@@ -1,0 +1,53 @@
+import BitcoinCrypto
+
+/// A transaction id: SHA-256d of the transaction without witness data. Stored in internal byte order, shown (and
+/// parsed) reversed, as block explorers and Bitcoin Core print it.
+public struct Txid: Hashable, Sendable, CustomStringConvertible {
+    /// The 32 hash bytes in internal (serialization) order.
+    public let bytes: [UInt8]
+
+    /// Takes 32 hash bytes in internal order.
+    ///
+    /// - Throws: `EncodingError.invalidLength`.
+    public init(bytes: some Collection<UInt8>) throws(EncodingError) {
+        guard bytes.count == 32 else { throw .invalidLength(expected: "32 bytes", actual: bytes.count) }
+        self.bytes = Array(bytes)
+    }
+
+    init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Parses the displayed (byte-reversed) hex form.
+    ///
+    /// - Throws: `EncodingError.oddLength`, `.invalidCharacter` or `.invalidLength`.
+    public init(hex: String) throws(EncodingError) {
+        try self.init(bytes: [UInt8](hex: hex).reversed())
+    }
+
+    /// The displayed hex form: the bytes reversed.
+    public var hexString: String { bytes.reversed().hexString }
+    /// The displayed hex form.
+    public var description: String { hexString }
+}
+
+extension Txid: BitcoinCodable {
+    public init(from reader: inout ByteReader) throws(EncodingError) {
+        self.init(unchecked: try reader.read(count: 32))
+    }
+
+    public func encode(to writer: inout ByteWriter) { writer.write(bytes) }
+}
+
+/// A witness transaction id: SHA-256d of the full serialization including witness data (BIP141).
+///
+/// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0141.mediawiki#transaction-id
+public struct Wtxid: Hashable, Sendable, CustomStringConvertible {
+    /// The 32 hash bytes in internal order.
+    public let bytes: [UInt8]
+
+    init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The displayed hex form: the bytes reversed.
+    public var hexString: String { bytes.reversed().hexString }
+    /// The displayed hex form.
+    public var description: String { hexString }
+}

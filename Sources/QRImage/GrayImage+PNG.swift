@@ -1,0 +1,114 @@
+internal import CPNG
+
+extension GrayImage {
+    /// The 8-byte signature every PNG stream starts with.
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Decodes a PNG of any color type, bit depth and interlacing to 8-bit gray with libpng's simplified API.
+    ///
+    /// Transparent pixels are composited onto white, so a code drawn on a transparent background reads as dark on
+    /// light. The pixel count is checked from the header before any pixel memory is allocated.
+    ///
+    /// - Throws: `QRImageError.emptyInput`, `.notPNG`, `.invalidPNG` (libpng's message), `.imageTooLarge`.
+    init(png data: [UInt8], maxPixels: Int) throws(QRImageError) {
+        guard !data.isEmpty else { throw .emptyInput }
+        guard data.count >= 8, Array(data.prefix(8)) == Self.pngSignature else {
+            throw .notPNG(prefix: Array(data.prefix(8)))
+        }
+        let reader = PNGReader()
+        let begun = data.withUnsafeBytes { raw in
+            png_image_begin_read_from_memory(&reader.image, raw.baseAddress, raw.count)
+        }
+        guard begun != 0, airlock_png_image_failed(&reader.image) == 0 else {
+            throw .invalidPNG(message: reader.message)
+        }
+        let width = Int(reader.image.width)
+        let height = Int(reader.image.height)
+        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, pixelCount <= maxPixels else {
+            throw .imageTooLarge(width: width, height: height, maxPixels: maxPixels)
+        }
+        guard width <= Int(Int32.max) else { throw .imageTooLarge(width: width, height: height, maxPixels: maxPixels) }
+        reader.image.format = UInt32(PNG_FORMAT_GRAY)
+        var pixels = [UInt8](repeating: 255, count: pixelCount)
+        var white = png_color(red: 255, green: 255, blue: 255)
+        let finished = pixels.withUnsafeMutableBytes { raw in
+            png_image_finish_read(&reader.image, &white, raw.baseAddress, Int32(width), nil)
+        }
+        guard finished != 0, airlock_png_image_failed(&reader.image) == 0 else {
+            throw .invalidPNG(message: reader.message)
+        }
+        self.init(width: width, height: height, pixels: pixels)
+    }
+
+    /// Encodes the image as a PNG with libpng's simplified API.
+    ///
+    /// An image of pure black and white is written as a 1-bit palette PNG (an eighth of the data of 8-bit gray);
+    /// any other image as 8-bit gray.
+    ///
+    /// - Throws: `QRImageError.pngWriteFailed` with libpng's message.
+    func pngData() throws(QRImageError) -> [UInt8] {
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw .invalidParameter(name: "image size", value: width * height)
+        }
+        let bilevel = !pixels.contains { $0 != 0 && $0 != 255 }
+        let writer = PNGReader()
+        writer.image.width = UInt32(width)
+        writer.image.height = UInt32(height)
+        var samples = pixels
+        var colormap: [UInt8] = [0, 255]
+        if bilevel {
+            writer.image.format = UInt32(PNG_FORMAT_GRAY) | UInt32(PNG_FORMAT_FLAG_COLORMAP)
+            writer.image.colormap_entries = 2
+            samples = pixels.map { $0 == 0 ? 0 : 1 }
+        } else {
+            writer.image.format = UInt32(PNG_FORMAT_GRAY)
+        }
+        // Worst case for stored (incompressible) zlib blocks: the filtered rows plus 5 bytes a block, plus chunks.
+        let rawSize = height * (width + 1)
+        var capacity = rawSize + (rawSize / 16_384 + 1) * 5 + 1_024
+        var output: [UInt8] = []
+        for _ in 0..<2 {
+            let offered = capacity
+            writer.image.warning_or_error = 0
+            output = [UInt8](repeating: 0, count: offered)
+            let written = output.withUnsafeMutableBytes { out in
+                samples.withUnsafeBytes { input in
+                    colormap.withUnsafeMutableBytes { map in
+                        png_image_write_to_memory(
+                            &writer.image, out.baseAddress, &capacity, 0, input.baseAddress, Int32(width),
+                            bilevel ? map.baseAddress : nil)
+                    }
+                }
+            }
+            if written != 0, airlock_png_image_failed(&writer.image) == 0 {
+                output.removeSubrange(capacity...)
+                return output
+            }
+            // libpng raises `capacity` to what it needs when only the buffer was too small; try once more with that.
+            guard capacity > offered else { break }
+        }
+        throw .pngWriteFailed(message: writer.message)
+    }
+}
+
+/// Owns one libpng simplified-API control structure and frees it on every path, errors included.
+private final class PNGReader {
+    var image: png_image
+
+    init() {
+        image = png_image()
+        image.opaque = nil
+        image.version = airlock_png_image_version()
+    }
+
+    deinit { png_image_free(&image) }
+
+    /// libpng's message for the last failure, or a generic one when it left none.
+    var message: String {
+        let text = withUnsafeBytes(of: image.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return text.isEmpty ? "libpng reported a failure without a message" : text
+    }
+}

@@ -1,0 +1,35 @@
+/// Errors from making QR-code images and from reading QR codes out of PNG images.
+public enum QRImageError: Error, Equatable, Sendable {
+    /// The input holds no bytes at all.
+    case emptyInput
+    /// The data does not start with the 8-byte PNG signature; `prefix` holds up to its first 8 bytes.
+    case notPNG(prefix: [UInt8])
+    /// libpng rejected the data (corrupt or truncated stream, bad CRC, bad header); `message` is libpng's.
+    case invalidPNG(message: String)
+    /// The image header declares more pixels than the reader accepts; nothing was allocated for them.
+    case imageTooLarge(width: Int, height: Int, maxPixels: Int)
+    /// The image decoded, but no QR code was found in it by any reading pass.
+    case noCodeFound(width: Int, height: Int)
+    /// The payload does not fit in one QR code at this error-correction level (and forced `version`, when given).
+    case payloadTooLarge(byteCount: Int, errorCorrection: QRErrorCorrection, version: Int?)
+    /// The requested QR version is outside 1...40.
+    case invalidVersion(Int)
+    /// Text given to the text encoder holds a NUL character, which libqrencode's string mode cannot carry.
+    case textContainsNUL
+    /// A rendering parameter (module size, margin, column count, pixel limit) is outside its allowed range.
+    case invalidParameter(name: String, value: Int)
+    /// A sheet caption holds a character the built-in bitmap font cannot draw.
+    case unsupportedCaptionCharacter(Character)
+    /// A sheet was asked for with no codes in it.
+    case emptySheet
+    /// libqrencode failed for a reason other than size; `errno` is the code it left.
+    case encoderFailed(errno: Int32)
+    /// libpng failed to write the image; `message` is libpng's.
+    case pngWriteFailed(message: String)
+    /// zbar could not create a scanner or an image, or `zbar_image_scanner_set_config` returned `code`.
+    case scannerSetupFailed(code: Int32)
+    /// zbar's `zbar_scan_image` reported an error (a negative return `code`).
+    case scanFailed(code: Int32)
+    /// A file could not be read; `reason` describes the failure.
+    case fileUnreadable(path: String, reason: String)
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// Finds every QR code in PNG images: libpng decodes to 8-bit gray, zbar (QR only, binary mode) scans.
+///
+/// The first pass scans every third row and column (zbar's density 3), which finds codes with modules of 2 px or
+/// more at a third of the cost of a full scan. When that yields no code, the reader scans every row and column, then
+/// retries on cleaned-up copies, cheapest first: upscaled ×2
+/// (small codes), downscaled by half (large photos), contrast-stretched, adaptively binarized, and blurred then
+/// binarized (noise, JPEG artifacts). It stops at the first pass that finds a code, unless `thorough` is set, in
+/// which case every pass runs and the results are merged (for sheets photographed unevenly).
+///
+/// A reader holds zbar scanners and is not thread-safe; use one per thread, or `readFiles(atPaths:)`.
+public final class QRReader {
+    /// The default largest image accepted, 100 megapixels (100 MB of gray samples).
+    public static let defaultMaxPixels = 100_000_000
+
+    /// The largest `width * height` accepted; larger headers are refused before pixels are allocated.
+    public let maxPixels: Int
+    /// Whether every clean-up pass runs even after one has found codes.
+    public let thorough: Bool
+    /// Density 3: the fast first pass.
+    private let fastScanner: ZBarScanner
+    /// Density 1: every row and column, for the retries.
+    private let scanner: ZBarScanner
+
+    /// Creates a reader.
+    ///
+    /// - Parameters:
+    ///   - maxPixels: the largest image accepted, at least 1.
+    ///   - thorough: run every clean-up pass and merge their results instead of stopping at the first success.
+    /// - Throws: `QRImageError.invalidParameter` for `maxPixels < 1`, `.scannerSetupFailed` if zbar fails.
+    public init(maxPixels: Int = QRReader.defaultMaxPixels, thorough: Bool = false) throws(QRImageError) {
+        guard maxPixels >= 1 else { throw .invalidParameter(name: "maxPixels", value: maxPixels) }
+        self.maxPixels = maxPixels
+        self.thorough = thorough
+        self.fastScanner = try ZBarScanner(density: 3)
+        self.scanner = try ZBarScanner(density: 1)
+    }
+
+    /// Reads every QR code in a PNG image, in reading order (top row first, left to right).
+    ///
+    /// - Throws: `QRImageError.emptyInput`, `.notPNG`, `.invalidPNG`, `.imageTooLarge` for bad images,
+    ///   `.noCodeFound` when no pass finds a code, `.scanFailed` on a zbar error.
+    public func read(png data: [UInt8]) throws(QRImageError) -> [DecodedQRCode] {
+        try read(GrayImage(png: data, maxPixels: maxPixels))
+    }
+
+    /// Reads every QR code in the PNG file at `path`, in reading order.
+    ///
+    /// - Throws: `QRImageError.fileUnreadable`, or any error of `read(png:)`.
+    public func read(contentsOfFile path: String) throws(QRImageError) -> [DecodedQRCode] {
+        try read(png: Self.contents(ofFile: path))
+    }
+
+    /// Reads every QR code in a decoded gray image.
+    func read(_ image: GrayImage) throws(QRImageError) -> [DecodedQRCode] {
+        var found = try fastScanner.scan(image)
+        if found.isEmpty || thorough {
+            let full = Pass(scale: 1) { $0 }
+            for pass in [full] + Self.passes(for: image) {
+                let more = try scanner.scan(pass.make(image)).map { $0.scaled(by: pass.scale) }
+                for code in more where !found.contains(where: { $0.isSameCode(as: code) }) { found.append(code) }
+                if !found.isEmpty && !thorough { break }
+            }
+        }
+        guard !found.isEmpty else { throw .noCodeFound(width: image.width, height: image.height) }
+        return Self.readingOrder(found)
+    }
+
+    /// A retry pass: how to make the cleaned-up image, and the factor mapping its pixels back to the original.
+    private struct Pass {
+        let scale: Double
+        let make: (GrayImage) -> GrayImage
+    }
+
+    /// The retry passes for `image`, cheapest and most likely first.
+    private static func passes(for image: GrayImage) -> [Pass] {
+        let shortSide = min(image.width, image.height)
+        let longSide = max(image.width, image.height)
+        var passes: [Pass] = []
+        if longSide <= 1_600 {
+            passes.append(Pass(scale: 0.5) { $0.upscaledTwice() })
+        }
+        if shortSide >= 400 {
+            passes.append(Pass(scale: 2) { $0.downscaledByHalf() })
+        }
+        let window = max(15, min(151, shortSide / 8)) | 1
+        passes.append(Pass(scale: 1) { $0.contrastStretched() })
+        passes.append(Pass(scale: 1) { $0.binarized(window: window, percent: 10) })
+        // Low contrast under noise: average the noise away, then a threshold just under the local mean.
+        passes.append(Pass(scale: 1) { $0.boxBlurred().binarized(window: window, percent: 4, minContrast: 2) })
+        if shortSide >= 400 {
+            passes.append(
+                Pass(scale: 2) { $0.downscaledByHalf().binarized(window: window / 2 | 1, percent: 4, minContrast: 2) })
+        }
+        if longSide <= 1_600 {
+            passes.append(
+                Pass(scale: 0.5) { $0.boxBlurred().upscaledTwice().binarized(window: window * 2 | 1, percent: 6) })
+        }
+        return passes
+    }
+
+    /// Codes sorted into rows (centers within half a code height of the row's first code), each row left to right.
+    static func readingOrder(_ codes: [DecodedQRCode]) -> [DecodedQRCode] {
+        let byTop = codes.sorted { ($0.bounds.center.y, $0.bounds.center.x) < ($1.bounds.center.y, $1.bounds.center.x) }
+        var rows: [[DecodedQRCode]] = []
+        for code in byTop {
+            if let first = rows.last?.first,
+                abs(code.bounds.center.y - first.bounds.center.y) <= first.bounds.height / 2
+            {
+                rows[rows.count - 1].append(code)
+            } else {
+                rows.append([code])
+            }
+        }
+        return rows.flatMap { $0.sorted { $0.bounds.center.x < $1.bounds.center.x } }
+    }
+
+    /// The bytes of the file at `path`.
+    static func contents(ofFile path: String) throws(QRImageError) -> [UInt8] {
+        do {
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path), options: .uncached))
+        } catch {
+            throw .fileUnreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+}
+
+extension DecodedQRCode {
+    /// This result with its bounds multiplied by `factor` (mapping a rescaled pass back to the original image).
+    fileprivate func scaled(by factor: Double) -> DecodedQRCode {
+        guard factor != 1 else { return self }
+        func map(_ value: Int) -> Int { Int((Double(value) * factor).rounded()) }
+        return DecodedQRCode(
+            bytes: bytes,
+            bounds: QRBounds(x: map(bounds.x), y: map(bounds.y), width: map(bounds.width), height: map(bounds.height)))
+    }
+
+    /// Whether `other` is the same code found again by another pass: same payload at an overlapping place.
+    fileprivate func isSameCode(as other: DecodedQRCode) -> Bool {
+        bytes == other.bytes && bounds.intersects(other.bounds)
+    }
+}

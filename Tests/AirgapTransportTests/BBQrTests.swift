@@ -1,0 +1,138 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AirgapTransport
+
+/// shared/vectors/bbqr/bbqr_test_data_files.json: coinkite/BBQr test_data files.
+struct BBQrDataFile: Sendable, CustomTestStringConvertible {
+    let name: String
+    let size: Int
+    let sha256: String
+    let bytes: [UInt8]
+
+    var testDescription: String { name }
+
+    static func all() throws -> [BBQrDataFile] {
+        struct Entry: Decodable { let size: Int; let sha256: String; let hex: String }
+        struct File: Decodable { let files: [String: Entry] }
+        let file = try Vectors.json("bbqr/bbqr_test_data_files.json", as: File.self)
+        return file.files.sorted { $0.key < $1.key }.map {
+            BBQrDataFile(name: $0.key, size: $0.value.size, sha256: $0.value.sha256, bytes: TestHex.bytes($0.value.hex))
+        }
+    }
+}
+
+@Suite("BBQr (coinkite BBQr.md)")
+struct BBQrTests {
+    @Test("real-scan.txt: 26 scanned parts with repeats join to the expected text")
+    func realScan() throws {
+        let lines = try Vectors.text("bbqr/real-scan.txt").split(whereSeparator: \.isNewline).map(String.init)
+            .filter { !$0.isEmpty }
+        #expect(lines.count == 26)
+        let expected = try #require(
+            try Vectors.anyJSON("bbqr/real_scan_expected.json") as? [String: Any])
+        let upstream = try #require(expected["upstream_expected"] as? [String: Any])
+        let derived = try #require(expected["derived_expected"] as? [String: Any])
+        var joiner = BBQrJoiner()
+        var accepted = 0
+        for line in lines where try joiner.receive(line) { accepted += 1 }
+        #expect(accepted == derived["part_count"] as? Int)
+        let bytes = try #require(joiner.result)
+        #expect(joiner.fileType?.rawValue == (upstream["file_type"] as? String)?.first)
+        #expect(joiner.encoding == .zlib)
+        let text = String(decoding: bytes, as: UTF8.self)
+        for fragment in upstream["decoded_contains"] as? [String] ?? [] { #expect(text.contains(fragment)) }
+        #expect(bytes.count == derived["decoded_length"] as? Int)
+        #expect(TestHex.string(TransportSHA256.hash(bytes)) == derived["decoded_sha256"] as? String)
+        #expect(text.split(separator: "\n").first.map(String.init) == derived["decoded_first_line"] as? String)
+    }
+
+    @Test("Every test_data file round-trips through H, 2 and Z", arguments: try BBQrDataFile.all())
+    func roundTrip(file: BBQrDataFile) throws {
+        #expect(file.bytes.count == file.size)
+        #expect(TestHex.string(TransportSHA256.hash(file.bytes)) == file.sha256)
+        let fileType: BBQr.FileType = file.name.hasSuffix(".psbt") ? .psbt : .transaction
+        for encoding in BBQr.Encoding.allCases {
+            let split = try BBQrSplitter(encoding: encoding, versions: 5...40).split(file.bytes, fileType: fileType)
+            let capacity = try #require(QRCapacity.alphanumericCharacters(version: split.version))
+            #expect(split.parts.allSatisfy { $0.utf8.count <= capacity })
+            #expect(split.parts.allSatisfy { $0.allSatisfy { "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ$%*+-./:".contains($0) } })
+            var joiner = BBQrJoiner()
+            for part in split.parts.reversed() { try joiner.receive(part) }
+            #expect(joiner.result == file.bytes)
+            #expect(joiner.fileType == fileType)
+        }
+    }
+
+    @Test("test_data files: the reference's wbits=10 sizes are matched or beaten (BBQr.md compression table)")
+    func compressionSizes() throws {
+        let table = [
+            "1in1000out.psbt": 22095, "1in100out.psbt": 2654, "1in10out.psbt": 670, "1in20out.psbt": 897,
+            "1in2out.psbt": 458, "devils-txn.txn": 356, "finalized-by-ckcc.txn": 807, "last.txn": 530,
+            "nfc-result.txn": 362, "signed.txn": 77090,
+        ]
+        let files = try BBQrDataFile.all()
+        #expect(files.count == 10)
+        for file in files {
+            let compressed = try Deflate.compress(file.bytes)
+            #expect(compressed.count <= (table[file.name] ?? 0) + 8, "\(file.name): \(compressed.count)")
+            #expect(try Deflate.inflate(compressed) == file.bytes)
+        }
+    }
+
+    @Test("Parts are even, a multiple of 8 characters in base32, and the default stays at version 25 or below")
+    func evenSplit() throws {
+        var rng = Xoshiro256(string: "BBQr")
+        let data = rng.nextData(20_000)
+        let split = try BBQrSplitter().split(data, fileType: .binary)
+        #expect(split.encoding == .base32)  // random data does not compress
+        #expect(split.version <= BBQrSplitter.defaultMaxVersion)
+        let bodies = split.parts.map { $0.dropFirst(8).count }
+        #expect(bodies.dropLast().allSatisfy { $0 % 8 == 0 && $0 == bodies[0] })
+        #expect((bodies.last ?? 0) <= bodies[0] && (bodies.last ?? 0) > bodies[0] / 2)
+        #expect(split.parts[0].hasPrefix("B$2B" + BBQr.base36(split.parts.count) + "00"))
+    }
+
+    @Test("Bad input: lying count, mixed payloads, mixed encodings, conflicts, garbage")
+    func badInput() throws {
+        let split = try BBQrSplitter(encoding: .hex, versions: 5...5).split([UInt8](repeating: 0xAB, count: 300), fileType: .psbt)
+        #expect(split.parts.count > 2)
+        // Headers that lie about the count: a part claiming one part fewer than the others is another series;
+        // an index beyond its own count is rejected; a count too high leaves the series incomplete.
+        let n = split.parts.count
+        var lying = BBQrJoiner()
+        try lying.receive(split.parts[0])
+        let short = "B$HP" + BBQr.base36(n - 1) + "01" + split.parts[1].dropFirst(8)
+        #expect(throws: BBQrError.mixedPayloads(expected: "B$HP" + BBQr.base36(n), actual: "B$HP" + BBQr.base36(n - 1))) {
+            try lying.receive(short)
+        }
+        #expect(throws: BBQrError.invalidHeader("B$HP0205")) { try BBQrPart("B$HP0205AB") }
+        var tooMany = BBQrJoiner()
+        for (i, p) in split.parts.enumerated() { try tooMany.receive("B$HP" + BBQr.base36(n + 1) + BBQr.base36(i) + p.dropFirst(8)) }
+        #expect(!tooMany.isComplete)
+        #expect(tooMany.missingIndexes == [n])
+        // Parts that no honest split produces: a final part longer than the others.
+        var uneven = BBQrJoiner()
+        try uneven.receive("B$HP0200AB")
+        #expect(throws: BBQrError.inconsistentPartLengths(index: 1)) { try uneven.receive("B$HP0201ABCD") }
+        // Mixed payloads (different count) and mixed encodings.
+        var mixed = BBQrJoiner()
+        try mixed.receive(split.parts[0])
+        #expect(throws: BBQrError.mixedPayloads(expected: "B$HP" + BBQr.base36(n), actual: "B$2P" + BBQr.base36(n))) {
+            try mixed.receive("B$2P" + BBQr.base36(n) + "01AAAAAAAA")
+        }
+        #expect(throws: BBQrError.conflictingPart(index: 0)) { try mixed.receive(split.parts[0] + "00") }
+        #expect(try mixed.receive(split.parts[0]) == false)
+        #expect(mixed.missingIndexes == Array(1..<n))
+        for garbage in ["", "B$", "B$HP01", "B$QP0100AB", "B$HQ0100AB", "B$HP0000AB", "B$HP0101AB", "hello"] {
+            #expect(throws: BBQrError.self) { try BBQrPart(garbage) }
+        }
+        var bad = BBQrJoiner()
+        #expect(throws: BBQrError.invalidBody(index: 0, .invalidLength(encoding: "hex", length: 3))) {
+            try bad.receive("B$HP0100ABC")
+        }
+        var badZ = BBQrJoiner()
+        #expect(throws: BBQrError.self) { try badZ.receive("B$ZU0100AAAAAAAA") }
+    }
+}

@@ -1,0 +1,217 @@
+"""The node's mempool refuses invalid transactions with Bitcoin Core's reject reasons, and mines valid ones."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+import pytest
+from embit import ec
+from embit import script as escript
+from embit.networks import NETWORKS
+from embit.transaction import SIGHASH, Transaction, TransactionInput, TransactionOutput
+
+from regtest.cli import RpcCallError
+from regtest_fixture import ElectrumRequestError, scripthash, sign_p2wpkh
+
+NET = NETWORKS["regtest"]
+
+
+class Key:
+    """A fresh key with its P2WPKH (or P2TR) output script and address."""
+
+    def __init__(self, taproot: bool = False):
+        self.priv = ec.PrivateKey(os.urandom(32))
+        self.taproot = taproot
+        self.spk = escript.p2tr(self.priv.get_public_key()) if taproot else escript.p2wpkh(self.priv.get_public_key())
+        self.address = self.spk.address(NET)
+
+
+def _fund(node, key: Key, sats: int, confirm: bool = True) -> tuple[str, int, int]:
+    """Pays `sats` to `key`; returns the outpoint (txid, vout) and value."""
+    txid = node.send_to(key.address, sats)
+    if confirm:
+        node.mine(1)
+    return txid, 0, sats
+
+
+def _spend(coins: list[tuple[str, int, int, Key]], outputs: list[tuple[escript.Script, int]],
+           corrupt: bool = False) -> Transaction:
+    """A transaction spending `coins` (txid, vout, value, key) to `outputs`, signed per input type."""
+    tx = Transaction(version=2, vin=[TransactionInput(bytes.fromhex(t), v, sequence=0xFFFFFFFD) for t, v, _, _ in coins],
+                     vout=[TransactionOutput(value, spk) for spk, value in outputs])
+    spks = [k.spk for _, _, _, k in coins]
+    values = [v for _, _, v, _ in coins]
+    for i, (_, _, value, key) in enumerate(coins):
+        if key.taproot:
+            h = tx.sighash_taproot(i, script_pubkeys=spks, values=values, sighash=SIGHASH.DEFAULT)
+            sig = key.priv.taproot_tweak(b"").schnorr_sign(h).serialize()
+            tx.vin[i].witness = escript.Witness([sig])
+        else:
+            sign_p2wpkh(tx, i, key.priv, value)
+    if corrupt:
+        sig = bytearray(tx.vin[0].witness.items[0])
+        sig[10] ^= 0x01
+        tx.vin[0].witness.items[0] = bytes(sig)
+    return tx
+
+
+def _reject(node, tx: Transaction) -> RpcCallError:
+    with pytest.raises(RpcCallError) as info:
+        node.cli("sendrawtransaction", tx.serialize().hex())
+    return info.value
+
+
+def _test_accept(node, tx: Transaction) -> dict:
+    return node.cli("testmempoolaccept", [tx.serialize().hex()])[0]
+
+
+@pytest.mark.parametrize("taproot", [False, True], ids=["p2wpkh", "p2tr"])
+def test_bad_signature_is_refused_and_a_good_one_accepted(regtest_node, taproot):
+    node = regtest_node
+    key, dest = Key(taproot), Key()
+    txid, vout, value = _fund(node, key, 100_000)
+    bad = _spend([(txid, vout, value, key)], [(dest.spk, 99_000)], corrupt=True)
+    err = _reject(node, bad)
+    assert err.code == -26
+    assert err.message.startswith("mandatory-script-verify-flag-failed")
+    res = _test_accept(node, bad)
+    assert res["allowed"] is False and res["reject-reason"].startswith("mandatory-script-verify-flag-failed")
+    with node.electrum() as e, pytest.raises(ElectrumRequestError) as info:
+        e.call("blockchain.transaction.broadcast", bad.serialize().hex())
+    assert "mandatory-script-verify-flag-failed" in info.value.message
+    # Signed over the wrong amount: only a check that is given the spent output's value catches this.
+    wrong_amount = _spend([(txid, vout, value + 1, key)], [(dest.spk, 99_000)])
+    assert _reject(node, wrong_amount).message.startswith("mandatory-script-verify-flag-failed")
+
+    good = _spend([(txid, vout, value, key)], [(dest.spk, 99_000)])
+    res = _test_accept(node, good)
+    assert res["allowed"] is True and res["fees"]["base"] == pytest.approx(0.00001)
+    assert node.cli("sendrawtransaction", good.serialize().hex()) == good.txid().hex()
+    node.mine(1)
+    assert node.cli("getrawtransaction", good.txid().hex(), True)["confirmations"] == 1
+
+
+def test_double_spend_is_refused_in_the_mempool_and_after_mining(regtest_node):
+    node = regtest_node
+    key, a, b = Key(), Key(), Key()
+    txid, vout, value = _fund(node, key, 200_000)
+    first = _spend([(txid, vout, value, key)], [(a.spk, 190_000)])
+    second = _spend([(txid, vout, value, key)], [(b.spk, 180_000)])
+    node.cli("sendrawtransaction", first.serialize().hex())
+    err = _reject(node, second)
+    assert (err.code, err.message) == (-26, "txn-mempool-conflict")
+    node.mine(1)
+    err = _reject(node, second)
+    assert (err.code, err.message) == (-25, "bad-txns-inputs-missingorspent")
+    assert _test_accept(node, second)["reject-reason"] == "missing-inputs"
+    # The same transaction again, now confirmed: Core's "already in utxo set".
+    err = _reject(node, first)
+    assert (err.code, err.message) == (-27, "Transaction outputs already in utxo set")
+
+
+def test_missing_input_is_refused(regtest_node):
+    node = regtest_node
+    key, dest = Key(), Key()
+    tx = _spend([(os.urandom(32).hex(), 0, 50_000, key)], [(dest.spk, 40_000)])
+    err = _reject(node, tx)
+    assert (err.code, err.message) == (-25, "bad-txns-inputs-missingorspent")
+    assert _test_accept(node, tx) == {"txid": tx.txid().hex(), "wtxid": _wtxid(tx), "allowed": False,
+                                      "reject-reason": "missing-inputs"}
+
+
+def _wtxid(tx: Transaction) -> str:
+    return hashlib.sha256(hashlib.sha256(tx.serialize()).digest()).digest()[::-1].hex()
+
+
+def test_immature_coinbase_spend_is_refused_until_maturity(regtest_node):
+    node = regtest_node
+    key, dest = Key(), Key()
+    block = node.mine(1, key.address)[0]
+    cb = node.cli("getblock", block, 2)["tx"][0]
+    value = round(cb["vout"][0]["value"] * 100_000_000)
+    tx = _spend([(cb["txid"], 0, value, key)], [(dest.spk, value - 1_000)])
+    err = _reject(node, tx)
+    assert (err.code, err.message) == (-26, "bad-txns-premature-spend-of-coinbase, tried to spend coinbase at depth 1")
+    node.mine(98)
+    assert _reject(node, tx).message.endswith("at depth 99")
+    node.mine(1)
+    assert node.cli("sendrawtransaction", tx.serialize().hex()) == tx.txid().hex()
+    node.mine(1)
+
+
+def test_fee_below_zero_and_below_relay_minimum_are_refused(regtest_node):
+    node = regtest_node
+    key, dest = Key(), Key()
+    txid, vout, value = _fund(node, key, 5_000_000)
+    err = _reject(node, _spend([(txid, vout, value, key)], [(dest.spk, 6_000_000)]))
+    assert (err.code, err.message) == (-26, "bad-txns-in-belowout, value in (0.05) < value out (0.06)")
+    zero_fee = _spend([(txid, vout, value, key)], [(dest.spk, value)])
+    err = _reject(node, zero_fee)
+    assert err.code == -26 and err.message == f"min relay fee not met, 0 < {_vsize(zero_fee)}"
+    huge_fee = _spend([(txid, vout, value, key)], [(dest.spk, 10_000)])
+    err = _reject(node, huge_fee)
+    assert err.message == "Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)"
+    assert node.cli("sendrawtransaction", huge_fee.serialize().hex(), 0) == huge_fee.txid().hex()  # 0 = no limit
+    node.mine(1)
+
+
+def _vsize(tx: Transaction) -> int:
+    full = len(tx.serialize())
+    stripped = len(Transaction(tx.version, [TransactionInput(i.txid, i.vout, i.script_sig, i.sequence)
+                                            for i in tx.vin], tx.vout, tx.locktime).serialize())
+    return (stripped * 3 + full + 3) // 4
+
+
+def test_malformed_transactions_are_refused(regtest_node):
+    node = regtest_node
+    for bad in ["", "00", "zz", "0200000000"]:
+        with pytest.raises(RpcCallError) as info:
+            node.cli("sendrawtransaction", bad)
+        assert info.value.code == -22
+    key, dest = Key(), Key()
+    txid, vout, value = _fund(node, key, 100_000)
+    dup = _spend([(txid, vout, value, key), (txid, vout, value, key)], [(dest.spk, 150_000)])
+    assert _reject(node, dup).message == "bad-txns-inputs-duplicate"
+
+
+def test_chained_unconfirmed_spends_are_accepted_and_mined_together(regtest_node):
+    node = regtest_node
+    a, b, c, d = Key(), Key(taproot=True), Key(), Key()
+    txid, vout, value = _fund(node, a, 500_000)
+    tx1 = _spend([(txid, vout, value, a)], [(b.spk, 490_000)])
+    tx2 = _spend([(tx1.txid().hex(), 0, 490_000, b)], [(c.spk, 480_000)])
+    tx3 = _spend([(tx2.txid().hex(), 0, 480_000, c)], [(d.spk, 470_000)])
+    res = node.cli("testmempoolaccept", [t.serialize().hex() for t in (tx1, tx2, tx3)])
+    assert [r["allowed"] for r in res] == [True, True, True]
+    for t in (tx1, tx2, tx3):
+        node.cli("sendrawtransaction", t.serialize().hex())
+    entry = node.cli("getmempoolentry", tx3.txid().hex())
+    assert entry["depends"] == [tx2.txid().hex()]
+    with node.electrum() as e:
+        sh = scripthash(d.spk.data)
+        assert e.call("blockchain.scripthash.get_mempool", sh) == [
+            {"tx_hash": tx3.txid().hex(), "height": -1, "fee": 10_000}]
+    block = node.mine(1)[0]
+    txids = node.cli("getblock", block)["tx"]
+    assert txids[1:] == [t.txid().hex() for t in (tx1, tx2, tx3)]
+    coinbase = node.cli("getblock", block, 2)["tx"][0]
+    subsidy = (50 * 100_000_000) >> (node.height() // 150)
+    assert round(coinbase["vout"][0]["value"] * 100_000_000) == subsidy + 30_000
+    assert node.cli("getrawmempool") == []
+
+
+def test_the_kernel_refuses_a_block_with_an_invalid_transaction(regtest_node):
+    node = regtest_node
+    key, dest = Key(), Key()
+    txid, vout, value = _fund(node, key, 100_000)
+    bad = _spend([(txid, vout, value, key)], [(dest.spk, 99_000)], corrupt=True)
+    height, tip = node.height(), node.cli("getbestblockhash")
+    with pytest.raises(RpcCallError) as info:
+        node.cli("generateblock", dest.address, [bad.serialize().hex()])
+    assert info.value.code == -25 and info.value.message.startswith("TestBlockValidity failed:")
+    assert "block-script-verify-flag-failed" in info.value.message  # the kernel's own reason
+    assert (node.height(), node.cli("getbestblockhash")) == (height, tip)
+    good = _spend([(txid, vout, value, key)], [(dest.spk, 99_000)])
+    mined = node.cli("generateblock", dest.address, [good.serialize().hex()])
+    assert node.cli("getblock", mined["hash"])["tx"][1] == good.txid().hex()
