@@ -17,6 +17,6 @@ struct AirlockSigner: AsyncParsableCommand {
               airlock-signer sign unsigned-*.png --qr signed.png
             """,
         version: AirlockVersion.string,
-        subcommands: []
+        subcommands: [Inspect.self]
     )
 }
