@@ -106,7 +106,8 @@ struct SighashBench: ParsableCommand {
         let outputs = [
             TxOut(value: try Amount(sats: 5_000), scriptPubKey: script),
             TxOut(
-                value: try Amount(sats: 4_000), scriptPubKey: .p2wpkh(try PubkeyHash(bytes: [UInt8](repeating: 1, count: 20)))),
+                value: try Amount(sats: 4_000),
+                scriptPubKey: .p2wpkh(try PubkeyHash(bytes: [UInt8](repeating: 1, count: 20)))),
         ]
         return (Transaction(version: 2, inputs: inputs, outputs: outputs), spent)
     }
