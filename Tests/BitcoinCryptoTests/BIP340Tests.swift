@@ -1,6 +1,6 @@
 import BitcoinCrypto
-import Testing
 import TestSupport
+import Testing
 
 /// bitcoin/bips bip-0340/test-vectors.csv (shared/vectors/schnorr/bip340_test_vectors.csv): every row.
 struct BIP340Vector: CustomTestStringConvertible, Sendable {
@@ -31,7 +31,8 @@ struct BIP340Vector: CustomTestStringConvertible, Sendable {
 
 @Suite("BIP340 Schnorr test vectors")
 struct BIP340Tests {
-    @Test("Signing with the given aux rand gives the listed signature; verification gives the listed result",
+    @Test(
+        "Signing with the given aux rand gives the listed signature; verification gives the listed result",
         arguments: try BIP340Vector.all())
     func vector(_ vector: BIP340Vector) throws {
         let message = TestHex.bytes(vector.message)

@@ -1,13 +1,15 @@
 import BitcoinCrypto
-import Testing
 import TestSupport
+import Testing
 
 /// Known answers from the standards: FIPS 180-2 examples, the RIPEMD-160 reference page, RFC 4231, BIP39.
 @Suite("Hash known answers")
 struct HashTests {
     @Test("SHA-256 (FIPS 180-2 appendix B)")
     func sha256() {
-        #expect(SHA256.hash(Array("abc".utf8)).hexString == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hash(Array("abc".utf8)).hexString
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256.hash([]).hexString == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
         #expect(SHA256.hash(long).hexString == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
@@ -24,16 +26,21 @@ struct HashTests {
                 + "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")
     }
 
-    @Test("RIPEMD-160 reference strings", arguments: [
-        ("", "9c1185a5c5e9fc54612808977ee8f548b2258d31"),
-        ("a", "0bdc9d2d256b3ee9daae347be6f4dc835a467ffe"),
-        ("abc", "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc"),
-        ("message digest", "5d0689ef49d2fae572b881b123a85ffa21595f36"),
-        ("abcdefghijklmnopqrstuvwxyz", "f71c27109c692c1b56bbdceb5b9d2865b3708dbc"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "12a053384a9c0c88e405a06c27dcf49ada62eb2b"),
-        ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", "b0e20b6e3116640286ed3a87a5713079b21f5189"),
-        (String(repeating: "1234567890", count: 8), "9b752e45573d4b39f4dbd3323cab82bf63326bfb"),
-    ])
+    @Test(
+        "RIPEMD-160 reference strings",
+        arguments: [
+            ("", "9c1185a5c5e9fc54612808977ee8f548b2258d31"),
+            ("a", "0bdc9d2d256b3ee9daae347be6f4dc835a467ffe"),
+            ("abc", "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc"),
+            ("message digest", "5d0689ef49d2fae572b881b123a85ffa21595f36"),
+            ("abcdefghijklmnopqrstuvwxyz", "f71c27109c692c1b56bbdceb5b9d2865b3708dbc"),
+            ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "12a053384a9c0c88e405a06c27dcf49ada62eb2b"),
+            (
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+                "b0e20b6e3116640286ed3a87a5713079b21f5189"
+            ),
+            (String(repeating: "1234567890", count: 8), "9b752e45573d4b39f4dbd3323cab82bf63326bfb"),
+        ])
     func ripemd160(_ input: String, _ digest: String) {
         #expect(RIPEMD160.hash(Array(input.utf8)).hexString == digest)
     }

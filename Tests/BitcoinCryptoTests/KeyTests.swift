@@ -1,6 +1,6 @@
 import BitcoinCrypto
-import Testing
 import TestSupport
+import Testing
 
 @Suite("ECDSA, DER, secrets and sealing")
 struct KeyTests {
@@ -26,21 +26,23 @@ struct KeyTests {
         }
     }
 
-    @Test("Non-strict DER is refused (BIP66)", arguments: [
-        // r with a needless leading zero
-        "3045022100" + String(repeating: "11", count: 32) + "0220" + String(repeating: "22", count: 32),
-        // negative r
-        "30440220" + "81" + String(repeating: "11", count: 31) + "0220" + String(repeating: "22", count: 32),
-        // wrong total length
-        "30450220" + String(repeating: "11", count: 32) + "0220" + String(repeating: "22", count: 32),
-        // trailing byte
-        "30440220" + String(repeating: "11", count: 32) + "0220" + String(repeating: "22", count: 32) + "00",
-        // wrong tag
-        "31440220" + String(repeating: "11", count: 32) + "0220" + String(repeating: "22", count: 32),
-        // empty s
-        "3024" + "0220" + String(repeating: "11", count: 32) + "0200",
-        "",
-    ])
+    @Test(
+        "Non-strict DER is refused (BIP66)",
+        arguments: [
+            // r with a needless leading zero
+            "3045022100" + String(repeating: "11", count: 32) + "0220" + String(repeating: "22", count: 32),
+            // negative r
+            "30440220" + "81" + String(repeating: "11", count: 31) + "0220" + String(repeating: "22", count: 32),
+            // wrong total length
+            "30450220" + String(repeating: "11", count: 32) + "0220" + String(repeating: "22", count: 32),
+            // trailing byte
+            "30440220" + String(repeating: "11", count: 32) + "0220" + String(repeating: "22", count: 32) + "00",
+            // wrong tag
+            "31440220" + String(repeating: "11", count: 32) + "0220" + String(repeating: "22", count: 32),
+            // empty s
+            "3024" + "0220" + String(repeating: "11", count: 32) + "0200",
+            "",
+        ])
     func strictDER(_ hex: String) {
         #expect(throws: KeyError.invalidDER) { try ECDSASignature(der: TestHex.bytes(hex)) }
     }
@@ -59,8 +61,9 @@ struct KeyTests {
             try PublicKey(serialized: [0x02] + [UInt8](repeating: 0xFF, count: 32))
         }
         #expect(throws: KeyError.notOnCurve) {
-            try XOnlyPublicKey(serialized: TestHex.bytes(
-                "eefdea4cdb677750a420fee807eacf21eb9898ae79b9768766e4faa04a2d4a34"))
+            try XOnlyPublicKey(
+                serialized: TestHex.bytes(
+                    "eefdea4cdb677750a420fee807eacf21eb9898ae79b9768766e4faa04a2d4a34"))
         }
         #expect(throws: KeyError.invalidLength(expected: 33, actual: 32)) {
             try PublicKey(serialized: [UInt8](repeating: 2, count: 32))
@@ -70,7 +73,9 @@ struct KeyTests {
     @Test("Secrets never show in descriptions")
     func redaction() {
         let secret = SecretBytes(copying: [0xDE, 0xAD, 0xBE, 0xEF])
-        for text in ["\(secret)", String(describing: secret), String(reflecting: secret), "\(key)", String(reflecting: key)] {
+        for text in [
+            "\(secret)", String(describing: secret), String(reflecting: secret), "\(key)", String(reflecting: key),
+        ] {
             #expect(text.contains("redacted"))
             #expect(!text.lowercased().contains("deadbeef"))
         }
@@ -93,16 +98,22 @@ struct KeyTests {
 
         var tampered = box
         tampered.ciphertext[0] ^= 1
-        #expect(throws: SealError.authenticationFailed) { try PasswordSeal.open(tampered, key: sealKey, associatedData: aad) }
+        #expect(throws: SealError.authenticationFailed) {
+            try PasswordSeal.open(tampered, key: sealKey, associatedData: aad)
+        }
         var badTag = box
         badTag.ciphertext[badTag.ciphertext.count - 1] ^= 0x80
-        #expect(throws: SealError.authenticationFailed) { try PasswordSeal.open(badTag, key: sealKey, associatedData: aad) }
+        #expect(throws: SealError.authenticationFailed) {
+            try PasswordSeal.open(badTag, key: sealKey, associatedData: aad)
+        }
         #expect(throws: SealError.authenticationFailed) {
             try PasswordSeal.open(box, key: sealKey, associatedData: aad + [0])
         }
         let wrongKey = try PasswordSeal.deriveKey(
             password: SecretBytes(utf8: "wrong horse"), salt: salt, parameters: parameters)
-        #expect(throws: SealError.authenticationFailed) { try PasswordSeal.open(box, key: wrongKey, associatedData: aad) }
+        #expect(throws: SealError.authenticationFailed) {
+            try PasswordSeal.open(box, key: wrongKey, associatedData: aad)
+        }
         #expect(throws: SealError.invalidLength(field: "salt", expected: PasswordSeal.saltLength, actual: 3)) {
             try PasswordSeal.deriveKey(password: password, salt: [1, 2, 3], parameters: parameters)
         }

@@ -1,8 +1,8 @@
 import Bitcoin
 import BitcoinCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// BIP143's worked examples (shared/vectors/sighash/bip143_examples.json).
 struct BIP143Vectors {
@@ -59,7 +59,9 @@ struct BIP143Vectors {
 struct BIP143Tests {
     /// The input index, scriptCode, amount and hash type are read back out of the BIP's preimage (their fixed
     /// positions in the BIP143 layout); the preimage is then rebuilt from the transaction and compared whole.
-    @Test("Every sighash case: preimage, sighash, and the signature verifies", arguments: try BIP143Vectors.sighashCases())
+    @Test(
+        "Every sighash case: preimage, sighash, and the signature verifies", arguments: try BIP143Vectors.sighashCases()
+    )
     func sighash(_ vector: BIP143Vectors.SighashCase) throws {
         let tx = try Transaction(serialized: TestHex.bytes(vector.unsignedTx))
         let preimage = TestHex.bytes(vector.preimage)
@@ -82,7 +84,10 @@ struct BIP143Tests {
         #expect(signatureBytes.last.map(UInt32.init) == type.rawValue)
         var signature = try ECDSASignature(der: signatureBytes.dropLast())
         // The No-FindAndDelete signatures were fixed in advance and have a high S; Bitcoin verifies the low-S twin.
-        if !signature.isLowS { signature = try ECDSASignature(compact: signature.compact.prefix(32) + negatedModN(signature.compact.suffix(32))) }
+        if !signature.isLowS {
+            signature = try ECDSASignature(
+                compact: signature.compact.prefix(32) + negatedModN(signature.compact.suffix(32)))
+        }
         let publicKey = try PublicKey(serialized: TestHex.bytes(vector.pubkey))
         #expect(publicKey.verify(signature, digest: digest))
 
@@ -123,7 +128,9 @@ struct BIP143Tests {
 
     /// The first input of the native P2WPKH and native P2WSH (SINGLE) examples is a legacy P2PK spend signed with
     /// SIGHASH_ALL: its signature must verify against the legacy signature hash.
-    @Test("Legacy P2PK inputs of the examples verify against the legacy sighash", arguments: try BIP143Vectors.exampleList())
+    @Test(
+        "Legacy P2PK inputs of the examples verify against the legacy sighash",
+        arguments: try BIP143Vectors.exampleList())
     func legacyInputs(_ example: BIP143Vectors.Example) throws {
         guard let signedHex = example.signedTxs.first else { return }
         let signed = try Transaction(serialized: TestHex.bytes(signedHex))
@@ -139,8 +146,9 @@ struct BIP143Tests {
             #expect(publicKey.verify(try ECDSASignature(der: signatureBytes.dropLast()), digest: digest))
             // The scriptSig does not take part: the unsigned transaction gives the same hash.
             let unsigned = try Transaction(serialized: TestHex.bytes(example.unsignedTx ?? ""))
-            #expect(try SighashCache(unsigned).legacySignatureHash(inputIndex: index, scriptCode: scriptPubKey, type: type)
-                == digest)
+            #expect(
+                try SighashCache(unsigned).legacySignatureHash(inputIndex: index, scriptCode: scriptPubKey, type: type)
+                    == digest)
         }
     }
 }
@@ -194,7 +202,8 @@ struct LegacySighashTests {
         let pushed = Script([.push([0xAB]), .op(.checkSig)])
         #expect(
             try cache.legacySignatureHash(inputIndex: 0, scriptCode: pushed, type: .all)
-                != cache.legacySignatureHash(inputIndex: 0, scriptCode: Script([.push([]), .op(.checkSig)]), type: .all))
+                != cache.legacySignatureHash(
+                    inputIndex: 0, scriptCode: Script([.push([]), .op(.checkSig)]), type: .all))
     }
 
     @Test("Out-of-range input index is a typed error")
@@ -205,21 +214,23 @@ struct LegacySighashTests {
     }
 
     /// Cases from Bitcoin Core's script_tests.cpp `script_FindAndDelete`.
-    @Test("FindAndDelete matches only at operation boundaries", arguments: [
-        ("5152", "52", "51"),
-        ("0302ff030302ff03", "0302ff03", ""),
-        ("0302ff030302ff03", "02", "0302ff030302ff03"),
-        ("0302ff030302ff03", "ff", "0302ff030302ff03"),
-        ("0302ff030302ff03", "03", "02ff0302ff03"),
-        ("0003feed", "03feed", "00"),
-        ("0003feed", "00", "03feed"),
-        ("02feed5169", "feed51", "02feed5169"),
-        ("02feed5169", "02feed51", "69"),
-        ("516902feed5169", "feed51", "516902feed5169"),
-        ("516902feed5169", "02feed51", "516969"),
-        ("00005151", "0051", "0051"),
-        ("000051005151", "0051", "0051"),
-    ])
+    @Test(
+        "FindAndDelete matches only at operation boundaries",
+        arguments: [
+            ("5152", "52", "51"),
+            ("0302ff030302ff03", "0302ff03", ""),
+            ("0302ff030302ff03", "02", "0302ff030302ff03"),
+            ("0302ff030302ff03", "ff", "0302ff030302ff03"),
+            ("0302ff030302ff03", "03", "02ff0302ff03"),
+            ("0003feed", "03feed", "00"),
+            ("0003feed", "00", "03feed"),
+            ("02feed5169", "feed51", "02feed5169"),
+            ("02feed5169", "02feed51", "69"),
+            ("516902feed5169", "feed51", "516902feed5169"),
+            ("516902feed5169", "02feed51", "516969"),
+            ("00005151", "0051", "0051"),
+            ("000051005151", "0051", "0051"),
+        ])
     func findAndDelete(_ script: String, _ pattern: String, _ expected: String) throws {
         #expect(try Script(hex: script).findAndDelete(Script(hex: pattern)).hexString == expected)
     }

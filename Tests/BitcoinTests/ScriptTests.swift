@@ -1,7 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Script parsing, templates and multisig")
 struct ScriptTests {
@@ -97,11 +97,13 @@ struct ScriptTests {
 
 @Suite("Amount and FeeRate")
 struct UnitsTests {
-    @Test("Amount text forms", arguments: [
-        ("0.001btc", UInt64(100_000)), ("100000sat", 100_000), ("100000 sats", 100_000), ("1", 100_000_000),
-        ("0.00000001", 1), (".5", 50_000_000), ("21000000", 2_100_000_000_000_000), ("1.000000000", 100_000_000),
-        ("0.5 BTC", 50_000_000),
-    ])
+    @Test(
+        "Amount text forms",
+        arguments: [
+            ("0.001btc", UInt64(100_000)), ("100000sat", 100_000), ("100000 sats", 100_000), ("1", 100_000_000),
+            ("0.00000001", 1), (".5", 50_000_000), ("21000000", 2_100_000_000_000_000), ("1.000000000", 100_000_000),
+            ("0.5 BTC", 50_000_000),
+        ])
     func parse(_ text: String, _ sats: UInt64) throws {
         #expect(try Amount(string: text).sats == sats)
     }

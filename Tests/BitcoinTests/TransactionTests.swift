@@ -1,6 +1,6 @@
 import Bitcoin
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Transactions: serialization, ids, weight and bad input")
 struct TransactionTests {
@@ -69,7 +69,8 @@ struct TransactionTests {
         for index in tx.inputs.indices { tx.inputs[index].witness = Witness() }
         let legacy = tx.serialized()
         // Insert marker and flag and an empty witness per input.
-        let forged = Array(legacy[0..<4]) + [0, 1] + Array(legacy[4..<(legacy.count - 4)])
+        let forged =
+            Array(legacy[0..<4]) + [0, 1] + Array(legacy[4..<(legacy.count - 4)])
             + [UInt8](repeating: 0, count: tx.inputs.count) + Array(legacy.suffix(4))
         #expect(throws: EncodingError.superfluousWitness) { try Transaction(serialized: forged) }
     }
@@ -91,9 +92,11 @@ struct TransactionTests {
 
 @Suite("ByteReader / ByteWriter")
 struct ByteCodecTests {
-    @Test("Compact sizes round-trip at every width boundary", arguments: [
-        UInt64(0), 0xFC, 0xFD, 0xFFFF, 0x1_0000, 0xFFFF_FFFF, 0x1_0000_0000, UInt64.max,
-    ])
+    @Test(
+        "Compact sizes round-trip at every width boundary",
+        arguments: [
+            UInt64(0), 0xFC, 0xFD, 0xFFFF, 0x1_0000, 0xFFFF_FFFF, 0x1_0000_0000, UInt64.max,
+        ])
     func compactSize(_ value: UInt64) throws {
         var writer = ByteWriter()
         writer.writeCompactSize(value)
@@ -103,9 +106,11 @@ struct ByteCodecTests {
         #expect(writer.bytes.count == ByteWriter.compactSizeLength(Int(clamping: value)))
     }
 
-    @Test("Overlong compact sizes are refused", arguments: [
-        [0xFD, 0xFC, 0x00], [0xFE, 0xFF, 0xFF, 0x00, 0x00], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0] as [UInt8],
-    ])
+    @Test(
+        "Overlong compact sizes are refused",
+        arguments: [
+            [0xFD, 0xFC, 0x00], [0xFE, 0xFF, 0xFF, 0x00, 0x00], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0] as [UInt8],
+        ])
     func overlong(_ bytes: [UInt8]) {
         var reader = ByteReader(bytes)
         #expect(throws: EncodingError.nonCanonicalCompactSize(offset: 0)) { try reader.readCompactSize() }
