@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "airlock-signer",
             dependencies: [
-                "Signer", "AirgapTransport", "QRImage", "CLISupport",
+                "Signer", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
