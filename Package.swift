@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "airlock-signer",
             dependencies: [
-                "Signer", "AirgapTransport", "QRImage", "CLISupport",
+                "Signer", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -71,7 +71,8 @@ let package = Package(
 
         // Tests: one target per module, vectors read from ../shared/vectors through TestSupport.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "BitcoinCryptoTests", dependencies: ["BitcoinCrypto", "TestSupport"]),
+        .testTarget(
+            name: "BitcoinCryptoTests", dependencies: ["BitcoinCrypto", "CSecp256k1", "CSodium", "TestSupport"]),
         .testTarget(name: "BitcoinTests", dependencies: ["Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(name: "AirgapTransportTests", dependencies: ["AirgapTransport", "Bitcoin", "TestSupport"]),
         .testTarget(name: "QRImageTests", dependencies: ["QRImage", "TestSupport"]),

@@ -1,7 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
-import Testing
 import TestSupport
+import Testing
 
 /// Bitcoin Core's key_io_valid.json / key_io_invalid.json (shared/vectors/base58_keys/), address entries.
 struct KeyIOVectors {
@@ -102,7 +102,8 @@ struct SegwitAddressTests {
     }
 
     /// BIP173's v0 addresses are still valid; its v1+ addresses carry a bech32 checksum, invalid since BIP350.
-    @Test("BIP173 valid addresses: v0 parses, v1+ is the wrong checksum variant",
+    @Test(
+        "BIP173 valid addresses: v0 parses, v1+ is the wrong checksum variant",
         arguments: try Bech32Vectors.bip173().valid_addresses)
     func bip173Valid(_ vector: Bech32Vectors.AddressCase) throws {
         let script = try Script(hex: vector.scriptPubKey ?? "")
@@ -143,7 +144,9 @@ struct AddressErrorTests {
 
     @Test("Bad checksum, bad length, unknown prefix and unknown HRP are named")
     func namedErrors() throws {
-        #expect(throws: AddressError.invalidChecksum) { try Address.decode("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5") }
+        #expect(throws: AddressError.invalidChecksum) {
+            try Address.decode("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5")
+        }
         #expect(throws: AddressError.invalidChecksum) { try Address.decode("1FsSia9rv4NeEwvJ2GvXrX7LyxYspbN2mp") }
         #expect(throws: AddressError.invalidPayloadLength(20)) {
             try Address.decode(Base58.encodeCheck([UInt8](repeating: 0, count: 20)))

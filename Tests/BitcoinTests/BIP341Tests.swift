@@ -1,8 +1,8 @@
 import Bitcoin
-import Foundation
 import BitcoinCrypto
-import Testing
+import Foundation
 import TestSupport
+import Testing
 
 /// bitcoin/bips bip-0341/wallet-test-vectors.json (shared/vectors/sighash/bip341_wallet_test_vectors.json).
 struct BIP341Vectors {
@@ -114,7 +114,8 @@ struct BIP341Vectors {
 
 @Suite("BIP341 wallet test vectors")
 struct BIP341Tests {
-    @Test("scriptPubKey: leaf hashes, merkle root, tweak, output key, address, control blocks",
+    @Test(
+        "scriptPubKey: leaf hashes, merkle root, tweak, output key, address, control blocks",
         arguments: try BIP341Vectors.scriptPubKeyCases())
     func scriptPubKey(_ vector: BIP341Vectors.ScriptPubKeyCase) throws {
         let internalKey = try XOnlyPublicKey(serialized: TestHex.bytes(vector.internalKey))
@@ -150,7 +151,8 @@ struct BIP341Tests {
         #expect(hashes[4] == expected["hashOutputs"])
     }
 
-    @Test("keyPathSpending: every input's SigMsg, sighash, tweaked key and signature",
+    @Test(
+        "keyPathSpending: every input's SigMsg, sighash, tweaked key and signature",
         arguments: try BIP341Vectors.inputCases())
     func inputSpending(_ vector: BIP341Vectors.InputCase) throws {
         var cache = SighashCache(vector.transaction, spentOutputs: vector.spent)
@@ -183,7 +185,9 @@ struct BIP341Tests {
         #expect(throws: SighashError.singleWithoutOutput(index: 5)) {
             try cache.taprootSignatureHash(inputIndex: 5, type: .single)
         }
-        #expect(throws: SighashError.invalidAnnex) { try cache.taprootSignatureHash(inputIndex: 0, type: .all, annex: [1]) }
+        #expect(throws: SighashError.invalidAnnex) {
+            try cache.taprootSignatureHash(inputIndex: 0, type: .all, annex: [1])
+        }
         #expect(throws: SighashError.inputIndexOutOfRange(index: 9, inputCount: 9)) {
             try cache.taprootSignatureHash(inputIndex: 9, type: .all)
         }

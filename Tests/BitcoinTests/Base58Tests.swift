@@ -1,6 +1,6 @@
 import Bitcoin
-import Testing
 import TestSupport
+import Testing
 
 /// Bitcoin Core's base58_encode_decode.json (shared/vectors/base58_keys/): every pair.
 @Suite("Base58 (Bitcoin Core base58_encode_decode.json)")
@@ -12,7 +12,9 @@ struct Base58Tests {
     }
 
     static func pairs() throws -> [Pair] {
-        try Vectors.json("base58_keys/base58_encode_decode.json", as: [[String]].self).map { Pair(hex: $0[0], base58: $0[1]) }
+        try Vectors.json("base58_keys/base58_encode_decode.json", as: [[String]].self).map {
+            Pair(hex: $0[0], base58: $0[1])
+        }
     }
 
     @Test("Encodes and decodes every pair", arguments: try pairs())

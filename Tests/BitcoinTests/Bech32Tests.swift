@@ -1,6 +1,6 @@
 import Bitcoin
-import Testing
 import TestSupport
+import Testing
 
 /// The BIP173 / BIP350 vector files (shared/vectors/bech32/).
 struct Bech32Vectors: Decodable {
@@ -33,14 +33,18 @@ struct Bech32Vectors: Decodable {
 /// BIP173 and BIP350 checksum vectors: every valid and invalid string.
 @Suite("BIP173 / BIP350 bech32 strings")
 struct Bech32Tests {
-    @Test("BIP173 valid bech32 strings decode as bech32 and re-encode", arguments: try Bech32Vectors.bip173().valid_strings)
+    @Test(
+        "BIP173 valid bech32 strings decode as bech32 and re-encode",
+        arguments: try Bech32Vectors.bip173().valid_strings)
     func bip173Valid(_ vector: Bech32Vectors.StringCase) throws {
         let decoded = try Bech32.decode(vector.raw)
         #expect(decoded.variant == .bech32)
         #expect(try Bech32.encode(hrp: decoded.hrp, data: decoded.data, variant: .bech32) == vector.raw.lowercased())
     }
 
-    @Test("BIP350 valid bech32m strings decode as bech32m and re-encode", arguments: try Bech32Vectors.bip350().valid_strings)
+    @Test(
+        "BIP350 valid bech32m strings decode as bech32m and re-encode",
+        arguments: try Bech32Vectors.bip350().valid_strings)
     func bip350Valid(_ vector: Bech32Vectors.StringCase) throws {
         let decoded = try Bech32.decode(vector.raw)
         #expect(decoded.variant == .bech32m)

@@ -2,8 +2,8 @@ import BitcoinCrypto
 
 /// A Bitcoin address: what a scriptPubKey commits to, written for one network.
 ///
-/// Testnet and signet share every encoding (`tb1…`, `m…`/`n…`, `2…`), and regtest shares their base58 prefixes, so
-/// one string can be valid on several networks: `Address.decode(_:)` reports all of them, and `network` is the one
+/// Testnet and signet share every encoding (`tb1…`, `m…`/`n…`, `2…`), and regtest shares their base58 prefixes,
+/// so one string can be valid on several networks: `Address.decode(_:)` reports all of them, and `network` is the one
 /// the address was parsed for or built with. Two addresses differ when their networks differ even if their
 /// strings are equal.
 ///

@@ -115,16 +115,22 @@ public enum Bech32 {
     /// Regroups bits: 8-bit bytes to 5-bit values (`pad` true, as when encoding) or back (`pad` false, which rejects
     /// more than 4 bits of padding and non-zero padding).
     ///
-    /// - Throws: `EncodingError.invalidPadding`, or `.invalidBech32Format` for a value wider than `fromBits`.
+    /// - Throws: `EncodingError.invalidPadding`, or `.invalidBech32Format` for a value wider than `fromBits` or a
+    ///   group width outside 1...8.
     public static func convertBits(
         _ data: some Sequence<UInt8>, from fromBits: Int, to toBits: Int, pad: Bool
     ) throws(EncodingError) -> [UInt8] {
         var accumulator: UInt32 = 0
         var bits = 0
         let maxValue: UInt32 = (1 << toBits) - 1
+        guard (1...8).contains(fromBits), (1...8).contains(toBits) else {
+            throw .invalidBech32Format("bit groups must be 1 to 8 bits wide")
+        }
         var out: [UInt8] = []
         for value in data {
-            guard UInt32(value) >> fromBits == 0 else { throw .invalidBech32Format("value wider than \(fromBits) bits") }
+            guard UInt32(value) >> fromBits == 0 else {
+                throw .invalidBech32Format("value wider than \(fromBits) bits")
+            }
             accumulator = (accumulator << fromBits | UInt32(value)) & 0xFFFF
             bits += fromBits
             while bits >= toBits {

@@ -39,7 +39,9 @@ public struct ByteReader: Sendable {
     /// The next byte without consuming it, or nil at the end.
     public func peekUInt8() -> UInt8? { isAtEnd ? nil : bytes[offset] }
 
-    private mutating func readLittleEndian<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws(EncodingError) -> T {
+    private mutating func readLittleEndian<T: FixedWidthInteger & UnsignedInteger>(
+        _: T.Type
+    ) throws(EncodingError) -> T {
         let size = MemoryLayout<T>.size
         guard remainingCount >= size else { throw .unexpectedEnd(offset: offset, needed: size) }
         var value: T = 0

@@ -21,7 +21,8 @@ extension Amount {
         let fraction = parts.count == 2 ? Array(parts[1].utf8) : []
         let allowedDecimals = unitIsSats ? 0 : 8
         // Trailing zeros beyond the allowed precision change nothing ("1.000000000" is 1 BTC).
-        let significant = fraction.count - (fraction.reversed().firstIndex { $0 != UInt8(ascii: "0") } ?? fraction.count)
+        let trailingZeros = fraction.reversed().firstIndex { $0 != UInt8(ascii: "0") } ?? fraction.count
+        let significant = fraction.count - trailingZeros
         guard significant <= allowedDecimals else {
             throw unitIsSats ? .invalidFormat(string) : .tooManyDecimals(fraction.count)
         }
