@@ -70,7 +70,7 @@ struct PSBTParser {
             switch entry.keyType {
             case PSBTKeyType.Global.unsignedTx:
                 try expectKeySize(entry, 1, "Global Unsigned TX", location)
-                guard let tx = try? Transaction(serialized: entry.value, allowWitness: false) else {
+                guard let tx = try? Transaction(legacySerialized: entry.value) else {
                     throw .invalidUnsignedTransaction(reason: "the unsigned transaction does not parse")
                 }
                 for input in tx.inputs where !input.scriptSig.bytes.isEmpty || !input.witness.isEmpty {
@@ -288,7 +288,7 @@ struct PSBTParser {
                 try checkPublicKey(entry.keyData, "PSBT_IN_PARTIAL_SIG", location)
                 guard let sighash = entry.value.last, !entry.value.isEmpty,
                     (try? ECDSASignature(der: entry.value.dropLast())) != nil,
-                    SighashType.isDefinedLegacy(UInt32(sighash))
+                    SighashType.isDefinedForECDSA(UInt32(sighash))
                 else { throw .invalidSignatureEncoding(location: location) }
             case T.sighashType:
                 try expectKeySize(entry, 1, "Input Sighash Type", location)

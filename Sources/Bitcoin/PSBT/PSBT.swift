@@ -48,22 +48,26 @@ public struct PSBT: Sendable, Hashable {
     public func unsignedTransaction() throws(PSBTError) -> Transaction {
         if version == 0 {
             guard let bytes = global.value(PSBTKeyType.Global.unsignedTx),
-                let tx = try? Transaction(serialized: bytes, allowWitness: false)
+                let tx = try? Transaction(legacySerialized: bytes)
             else { throw .missingUnsignedTransaction }
             return tx
         }
         let txVersion = global.value(PSBTKeyType.Global.txVersion).flatMap(Self.uint32) ?? 2
         let locktime = try computedLocktime()
-        let txInputs = inputs.map { input in
-            TxIn(
-                previousOutput: input.previousOutpoint ?? OutPoint(txid: Txid(internalBytes: [UInt8](repeating: 0, count: 32)), vout: 0),
-                scriptSig: Script(bytes: []),
-                sequence: input.sequenceNumber ?? 0xFFFF_FFFF)
+        var txInputs: [TxIn] = []
+        for (index, input) in inputs.enumerated() {
+            guard let outpoint = input.previousOutpoint else {
+                throw .missingRequiredField(field: "PSBT_IN_PREVIOUS_TXID", location: .input(index))
+            }
+            txInputs.append(
+                TxIn(previousOutput: outpoint, sequence: SequenceNumber(rawValue: input.sequenceNumber ?? 0xFFFF_FFFF)))
         }
         let txOutputs = outputs.map { output in
-            TxOut(value: output.amount ?? Amount.zero, scriptPubKey: output.script ?? Script(bytes: []))
+            TxOut(value: output.amount ?? Amount.zero, scriptPubKey: output.script ?? Script.empty)
         }
-        return Transaction(version: Int32(bitPattern: txVersion), inputs: txInputs, outputs: txOutputs, locktime: locktime)
+        return Transaction(
+            version: Int32(bitPattern: txVersion), inputs: txInputs, outputs: txOutputs,
+            lockTime: LockTime(rawValue: locktime))
     }
 
     /// The txid of the unsigned transaction (what the PSBT will spend as, for non-malleable inputs).
@@ -74,7 +78,7 @@ public struct PSBT: Sendable, Hashable {
     ///
     /// - Throws: `PSBTError.conflictingLocktimes` when some inputs need a height and others a time.
     public func computedLocktime() throws(PSBTError) -> UInt32 {
-        if version == 0 { return (try? unsignedTransaction().locktime) ?? 0 }
+        if version == 0 { return (try? unsignedTransaction().lockTime.rawValue) ?? 0 }
         let fallback = global.value(PSBTKeyType.Global.fallbackLocktime).flatMap(Self.uint32) ?? 0
         var heights: [UInt32] = []
         var times: [UInt32] = []

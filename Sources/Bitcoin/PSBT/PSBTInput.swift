@@ -38,10 +38,10 @@ public struct PSBTInput: Sendable, Hashable {
     public var sighashType: UInt32? { map.value(T.sighashType).flatMap(PSBT.uint32) }
 
     /// The redeem script (P2SH).
-    public var redeemScript: Script? { map.value(T.redeemScript).map { Script(bytes: $0) } }
+    public var redeemScript: Script? { map.value(T.redeemScript).map { Script($0) } }
 
     /// The witness script (P2WSH).
-    public var witnessScript: Script? { map.value(T.witnessScript).map { Script(bytes: $0) } }
+    public var witnessScript: Script? { map.value(T.witnessScript).map { Script($0) } }
 
     /// BIP32 derivations: public key → key origin.
     public var bip32Derivations: [(publicKey: PublicKey, origin: KeyOrigin)] {
@@ -54,7 +54,7 @@ public struct PSBTInput: Sendable, Hashable {
     }
 
     /// The finalized scriptSig.
-    public var finalScriptSig: Script? { map.value(T.finalScriptSig).map { Script(bytes: $0) } }
+    public var finalScriptSig: Script? { map.value(T.finalScriptSig).map { Script($0) } }
 
     /// The finalized witness stack.
     public var finalScriptWitness: [[UInt8]]? { map.value(T.finalScriptWitness).flatMap(Self.decodeWitness) }
@@ -77,7 +77,7 @@ public struct PSBTInput: Sendable, Hashable {
     public var tapLeafScripts: [(controlBlock: [UInt8], script: Script, leafVersion: UInt8)] {
         map.entries(T.tapLeafScript).compactMap { entry in
             guard let version = entry.value.last else { return nil }
-            return (entry.keyData, Script(bytes: Array(entry.value.dropLast())), version)
+            return (entry.keyData, Script(Array(entry.value.dropLast())), version)
         }
     }
 
@@ -104,7 +104,8 @@ public struct PSBTInput: Sendable, Hashable {
         guard let txid = map.value(T.previousTxid), txid.count == 32,
             let index = map.value(T.outputIndex).flatMap(PSBT.uint32)
         else { return nil }
-        return OutPoint(txid: Txid(internalBytes: txid), vout: index)
+        guard let id = try? Txid(bytes: txid) else { return nil }
+        return OutPoint(txid: id, vout: index)
     }
 
     /// PSBTv2: the input's sequence number.

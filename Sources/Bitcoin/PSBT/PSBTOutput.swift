@@ -11,10 +11,10 @@ public struct PSBTOutput: Sendable, Hashable {
     private typealias T = PSBTKeyType.Output
 
     /// The redeem script (P2SH change).
-    public var redeemScript: Script? { map.value(T.redeemScript).map { Script(bytes: $0) } }
+    public var redeemScript: Script? { map.value(T.redeemScript).map { Script($0) } }
 
     /// The witness script (P2WSH change).
-    public var witnessScript: Script? { map.value(T.witnessScript).map { Script(bytes: $0) } }
+    public var witnessScript: Script? { map.value(T.witnessScript).map { Script($0) } }
 
     /// BIP32 derivations: public key → key origin.
     public var bip32Derivations: [(publicKey: PublicKey, origin: KeyOrigin)] {
@@ -35,7 +35,7 @@ public struct PSBTOutput: Sendable, Hashable {
     }
 
     /// PSBTv2: the output script.
-    public var script: Script? { map.value(T.script).map { Script(bytes: $0) } }
+    public var script: Script? { map.value(T.script).map { Script($0) } }
 
     /// The taproot internal key.
     public var tapInternalKey: XOnlyPublicKey? {
@@ -44,7 +44,7 @@ public struct PSBTOutput: Sendable, Hashable {
 
     /// The taproot tree leaves in depth-first order.
     public var tapTree: [(depth: UInt8, leafVersion: UInt8, script: Script)]? {
-        map.value(T.tapTree).flatMap(Self.decodeTapTree)?.map { ($0.depth, $0.leafVersion, Script(bytes: $0.script)) }
+        map.value(T.tapTree).flatMap(Self.decodeTapTree)?.map { ($0.depth, $0.leafVersion, Script($0.script)) }
     }
 
     /// Taproot BIP32 derivations: x-only key → (leaf hashes, key origin).
