@@ -80,9 +80,11 @@ public struct PrivateKey: Sendable {
     /// Signs a 32-byte digest with ECDSA: deterministic nonce (RFC6979), low-S, and low-R grinding as Bitcoin Core
     /// does (retrying with an extra-entropy counter until R fits in 32 bytes, which saves a byte of DER).
     ///
+    /// `grindLowR: false` gives the plain RFC6979 signature, as signers before Bitcoin Core 0.17 made (only to
+    /// reproduce old test vectors).
     /// - Throws: `KeyError.invalidLength` when `digest` is not 32 bytes.
     /// - SeeAlso: https://github.com/bitcoin/bitcoin/blob/master/src/key.cpp (CKey::Sign, grind)
-    public func signECDSA(digest: some Collection<UInt8>) throws(KeyError) -> ECDSASignature {
+    public func signECDSA(digest: some Collection<UInt8>, grindLowR: Bool = true) throws(KeyError) -> ECDSASignature {
         let message = Array(digest)
         guard message.count == 32 else { throw .invalidLength(expected: 32, actual: message.count) }
         var signature = secp256k1_ecdsa_signature()
@@ -100,7 +102,7 @@ public struct PrivateKey: Sendable {
             precondition(code == 1, "secp256k1_ecdsa_sign failed on a validated key")
             var compact = [UInt8](repeating: 0, count: 64)
             _ = secp256k1_ecdsa_signature_serialize_compact(Secp256k1Context.shared, &compact, &signature)
-            if compact[0] < 0x80 {
+            if compact[0] < 0x80 || !grindLowR {
                 return ECDSASignature(uncheckedCompact: compact)
             }
             counter += 1

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Bitcoin
+import BitcoinCrypto
+
+/// What a signer asks a key provider for: the private key behind a public key the PSBT names.
+public enum KeyRequest: Sendable, Hashable {
+    /// The key at a BIP32 key origin that the PSBT claims for `publicKey` (ECDSA inputs).
+    case bip32(publicKey: PublicKey, origin: KeyOrigin)
+    /// The key at a BIP32 key origin that the PSBT claims for the x-only `key` (taproot inputs).
+    case taprootBIP32(key: XOnlyPublicKey, origin: KeyOrigin)
+    /// A key named only by its public key (a key in a script, without derivation information).
+    case publicKey(PublicKey)
+}
+
+/// Answers key requests (STYLE.md R7: the signer never walks the wallet; it asks for the keys a PSBT names).
+///
+/// A provider must return a key only if its public key is the one requested: derivation hints in a PSBT are never
+/// trusted on their own.
+public protocol KeyProvider: Sendable {
+    /// The private key for `request`, or nil when this provider does not hold it.
+    func privateKey(for request: KeyRequest) throws -> PrivateKey?
+}
+
+/// Keys derived from one BIP32 master key (a seed), answering requests whose origin starts at its fingerprint.
+///
+/// Account-level keys (the hardened prefix of a path) are derived once and cached, so signing many inputs of one
+/// account costs two normal derivations per input.
+public final class SeedKeyProvider: KeyProvider, @unchecked Sendable {
+    private let master: ExtendedPrivateKey
+    private var accounts: [DerivationPath: ExtendedPrivateKey] = [:]
+    private let lock = NSLockLike()
+
+    /// The master fingerprint requests must name.
+    public var fingerprint: Fingerprint { master.fingerprint }
+
+    /// A provider for the keys under `master`.
+    public init(master: ExtendedPrivateKey) { self.master = master }
+
+    /// A provider for the keys of `seed` (BIP32 master key generation).
+    public convenience init(seed: SecretBytes, network: Network) throws {
+        self.init(master: try ExtendedPrivateKey(seed: seed, network: network))
+    }
+
+    public func privateKey(for request: KeyRequest) throws -> PrivateKey? {
+        switch request {
+        case .bip32(let publicKey, let origin):
+            guard let key = try derive(origin) else { return nil }
+            return key.publicKey == publicKey ? key.privateKey : nil
+        case .taprootBIP32(let xOnly, let origin):
+            guard let key = try derive(origin) else { return nil }
+            return key.publicKey.xOnly.key == xOnly ? key.privateKey : nil
+        case .publicKey:
+            return nil
+        }
+    }
+
+    /// The extended key at `origin`, or nil when the origin is not under this master.
+    private func derive(_ origin: KeyOrigin) throws -> ExtendedPrivateKey? {
+        guard origin.fingerprint == master.fingerprint else { return nil }
+        let components = origin.path.components
+        let split = (components.lastIndex(where: \.isHardened).map { $0 + 1 }) ?? 0
+        let prefix = try DerivationPath(Array(components[..<split]))
+        let account: ExtendedPrivateKey
+        if let cached = lock.withLock({ accounts[prefix] }) {
+            account = cached
+        } else {
+            account = try master.derive(prefix)
+            lock.withLock { accounts[prefix] = account }
+        }
+        var key = account
+        for component in components[split...] { key = try key.deriveChild(component) }
+        return key
+    }
+}
+
+/// Loose private keys (for example WIF keys), looked up by their public key.
+public struct StaticKeyProvider: KeyProvider {
+    private let byCompressed: [[UInt8]: PrivateKey]
+    private let byXOnly: [[UInt8]: PrivateKey]
+
+    /// A provider holding `keys`.
+    public init(keys: [PrivateKey]) {
+        var compressed: [[UInt8]: PrivateKey] = [:]
+        var xOnly: [[UInt8]: PrivateKey] = [:]
+        for key in keys {
+            let publicKey = key.publicKey
+            compressed[publicKey.compressed] = key
+            xOnly[publicKey.xOnly.key.bytes] = key
+        }
+        self.byCompressed = compressed
+        self.byXOnly = xOnly
+    }
+
+    public func privateKey(for request: KeyRequest) throws -> PrivateKey? {
+        switch request {
+        case .bip32(let publicKey, _), .publicKey(let publicKey): byCompressed[publicKey.compressed]
+        case .taprootBIP32(let key, _): byXOnly[key.bytes]
+        }
+    }
+}
+
+/// A small mutex (Foundation-free, so the signer's core stays minimal).
+final class NSLockLike: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
+}
