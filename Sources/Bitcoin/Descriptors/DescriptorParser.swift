@@ -46,6 +46,10 @@ struct DescriptorParser {
 
     private mutating func key(_ context: DescriptorKey.Context) throws(DescriptorError) -> DescriptorKey {
         let (arg, start) = argument()
+        if arg.hasPrefix("musig(") { return try DescriptorKey.parseMuSig(arg, position: start, context: context) }
+        if arg.contains("musig(") {
+            throw .invalidKeyOrigin(reason: "musig() takes no key origin", position: start)
+        }
         if arg.contains("(") {
             throw .invalidKey(reason: "expected a key expression, found a script expression", position: start)
         }
