@@ -71,8 +71,11 @@ extension DescriptorKey {
     }
 
     /// The aggregate key of `musig()` at child `index` of branch `path`: the participants are derived (at `index`
-    /// when they range), aggregated in the order written (BIP327 KeyAgg), and any steps after `musig()` are derived
+    /// when they range), sorted (BIP327 KeySort) and aggregated (KeyAgg), and any steps after `musig()` are derived
     /// from the aggregate's BIP328 synthetic xpub.
+    ///
+    /// BIP390 requires KeySort after derivation and before aggregation, so the written order of the participants
+    /// does not change the key (its test vectors only match with sorting); the text keeps the written order.
     ///
     /// - Throws: `DescriptorError.muSig` when aggregation fails, `.derivation`, `.indexOutOfRange`, or any error
     ///   of a participant key.
@@ -87,7 +90,7 @@ extension DescriptorKey {
         }
         let aggregate: MuSigAggregateKey
         do {
-            aggregate = try MuSigAggregateKey(participants: keys)
+            aggregate = try MuSigAggregateKey(participants: MuSigAggregateKey.sorted(keys))
         } catch {
             throw .muSig(error)
         }

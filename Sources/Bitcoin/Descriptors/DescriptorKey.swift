@@ -17,8 +17,8 @@ public struct DescriptorKey: Sendable {
         case wif(WIF)
         /// An extended key (any BIP32 or SLIP-132 version; printed as xpub/xprv or tpub/tprv).
         case extended(ExtendedKey)
-        /// A BIP390 `musig(KEY,…)` expression (inside `tr()` only): the participant keys, aggregated with BIP327
-        /// KeyAgg in the order written; steps after it derive from the BIP328 synthetic xpub of the aggregate.
+        /// A BIP390 `musig(KEY,…)` expression (inside `tr()` only): the participant keys in the order written,
+        /// aggregated after BIP327 KeySort with KeyAgg; steps after it derive from the BIP328 synthetic xpub.
         case musig([DescriptorKey])
     }
 

@@ -130,6 +130,8 @@ struct DescriptorParser {
         case "rawtr":
             try forbid([.sh, .wsh, .tapscript])
             expression = .rawtr(try key(.taproot))
+        case "musig":
+            throw .notAllowed(function: name, context: "a script position (musig() is a key in tr())", position: start)
         default:
             throw .unknownFunction(name, position: start)
         }
