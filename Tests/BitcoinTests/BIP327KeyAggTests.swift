@@ -109,8 +109,10 @@ struct BIP327KeyAggTests {
         orderPlusOne[31] += 1
         #expect(MuSigAggregateKey.reducedModOrder(orderPlusOne) == [UInt8](repeating: 0, count: 31) + [1])
         let all = [UInt8](repeating: 0xFF, count: 32)
-        #expect(MuSigAggregateKey.reducedModOrder(all) == TestHex.bytes(
-            "000000000000000000000000000000014551231950B75FC4402DA1732FC9BEBE"))
+        #expect(
+            MuSigAggregateKey.reducedModOrder(all)
+                == TestHex.bytes(
+                    "000000000000000000000000000000014551231950B75FC4402DA1732FC9BEBE"))
         var belowOrder = order
         belowOrder[31] -= 1
         #expect(MuSigAggregateKey.reducedModOrder(belowOrder) == belowOrder)
@@ -131,7 +133,8 @@ struct BIP327KeyAggTests {
                 "02F9308A019258C31049344F85F89D5229B531C845836F99B08601F113BCE036F9",
             ],
             aggregate: "0354240c76b8f2999143301a99c7f721ee57eee0bce401df3afeaa9ae218c70f23",
-            xpub: "xpub661MyMwAqRbcFt6tk3uaczE1y6EvM1TqXvawXcYmFEWijEM4PDBnuCXwwXEKGEouzXE6QLLRxjatMcLLzJ5LV5Nib1BN7vJg6yp45yHHRbm"
+            xpub: "xpub661MyMwAqRbcFt6tk3uaczE1y6EvM1TqXvawXcYmFEWijEM4PDBn"
+                + "uCXwwXEKGEouzXE6QLLRxjatMcLLzJ5LV5Nib1BN7vJg6yp45yHHRbm"
         ),
         Synthetic(
             keys: [
@@ -140,7 +143,8 @@ struct BIP327KeyAggTests {
                 "023590A94E768F8E1815C2F24B4D80A8E3149316C3518CE7B7AD338368D038CA66",
             ],
             aggregate: "0290539eede565f5d054f32cc0c220126889ed1e5d193baf15aef344fe59d4610c",
-            xpub: "xpub661MyMwAqRbcFt6tk3uaczE1y6EvM1TqXvawXcYmFEWijEM4PDBnuCXwwVk5TFJk8Tw5WAdV3DhrGfbFA216sE9BsQQiSFTdudkETnKdg8k"
+            xpub: "xpub661MyMwAqRbcFt6tk3uaczE1y6EvM1TqXvawXcYmFEWijEM4PDBn"
+                + "uCXwwVk5TFJk8Tw5WAdV3DhrGfbFA216sE9BsQQiSFTdudkETnKdg8k"
         ),
         Synthetic(
             keys: [
@@ -150,11 +154,13 @@ struct BIP327KeyAggTests {
                 "03935F972DA013F80AE011890FA89B67A27B7BE6CCB24D3274D18B2D4067F261A9",
             ],
             aggregate: "022479f134cdb266141dab1a023cbba30a870f8995b95a91fc8464e56a7d41f8ea",
-            xpub: "xpub661MyMwAqRbcFt6tk3uaczE1y6EvM1TqXvawXcYmFEWijEM4PDBnuCXwwUvaZYpysLX4wN59tjwU5pBuDjNrPEJbfxjLwn7ruzbXTcUTHkZ"
+            xpub: "xpub661MyMwAqRbcFt6tk3uaczE1y6EvM1TqXvawXcYmFEWijEM4PDBn"
+                + "uCXwwUvaZYpysLX4wN59tjwU5pBuDjNrPEJbfxjLwn7ruzbXTcUTHkZ"
         ),
     ]
 
-    @Test("BIP328: the keys aggregate to the printed key, whose synthetic xpub is the printed one", arguments: synthetic)
+    @Test(
+        "BIP328: the keys aggregate to the printed key, whose synthetic xpub is the printed one", arguments: synthetic)
     func syntheticXpub(vector: Synthetic) throws {
         let aggregate = try MuSigAggregateKey(serializedParticipants: vector.keys.map(TestHex.bytes))
         #expect(aggregate.publicKey.compressed == TestHex.bytes(vector.aggregate))

@@ -124,9 +124,13 @@ struct BIP390Tests {
             let hex = try Descriptor(string: "tr(musig(\(keyA),\(keyB)))")
             #expect(try descriptor.scriptPubKey(at: index) == hex.scriptPubKey())
             let aggregate = try MuSigAggregateKey(participants: MuSigAggregateKey.sorted([keyA, keyB]))
-            #expect(try descriptor.scriptPubKey(at: index) == TaprootSpendInfo(internalKey: aggregate.xOnly, tree: nil).scriptPubKey)
+            #expect(
+                try descriptor.scriptPubKey(at: index)
+                    == TaprootSpendInfo(internalKey: aggregate.xOnly, tree: nil).scriptPubKey)
         }
-        #expect(throws: DescriptorError.indexOutOfRange(0x8000_0000)) { _ = try descriptor.scriptPubKey(at: 0x8000_0000) }
+        #expect(throws: DescriptorError.indexOutOfRange(0x8000_0000)) {
+            _ = try descriptor.scriptPubKey(at: 0x8000_0000)
+        }
     }
 
     @Test("steps after musig() derive unhardened children of the BIP328 synthetic xpub")
@@ -213,7 +217,9 @@ struct BIP390Tests {
         Rejected(descriptor: "tr(musig(\(keyA),\(keyB))/1)", error: .muSigParticipantNotExtended(position: 9)),
         Rejected(descriptor: "tr(musig(\(xpubA),\(xpubB))/1'/2)", error: .hardenedDerivationAfterMuSig(position: 233)),
         Rejected(descriptor: "tr(musig(\(xpubA),\(xpubB)/*)/1)", error: .rangedMuSigParticipant(position: 121)),
-        Rejected(descriptor: "tr(musig(\(xpubA),\(xpubB))x)", error: .syntax(expected: "'/' or the end of musig()", position: 233)),
+        Rejected(
+            descriptor: "tr(musig(\(xpubA),\(xpubB))x)",
+            error: .syntax(expected: "'/' or the end of musig()", position: 233)),
         Rejected(
             descriptor: "tr([d34db33f]musig(\(keyA),\(keyB)))",
             error: .invalidKeyOrigin(reason: "musig() takes no key origin", position: 3)),

@@ -9,7 +9,8 @@ extension DescriptorKey {
     ///   participant, `.hardenedDerivationAfterMuSig`, `.muSigParticipantNotExtended`, `.rangedMuSigParticipant`,
     ///   `.multipleMultipathSteps`, `.mismatchedMultipathLengths`, or any error of a participant key.
     /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0390.mediawiki
-    static func parseMuSig(_ text: Substring, position: Int, context: Context) throws(DescriptorError) -> DescriptorKey {
+    static func parseMuSig(_ text: Substring, position: Int, context: Context) throws(DescriptorError) -> DescriptorKey
+    {
         guard context == .taproot else {
             throw .notAllowed(function: "musig", context: "a key outside tr() and rawtr()", position: position)
         }
@@ -37,7 +38,9 @@ extension DescriptorKey {
         var steps: [Step] = []
         var wildcard = Wildcard.none
         if !suffix.isEmpty {
-            guard suffix.first == "/" else { throw .syntax(expected: "'/' or the end of musig()", position: suffixPosition) }
+            guard suffix.first == "/" else {
+                throw .syntax(expected: "'/' or the end of musig()", position: suffixPosition)
+            }
             let parts = suffix.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
             (steps, wildcard) = try parseSteps(parts[...], position: suffixPosition + 1)
         }

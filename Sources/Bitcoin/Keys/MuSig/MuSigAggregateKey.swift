@@ -4,7 +4,7 @@ import BitcoinCrypto
 /// Q = a_1·P_1 + … + a_u·P_u with the KeyAgg coefficients a_i.
 ///
 /// KeyAgg is order-sensitive: the same keys in another order give another Q. Callers that want an order-free
-/// result sort first with `sorted(_:)` (KeySort).
+/// result sort first with `sorted(_:)` (KeySort), as BIP390 `musig()` descriptors do.
 /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0327.mediawiki#key-aggregation
 public struct MuSigAggregateKey: Sendable, Hashable {
     /// The participant keys, in the order they were aggregated (repeats allowed).
