@@ -88,8 +88,7 @@ extension DescriptorKey {
     {
         var keys: [PublicKey] = []
         for participant in participants {
-            // A participant without a multipath step is the same key on every branch.
-            keys.append(try participant.publicKey(at: index, path: participant.multipathCount == nil ? 0 : path).key)
+            keys.append(try participant.publicKey(at: index, path: path).key)
         }
         let aggregate: MuSigAggregateKey
         do {

@@ -147,9 +147,11 @@ public struct DescriptorKey: Sendable {
         case .wif(let wif): return (wif.publicKey, wif.isCompressed)
         case .musig(let participants): return (try muSigPublicKey(participants, at: index, path: path), true)
         case .extended:
-            guard prefixes.indices.contains(path) else { throw .pathOutOfRange(path: path, count: prefixes.count) }
+            // A key without a multipath step is the same key on every branch of a multipath descriptor.
+            let branch = prefixes.count == 1 ? 0 : path
+            guard prefixes.indices.contains(branch) else { throw .pathOutOfRange(path: path, count: prefixes.count) }
             let prefix: Prefix
-            switch prefixes[path] {
+            switch prefixes[branch] {
             case .success(let value): prefix = value
             case .failure(let error): throw .derivation(error)
             }
