@@ -110,6 +110,17 @@ struct DescriptorTests {
         }
     }
 
+    @Test("a key without a multipath step is the same on every branch of a multipath descriptor")
+    func mixedMultipath() throws {
+        let a = "xpub6ERApfZwUNrhLCkDtcHTcxd75RbzS1ed54G1LkBUHQVHQKqhMkhgbmJbZRkrgZw4koxb5JaHWkY4ALHY2grBGRjaDMzQLcgJvLJuZZvRcEL"
+        let b = "xpub68NZiKmJWnxxS6aaHmn81bvJeTESw724CRDs6HbuccFQN9Ku14VQrADWgqbhhTHBaohPX4CjNLf9fq9MYo6oDaPPLPxSb7gwQN3ih19Zm4Y"
+        let mixed = try Descriptor(string: "wsh(multi(1,\(a)/<0;1>/*,\(b)/2/*))")
+        let branch1 = try Descriptor(string: "wsh(multi(1,\(a)/1/*,\(b)/2/*))")
+        #expect(try mixed.scriptPubKey(at: 5, path: 1) == branch1.scriptPubKey(at: 5))
+        #expect(try mixed.scriptPubKey(at: 5, path: 1) == mixed.singlePathDescriptors()[1].scriptPubKey(at: 5))
+        #expect(throws: DescriptorError.pathOutOfRange(path: 2, count: 2)) { _ = try mixed.scriptPubKey(at: 5, path: 2) }
+    }
+
     @Test("invalid descriptors are rejected with a DescriptorError", arguments: invalid)
     func invalidDescriptor(vector: Invalid) {
         #expect(throws: DescriptorError.self) {

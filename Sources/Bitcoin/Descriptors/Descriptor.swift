@@ -37,7 +37,7 @@ public struct Descriptor: Sendable, CustomStringConvertible {
 
     /// The network the keys name: main for xpub/xprv/mainnet WIF, test for tpub/tprv/test WIF; nil for hex keys only.
     public var network: Network? {
-        for key in expression.keys {
+        for key in expression.keys.flatMap(\.plainKeys) {
             switch key.material {
             case .extended(let extended): return extended.version.network
             case .wif(let wif): return wif.network

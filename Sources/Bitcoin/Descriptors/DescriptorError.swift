@@ -48,6 +48,14 @@ public enum DescriptorError: Error, Equatable, Sendable {
     case tapTreeTooDeep(position: Int)
     /// Text after the end of the descriptor.
     case trailingCharacters(position: Int)
+    /// Derivation steps after `musig()` that are hardened (`/1h`, `/*h`): the aggregate has no private key (BIP390).
+    case hardenedDerivationAfterMuSig(position: Int)
+    /// A `musig()` with derivation steps after it has a participant that is no extended key (BIP390).
+    case muSigParticipantNotExtended(position: Int)
+    /// A `musig()` with derivation steps after it has a ranged participant (`/*`); only one of them may range (BIP390).
+    case rangedMuSigParticipant(position: Int)
+    /// Aggregating the `musig()` participants failed (BIP327 KeyAgg).
+    case muSig(MuSigError)
     /// Deriving a key failed: hardened derivation from an extended public key, or an invalid child.
     case derivation(BIP32Error)
     /// A multipath descriptor was asked for scripts of a path it does not have.

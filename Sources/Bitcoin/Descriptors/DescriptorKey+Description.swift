@@ -24,6 +24,10 @@ extension DescriptorKey {
             return publicForm(of: key)
         case .extended(.publicKey(let key)):
             return originText(origin) + key.standardBase58String + stepsText(steps)
+        case .musig(let participants):
+            // Participants print as written keys (33-byte hex, never x-only), in their given order (BIP390).
+            let inner = participants.map { $0.string(includingPrivateKeys: includingPrivateKeys, xOnly: false) }
+            return "musig(" + inner.joined(separator: ",") + ")" + stepsText(steps)
         }
     }
 

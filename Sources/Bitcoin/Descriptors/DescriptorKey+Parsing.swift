@@ -37,14 +37,25 @@ extension DescriptorKey {
         let keyText = parts[0]
         guard !keyText.isEmpty else { throw .invalidKey(reason: "missing key", position: offset) }
         let material = try parseMaterial(keyText, position: offset, context: context)
+        if parts.count > 1 {
+            guard case .extended = material else { throw .derivationOnNonExtendedKey(position: offset + keyText.count) }
+        }
+        let (steps, wildcard) = try parseSteps(parts.dropFirst(), position: offset + keyText.count + 1)
+        return DescriptorKey(origin: origin, material: material, steps: steps, wildcard: wildcard)
+    }
+
+    /// The derivation steps after a key: `parts` are the texts between slashes, the first starting at `position`.
+    ///
+    /// - Throws: `DescriptorError.invalidDerivationStep` (also for a `*` before the end or over 255 steps) or
+    ///   `.multipleMultipathSteps`.
+    static func parseSteps(_ parts: ArraySlice<Substring>, position: Int) throws(DescriptorError)
+        -> (steps: [Step], wildcard: Wildcard)
+    {
         var steps: [Step] = []
         var wildcard = Wildcard.none
-        var stepOffset = offset + keyText.count + 1
-        if parts.count > 1 {
-            guard case .extended = material else { throw .derivationOnNonExtendedKey(position: stepOffset - 1) }
-        }
-        for (n, part) in parts.dropFirst().enumerated() {
-            let isLast = n == parts.count - 2
+        var stepOffset = position
+        for (n, part) in parts.enumerated() {
+            let isLast = n == parts.count - 1
             if part == "*" || part == "*h" || part == "*'" {
                 guard isLast else { throw .invalidDerivationStep(String(part), position: stepOffset) }
                 wildcard = part == "*" ? .normal : .hardened
@@ -68,9 +79,9 @@ extension DescriptorKey {
             stepOffset += part.count + 1
         }
         guard steps.count <= DerivationPath.maxDepth else {
-            throw .invalidDerivationStep("more than 255 steps", position: offset)
+            throw .invalidDerivationStep("more than 255 steps", position: position)
         }
-        return DescriptorKey(origin: origin, material: material, steps: steps, wildcard: wildcard)
+        return (steps, wildcard)
     }
 
     /// One step: decimal index below 2^31 with an optional `h` or `'` (BIP380 does not allow `H`).

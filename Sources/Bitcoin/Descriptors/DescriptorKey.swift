@@ -17,6 +17,9 @@ public struct DescriptorKey: Sendable {
         case wif(WIF)
         /// An extended key (any BIP32 or SLIP-132 version; printed as xpub/xprv or tpub/tprv).
         case extended(ExtendedKey)
+        /// A BIP390 `musig(KEY,…)` expression (inside `tr()` only): the participant keys in the order written,
+        /// aggregated after BIP327 KeySort with KeyAgg; steps after it derive from the BIP328 synthetic xpub.
+        case musig([DescriptorKey])
     }
 
     /// A derivation step after an extended key.
@@ -91,22 +94,34 @@ public struct DescriptorKey: Sendable {
         }
     }
 
-    /// The number of branches of a multipath key, or nil when it has no `<…>` step.
+    /// The number of branches of a multipath key, or nil when it has no `<…>` step (for `musig()`, its own
+    /// steps or, failing that, its participants').
     public var multipathCount: Int? {
         for case .multipath(let numbers) in steps { return numbers.count }
+        if case .musig(let participants) = material { return participants.lazy.compactMap(\.multipathCount).first }
         return nil
     }
 
-    /// Whether the key ends in `/*` or `/*h`.
-    public var isRanged: Bool { wildcard != .none }
+    /// Whether the key ends in `/*` or `/*h`, or is a `musig()` with a ranged participant.
+    public var isRanged: Bool {
+        if case .musig(let participants) = material, participants.contains(where: \.isRanged) { return true }
+        return wildcard != .none
+    }
 
-    /// Whether the expression holds a private key (WIF or xprv).
+    /// Whether the expression holds a private key (WIF or xprv), itself or as a `musig()` participant.
     public var hasPrivateKey: Bool {
         switch material {
         case .wif: true
         case .extended(.privateKey): true
+        case .musig(let participants): participants.contains(where: \.hasPrivateKey)
         default: false
         }
+    }
+
+    /// The key itself, or the participant keys of a `musig()` expression.
+    public var plainKeys: [DescriptorKey] {
+        if case .musig(let participants) = material { return participants }
+        return [self]
     }
 
     /// The single-path key of branch `path` (the key itself when it has no multipath step).
@@ -116,7 +131,9 @@ public struct DescriptorKey: Sendable {
             if case .multipath(let numbers) = step { return .child(numbers[Swift.min(path, numbers.count - 1)]) }
             return step
         }
-        return DescriptorKey(origin: origin, material: material, steps: single, wildcard: wildcard)
+        var selected = material
+        if case .musig(let participants) = material { selected = .musig(participants.map { $0.selecting(path: path) }) }
+        return DescriptorKey(origin: origin, material: selected, steps: single, wildcard: wildcard)
     }
 
     /// The public key at child `index` of branch `path`, and whether scripts use it compressed.
@@ -128,10 +145,13 @@ public struct DescriptorKey: Sendable {
         case .publicKey(let key, let compressed): return (key, compressed)
         case .xOnly(let key): return (key.evenPublicKey, true)
         case .wif(let wif): return (wif.publicKey, wif.isCompressed)
+        case .musig(let participants): return (try muSigPublicKey(participants, at: index, path: path), true)
         case .extended:
-            guard prefixes.indices.contains(path) else { throw .pathOutOfRange(path: path, count: prefixes.count) }
+            // A key without a multipath step is the same key on every branch of a multipath descriptor.
+            let branch = prefixes.count == 1 ? 0 : path
+            guard prefixes.indices.contains(branch) else { throw .pathOutOfRange(path: path, count: prefixes.count) }
             let prefix: Prefix
-            switch prefixes[path] {
+            switch prefixes[branch] {
             case .success(let value): prefix = value
             case .failure(let error): throw .derivation(error)
             }
@@ -162,7 +182,9 @@ public struct DescriptorKey: Sendable {
 
     /// The origin of the key at child `index` of branch `path` (master fingerprint and full path), for PSBT
     /// derivation fields; for a key without a given origin, the key's own fingerprint and the steps after it.
+    /// A `musig()` aggregate has no origin of its own (its participants do).
     public func keyOrigin(at index: UInt32 = 0, path: Int = 0) -> KeyOrigin? {
+        if case .musig = material { return nil }
         var numbers = Self.fixedPath(steps, branch: path)
         switch wildcard {
         case .none: break

@@ -46,6 +46,10 @@ struct DescriptorParser {
 
     private mutating func key(_ context: DescriptorKey.Context) throws(DescriptorError) -> DescriptorKey {
         let (arg, start) = argument()
+        if arg.hasPrefix("musig(") { return try DescriptorKey.parseMuSig(arg, position: start, context: context) }
+        if arg.contains("musig(") {
+            throw .invalidKeyOrigin(reason: "musig() takes no key origin", position: start)
+        }
         if arg.contains("(") {
             throw .invalidKey(reason: "expected a key expression, found a script expression", position: start)
         }
@@ -126,6 +130,8 @@ struct DescriptorParser {
         case "rawtr":
             try forbid([.sh, .wsh, .tapscript])
             expression = .rawtr(try key(.taproot))
+        case "musig":
+            throw .notAllowed(function: name, context: "a script position (musig() is a key in tr())", position: start)
         default:
             throw .unknownFunction(name, position: start)
         }
