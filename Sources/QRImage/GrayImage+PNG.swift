@@ -15,10 +15,33 @@ extension GrayImage {
         guard data.count >= 8, Array(data.prefix(8)) == Self.pngSignature else {
             throw .notPNG(prefix: Array(data.prefix(8)))
         }
+        try Self.checkChunkLengths(data)
         // libpng keeps reading from the caller's buffer until png_image_finish_read, so both calls run while the
         // buffer is pinned.
         let decoded = data.withUnsafeBytes { raw in Self.decode(raw, maxPixels: maxPixels) }
         self = try decoded.get()
+    }
+
+    /// Checks that no chunk before IEND declares more bytes than the data holds.
+    ///
+    /// libpng allocates a buffer of a chunk's declared length before reading it (a 159-byte file declaring a 2 GB
+    /// tEXt chunk made it ask for 2 GB; found by FuzzPNG), so forged lengths are refused here first.
+    ///
+    /// - Throws: `QRImageError.truncatedChunk`.
+    static func checkChunkLengths(_ data: [UInt8]) throws(QRImageError) {
+        var offset = 8
+        // A chunk is length (4), type (4), data (length), CRC (4). A partial chunk header is left to libpng.
+        while offset + 8 <= data.count {
+            let length = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(
+                decoding: data[offset + 4..<offset + 8].map { (0x20...0x7E).contains($0) ? $0 : 0x3F }, as: UTF8.self)
+            let available = data.count - offset - 12
+            guard length <= available else {
+                throw .truncatedChunk(type: type, declaredLength: length, available: max(0, available))
+            }
+            if type == "IEND" { return }
+            offset += 12 + length
+        }
     }
 
     /// Decodes the PNG in `raw` (both simplified-API calls run inside the caller's pin of `raw`).
