@@ -9,7 +9,7 @@ public struct DecodedQRCode: Sendable, Hashable {
     public var text: String? { String(validating: bytes, as: UTF8.self) }
 
     /// Creates a result from `bytes` located at `bounds`.
-    public init(bytes: [UInt8], bounds: QRBounds) {
+    init(bytes: [UInt8], bounds: QRBounds) {
         self.bytes = bytes
         self.bounds = bounds
     }
@@ -27,7 +27,7 @@ public struct QRBounds: Sendable, Hashable {
     public let height: Int
 
     /// Creates a rectangle.
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = width

@@ -6,6 +6,9 @@ public enum QRImageError: Error, Equatable, Sendable {
     case notPNG(prefix: [UInt8])
     /// libpng rejected the data (corrupt or truncated stream, bad CRC, bad header); `message` is libpng's.
     case invalidPNG(message: String)
+    /// A chunk declares more data than the file holds (a truncated file, or a forged length); caught before libpng
+    /// sees the chunk, since libpng would allocate the declared length first.
+    case truncatedChunk(type: String, declaredLength: Int, available: Int)
     /// The image header declares more pixels than the reader accepts; nothing was allocated for them.
     case imageTooLarge(width: Int, height: Int, maxPixels: Int)
     /// The image decoded, but no QR code was found in it by any reading pass.

@@ -26,11 +26,36 @@ struct BadInputTests {
         let png = try QRCode(text: "TRUNCATED PAYLOAD 0123456789").pngData()
         let length = cut > 0 ? cut : png.count + cut
         let error = #expect(throws: QRImageError.self) { try QRReader().read(png: Array(png.prefix(length))) }
-        guard case .invalidPNG(let message) = error else {
-            Issue.record("expected invalidPNG, got \(String(describing: error))")
-            return
+        switch error {
+        case .invalidPNG(let message): #expect(!message.isEmpty)
+        case .truncatedChunk(let type, let declared, let available): #expect(declared > available && !type.isEmpty)
+        default: Issue.record("expected invalidPNG or truncatedChunk, got \(String(describing: error))")
         }
-        #expect(!message.isEmpty)
+    }
+
+    @Test("a chunk declaring 2 GB in a 159-byte file is refused before libpng allocates it (FuzzPNG finding)")
+    func forgedChunkLength() throws {
+        // IHDR 23×23 gray, then a tEXt chunk whose length field says 0x7E000025 bytes; 16 bytes follow its type, so
+        // 12 are left for data once its 4-byte CRC is counted.
+        let ihdr = Self.chunk("IHDR", [0, 0, 0, 23, 0, 0, 0, 23, 8, 0, 0, 0, 0])
+        let text = [0x7E, 0x00, 0x00, 0x25] + Array("tEXt".utf8) + Array("date:modify\u{0}2026".utf8)
+        let png = GrayImage.pngSignature + ihdr + text
+        #expect(throws: QRImageError.truncatedChunk(type: "tEXt", declaredLength: 0x7E00_0025, available: 12)) {
+            try QRReader().read(png: png)
+        }
+    }
+
+    @Test("a truncated chunk is refused with its type and lengths")
+    func truncatedChunk() throws {
+        let png = try QRCode(text: "CUT").pngData()
+        // Cut 20 bytes into the IDAT chunk's data, well before its declared end.
+        let idat = try #require((8..<png.count - 4).first { Array(png[$0..<$0 + 4]) == Array("IDAT".utf8) })
+        let cut = Array(png.prefix(idat + 4 + 20))
+        let declared = png[(idat - 4)..<idat].reduce(0) { $0 << 8 | Int($1) }
+        #expect(declared > 20)
+        #expect(throws: QRImageError.truncatedChunk(type: "IDAT", declaredLength: declared, available: 16)) {
+            try QRReader().read(png: cut)
+        }
     }
 
     @Test("a corrupted chunk CRC")
@@ -86,15 +111,19 @@ struct BadInputTests {
 
     /// A PNG signature, a valid IHDR chunk (gray, 8-bit) for the given size, one tiny IDAT and IEND.
     static func pngHeaderOnly(width: UInt32, height: UInt32) throws -> [UInt8] {
-        func be(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            return be(UInt32(data.count)) + body + be(crc32(body))
-        }
-        let ihdr = be(width) + be(height) + [8, 0, 0, 0, 0]
+        let ihdr = bigEndian(width) + bigEndian(height) + [8, 0, 0, 0, 0]
         let idat: [UInt8] = [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]  // an empty zlib stream
         return GrayImage.pngSignature + chunk("IHDR", ihdr) + chunk("IDAT", idat) + chunk("IEND", [])
     }
+
+    /// A PNG chunk: length, type, data, CRC.
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
+    }
+
+    /// The four big-endian bytes of `value`.
+    static func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
 
     /// CRC-32 (ISO 3309) as PNG chunks use it.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
