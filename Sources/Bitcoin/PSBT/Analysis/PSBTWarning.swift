@@ -1,0 +1,54 @@
+import Foundation
+
+/// Something a reviewer of a PSBT should see before signing (BIP174 analysis, DESIGN.md section 5).
+public enum PSBTWarning: Sendable, Hashable, CustomStringConvertible {
+    /// An input asks for a sighash type other than ALL (ECDSA) or DEFAULT (taproot).
+    case nonDefaultSighash(input: Int, type: UInt32)
+    /// An input carries no UTXO, so its amount (and the fee) is unknown.
+    case missingUTXO(input: Int)
+    /// A segwit v0 input has only a witness UTXO: its amount can't be verified against the previous transaction.
+    case missingPreviousTransaction(input: Int)
+    /// The witness UTXO and the previous transaction's output disagree (an amount lie).
+    case utxoMismatch(input: Int)
+    /// An output claims a derivation of one of our keys but its script is not the one that derivation gives.
+    case changeMismatch(output: Int)
+    /// An input claims a derivation of one of our keys but its script is not the one that derivation gives.
+    case inputMismatch(input: Int)
+    /// An input that is not ours (another signer must sign it).
+    case foreignInput(input: Int)
+    /// The PSBT names keys or versions of another network than `expected`.
+    case networkMismatch(expected: Network, found: Network, detail: String)
+    /// The fee is more than the amount sent to others.
+    case feeAboveAmountSent(fee: Amount, sent: Amount)
+    /// The fee rate is very high (above 1,000 sat/vB by default).
+    case highFeeRate(satsPerVByte: Double)
+    /// An OP_RETURN output (data written to the chain).
+    case opReturn(output: Int)
+    /// A transaction version other than 1 or 2.
+    case unusualVersion(Int32)
+    /// A locktime that is a timestamp, or a block height far beyond today's.
+    case unusualLocktime(UInt32)
+
+    public var description: String {
+        switch self {
+        case .nonDefaultSighash(let input, let type):
+            "input \(input) asks for sighash type 0x\(String(type, radix: 16)) (not ALL/DEFAULT)"
+        case .missingUTXO(let input): "input \(input) has no UTXO: its amount and the fee are unknown"
+        case .missingPreviousTransaction(let input):
+            "input \(input) (segwit v0) has no previous transaction: its amount cannot be verified"
+        case .utxoMismatch(let input): "input \(input): the witness UTXO does not match the previous transaction"
+        case .changeMismatch(let output):
+            "OUTPUT \(output) CLAIMS TO BE CHANGE BUT ITS SCRIPT IS NOT OURS: treated as an external payment"
+        case .inputMismatch(let input): "input \(input) claims one of our keys but its script is not ours"
+        case .foreignInput(let input): "input \(input) is not ours"
+        case .networkMismatch(let expected, let found, let detail):
+            "PSBT is for \(found.rawValue), this signer is on \(expected.rawValue) (\(detail))"
+        case .feeAboveAmountSent(let fee, let sent):
+            "the fee (\(fee.sats) sat) is more than the amount sent (\(sent.sats) sat)"
+        case .highFeeRate(let rate): "very high fee rate: \(String(format: "%.1f", rate)) sat/vB"
+        case .opReturn(let output): "output \(output) is OP_RETURN data"
+        case .unusualVersion(let version): "unusual transaction version \(version)"
+        case .unusualLocktime(let locktime): "unusual locktime \(locktime)"
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Bitcoin
+
+/// What the signer refuses unless explicitly allowed (DESIGN.md section 5).
+public struct SigningPolicy: Sendable, Equatable {
+    /// The highest fee rate signed, in sat/vB (`--max-fee-rate`, default 1,000).
+    public var maxFeeRateSatsPerVByte: Double = 1000
+    /// Sign sighash types other than ALL/DEFAULT.
+    public var allowNonDefaultSighash = false
+    /// Sign segwit v0 inputs without their previous transaction.
+    public var allowMissingPreviousTransaction = false
+    /// The network of this signer's keys; a PSBT for another network is refused.
+    public var network: Network
+
+    /// The default policy for `network`.
+    public init(network: Network) { self.network = network }
+
+    /// The signing options that carry this policy's widenings into the signer.
+    public var signingOptions: SigningOptions {
+        SigningOptions(
+            allowNonDefaultSighash: allowNonDefaultSighash,
+            allowMissingPreviousTransaction: allowMissingPreviousTransaction)
+    }
+}
+
+/// A reason the signer will not sign.
+public enum SigningRefusal: Sendable, Hashable, CustomStringConvertible {
+    /// Nothing in the PSBT belongs to this signer.
+    case nothingToSign
+    /// An input of ours asks for a non-default sighash.
+    case nonDefaultSighash(input: Int, type: UInt32)
+    /// The fee rate is above the maximum.
+    case feeRateTooHigh(satsPerVByte: Double, maximum: Double)
+    /// The fee is more than the amount sent to others.
+    case feeAboveAmountSent(fee: Amount, sent: Amount)
+    /// The fee cannot be known (an input's UTXO is missing).
+    case unknownFee
+    /// An input of ours lacks its previous transaction (segwit v0).
+    case missingPreviousTransaction(input: Int)
+    /// The witness UTXO and the previous transaction disagree.
+    case utxoMismatch(input: Int)
+    /// The PSBT is for another network.
+    case wrongNetwork(expected: Network, found: Network)
+
+    public var description: String {
+        switch self {
+        case .nothingToSign: "no input of this PSBT belongs to this vault"
+        case .nonDefaultSighash(let input, let type):
+            "input \(input) asks for sighash type 0x\(String(type, radix: 16)); only ALL/DEFAULT are signed"
+        case .feeRateTooHigh(let rate, let maximum):
+            "fee rate \(Self.format(rate)) sat/vB is above the maximum of \(Self.format(maximum)) sat/vB (--max-fee-rate)"
+        case .feeAboveAmountSent(let fee, let sent): "the fee (\(fee.sats) sat) is more than the amount sent (\(sent.sats) sat)"
+        case .unknownFee: "the fee cannot be verified: an input's UTXO is missing"
+        case .missingPreviousTransaction(let input):
+            "input \(input) has no previous transaction (non_witness_utxo); its amount cannot be verified "
+                + "(--allow-missing-prev-tx to sign anyway)"
+        case .utxoMismatch(let input): "input \(input): the witness UTXO contradicts the previous transaction"
+        case .wrongNetwork(let expected, let found):
+            "the PSBT is for \(found.rawValue) but this vault is on \(expected.rawValue)"
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String((value * 10).rounded() / 10)
+    }
+}
