@@ -1,2 +1,0 @@
-// The Signer module; its contents arrive with their issues (see README.md for the layout).
-enum SignerModule {}
