@@ -3,7 +3,7 @@ public enum AirGapError: Error, Equatable, Sendable {
     /// Non-loopback network interfaces are up; their names. The override is `--allow-network` or
     /// `AIRLOCK_ALLOW_NETWORK=1`.
     case networkInterfacesUp([String])
-    /// getifaddrs(3) failed with `errno`.
+    /// The interface list (sysfs) could not be read; an errno-style code.
     case interfaceListFailed(errno: Int32)
     /// prctl(PR_SET_NO_NEW_PRIVS) failed with `errno`.
     case noNewPrivsFailed(errno: Int32)
@@ -19,7 +19,7 @@ extension AirGapError: CustomStringConvertible {
         case .networkInterfacesUp(let names):
             "refusing to touch the seed while network interfaces are up: \(names.joined(separator: ", ")); "
                 + "take them down (ip link set DEV down) or override with --allow-network / AIRLOCK_ALLOW_NETWORK=1"
-        case .interfaceListFailed(let code): "cannot list network interfaces (getifaddrs errno \(code))"
+        case .interfaceListFailed(let code): "cannot list network interfaces from /sys/class/net (errno \(code))"
         case .noNewPrivsFailed(let code): "cannot set no_new_privs for the seccomp filter (errno \(code))"
         case .seccompFailed(let code): "cannot install the seccomp filter that blocks socket() (errno \(code))"
         case .unsupportedArchitecture: "the seccomp filter supports x86_64 and aarch64 only"
