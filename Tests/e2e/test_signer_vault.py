@@ -335,19 +335,27 @@ def unlocks(run, password_file: str) -> int:
     return run("airlock-signer", "backup", "show", "--show-secret", "--password-file", password_file).returncode
 
 
+def timed(run, *args) -> float:
+    start = time.monotonic()
+    run("airlock-signer", *args, check=True)
+    return time.monotonic() - start
+
+
 @pytest.mark.parametrize("runs", [200])
 def test_passwd_survives_sigkill(run, home, bin_dir, runs):
     restore(run, home)
     a = str(home.root / "pw.txt")
     b = secret_file(home, "b.txt", "pw-b")
-    current, other = a, b
+    # One full run sets the kill window, so kills land before, during and after the rename.
+    window = 1.3 * timed(run, "passwd", "--password-file", a, "--new-password-file", b)
+    current, other = b, a
     rng = random.Random(1)
     changed = 0
     for _ in range(runs):
         proc = subprocess.Popen(
             [str(bin_dir / "airlock-signer"), "passwd", "--password-file", current, "--new-password-file", other],
             env=home.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0, 0.45))
+        time.sleep(rng.uniform(0, window))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         if unlocks(run, current) != 0:
@@ -364,7 +372,9 @@ def test_init_force_survives_sigkill(run, home, bin_dir, runs):
     restore(run, home)
     a = str(home.root / "pw.txt")
     b = secret_file(home, "b.txt", "pw-b")
-    current, other = a, b
+    window = 1.3 * timed(run, "init", "--force", "--words", "12", "--network", "regtest", "--password-file", b,
+                         "--skip-backup-check", *KDF)
+    current, other = b, a
     rng = random.Random(2)
     replaced = 0
     for _ in range(runs):
@@ -372,7 +382,7 @@ def test_init_force_survives_sigkill(run, home, bin_dir, runs):
             [str(bin_dir / "airlock-signer"), "init", "--force", "--words", "12", "--network", "regtest",
              "--password-file", other, "--skip-backup-check", *KDF],
             env=home.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0, 0.3))
+        time.sleep(rng.uniform(0, window))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         if unlocks(run, current) != 0:
