@@ -27,13 +27,15 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Linux seccomp/BPF headers and wrappers of the variadic prctl/syscall (glibc; nothing to link).
+        .systemLibrary(name: "CAirGap"),
 
         // Offline side.
         .target(name: "BitcoinCrypto", dependencies: ["CSecp256k1", "CSodium"], swiftSettings: strict),
         .target(name: "Bitcoin", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
         .target(name: "AirgapTransport", dependencies: ["Bitcoin", "CZlib"], swiftSettings: strict),
         .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG"], swiftSettings: strict),
-        .target(name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
+        .target(name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "CAirGap"], swiftSettings: strict),
         .target(
             name: "CLISupport",
             dependencies: [
@@ -77,6 +79,8 @@ let package = Package(
         .testTarget(name: "AirgapTransportTests", dependencies: ["AirgapTransport", "Bitcoin", "TestSupport"]),
         .testTarget(name: "QRImageTests", dependencies: ["QRImage", "TestSupport"]),
         .testTarget(name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(
+            name: "CLISupportTests", dependencies: ["CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "TestSupport"]),
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
     ]
 )

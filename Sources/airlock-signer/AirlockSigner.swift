@@ -1,5 +1,7 @@
 import ArgumentParser
 import CLISupport
+import Foundation
+import Signer
 
 /// `airlock-signer`: the offline signing appliance (DESIGN.md section 2).
 @main
@@ -9,7 +11,9 @@ struct AirlockSigner: AsyncParsableCommand {
         abstract: "Air-gapped Bitcoin signer: holds the encrypted seed, reviews and signs PSBTs read from QR PNGs or files.",
         discussion: """
             Runs on a machine that never touches a network. Data crosses the air gap only as QR-code PNG images
-            or files.
+            or files. Every run first installs a seccomp filter that makes socket() fail (see 'selftest'), and no
+            command unlocks the vault while a network interface is up (override: --allow-network or
+            AIRLOCK_ALLOW_NETWORK=1).
 
             Examples:
               airlock-signer init --words 24
@@ -17,6 +21,20 @@ struct AirlockSigner: AsyncParsableCommand {
               airlock-signer sign unsigned-*.png --qr signed.png
             """,
         version: AirlockVersion.string,
-        subcommands: [Inspect.self]
+        subcommands: [
+            Init.self, Restore.self, Backup.self, Passwd.self, Info.self, Export.self, AddressCommand.self,
+            Multisig.self, Audit.self, Selftest.self, Inspect.self,
+        ]
     )
+
+    /// Installs the air-gap filter before anything is parsed or read, then runs the command.
+    static func main() async {
+        do {
+            try SeccompFilter.install()
+        } catch {
+            Diagnostics.print("error: \(error)")
+            Foundation.exit(ExitStatus.refused.rawValue)
+        }
+        await Self.main(nil)
+    }
 }

@@ -1,3 +1,4 @@
+import AirgapTransport
 import ArgumentParser
 import Bitcoin
 import CLISupport
@@ -18,7 +19,8 @@ extension AirlockSigner {
                   echo 'wpkh([d34db33f/84h/1h/0h]tpub…/<0;1>/*)' | airlock-signer inspect - --json --count 20
                 """)
 
-        @Argument(help: "Input file; '-' reads stdin.") var input: String
+        @Argument(help: "Input: a file, '-' for stdin, or PNG images / a directory of them holding QR codes.")
+        var input: [String]
         @Flag(help: "Machine-readable JSON on stdout.") var json = false
         @Option(help: "First child index to show.") var from: UInt32 = 0
         @Option(help: "How many indexes to show.") var count: UInt32 = 3
@@ -36,7 +38,12 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let text = try readInput().trimmingCharacters(in: .whitespacesAndNewlines)
+                let read = try InputReader.read(input)
+                let text: String
+                switch read.payload {
+                case .descriptor(let t), .text(let t): text = t.trimmingCharacters(in: .whitespacesAndNewlines)
+                default: throw CLIError(.invalidInput, "inspect shows descriptors for now; got \(read.payload.kind.rawValue)")
+                }
                 let descriptor: Descriptor
                 do {
                     descriptor = try Descriptor(string: text)
@@ -51,16 +58,6 @@ extension AirlockSigner {
                     print(report.text, terminator: "")
                 }
             }
-        }
-
-        private func readInput() throws -> String {
-            if input == "-" {
-                return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-            }
-            guard let data = FileManager.default.contents(atPath: input) else {
-                throw CLIError(.io, "cannot read \(input)")
-            }
-            return String(decoding: data, as: UTF8.self)
         }
     }
 }

@@ -1,0 +1,153 @@
+import AirgapTransport
+import Foundation
+import QRImage
+
+/// A payload read from an `IN` argument, with its detected type and how it was framed.
+public struct InputPayload: Sendable {
+    /// The payload.
+    public let payload: Payload
+    /// The framing it arrived in (UR, BBQr, base64, binary, …).
+    public let format: FrameFormat
+    /// The files (or `-`) it was read from.
+    public let sources: [String]
+    /// QR codes read from PNG images (0 for files and stdin).
+    public let codeCount: Int
+}
+
+/// Reads `IN` arguments as DESIGN.md section 2 defines them: a file of binary or base64/hex text, `-` for stdin, or
+/// one or more PNG images (or a directory of them) holding QR codes: one code, a sheet, or animated frames in any
+/// order. Every code goes to `PayloadDecoder`, which detects the format and joins the parts.
+public enum InputReader {
+    /// The PNG file signature.
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The largest input file read (64 MiB).
+    static let maximumFileSize = 64 << 20
+
+    /// Reads and decodes `arguments`.
+    ///
+    /// - Parameter expected: the payload kinds the command accepts (nil: any).
+    /// - Throws: `CLIError`: I/O (6) for unreadable files; invalid input (2) for undecodable data, a PNG without a
+    ///   QR code, codes of two payloads, or an incomplete multi-part payload (naming the missing parts).
+    public static func read(_ arguments: [String], expecting expected: Set<PayloadKind>? = nil) throws -> InputPayload {
+        guard !arguments.isEmpty else { throw CLIError(.usage, "no input given (a file, '-' or PNG images)") }
+        if arguments == ["-"] {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            return try decodeFile(Array(data), source: "stdin", expected: expected)
+        }
+        var files: [String] = []
+        for argument in arguments {
+            guard argument != "-" else { throw CLIError(.usage, "'-' (stdin) cannot be combined with files") }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+                throw CLIError(.io, "cannot read \(argument): no such file or directory")
+            }
+            if isDirectory.boolValue {
+                let names: [String]
+                do { names = try FileManager.default.contentsOfDirectory(atPath: argument) } catch {
+                    throw CLIError(.io, "cannot list directory \(argument): \(error.localizedDescription)")
+                }
+                let pngs = names.filter { $0.lowercased().hasSuffix(".png") }.sorted()
+                guard !pngs.isEmpty else { throw CLIError(.invalidInput, "directory \(argument) holds no PNG images") }
+                files += pngs.map { (argument as NSString).appendingPathComponent($0) }
+            } else {
+                files.append(argument)
+            }
+        }
+        var images: [String] = []
+        var others: [(String, [UInt8])] = []
+        for file in files {
+            let bytes = try readFile(file)
+            if bytes.starts(with: pngSignature) { images.append(file) } else { others.append((file, bytes)) }
+        }
+        if images.isEmpty, others.count == 1, let (path, bytes) = others.first {
+            return try decodeFile(bytes, source: path, expected: expected)
+        }
+        guard others.isEmpty else {
+            throw CLIError(
+                .invalidInput, "give either one data file or PNG images; not PNG: \(others.map(\.0).joined(separator: ", "))")
+        }
+        return try decodeImages(images, expected: expected)
+    }
+
+    /// Decodes the QR codes of PNG images as one payload.
+    static func decodeImages(_ paths: [String], expected: Set<PayloadKind>?) throws -> InputPayload {
+        var decoder = PayloadDecoder(expecting: expected)
+        var count = 0
+        for file in QRReader.readFiles(atPaths: paths) {
+            let codes: [DecodedQRCode]
+            switch file.result {
+            case .success(let found): codes = found
+            case .failure(.noCodeFound):
+                throw CLIError(.invalidInput, "no QR code found in \(file.path)")
+            case .failure(let error):
+                throw CLIError(.invalidInput, "cannot read \(file.path): \(error)")
+            }
+            for code in codes {
+                count += 1
+                do { try decoder.receive(bytes: code.bytes) } catch {
+                    throw CLIError(.invalidInput, "QR code in \(file.path): \(describe(error))")
+                }
+            }
+        }
+        do {
+            let (payload, format) = try decoder.result()
+            return InputPayload(payload: payload, format: format, sources: paths, codeCount: count)
+        } catch {
+            throw CLIError(.invalidInput, describe(error))
+        }
+    }
+
+    /// Decodes a file's bytes: a binary PSBT, or text (one payload, or QR part texts one per line).
+    static func decodeFile(_ bytes: [UInt8], source: String, expected: Set<PayloadKind>?) throws -> InputPayload {
+        var decoder = PayloadDecoder(expecting: expected)
+        do {
+            let text = String(validating: bytes, as: UTF8.self)
+            let lines = text?.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty } ?? []
+            let partLines = lines.count > 1 && lines.allSatisfy { $0.lowercased().hasPrefix("ur:") || $0.hasPrefix("B$") }
+            if partLines {
+                for line in lines { try decoder.receive(line) }
+            } else {
+                try decoder.receive(bytes: bytes)
+            }
+            let (payload, format) = try decoder.result()
+            return InputPayload(payload: payload, format: format, sources: [source], codeCount: 0)
+        } catch {
+            throw CLIError(.invalidInput, "\(source): \(describe(error))")
+        }
+    }
+
+    static func readFile(_ path: String) throws -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CLIError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do { data = try handle.read(upToCount: maximumFileSize + 1) ?? Data() } catch {
+            throw CLIError(.io, "cannot read \(path): \(error.localizedDescription)")
+        }
+        guard data.count <= maximumFileSize else { throw CLIError(.invalidInput, "\(path) is larger than 64 MiB") }
+        return Array(data)
+    }
+
+    /// A message for a payload error; an incomplete series names what is missing.
+    public static func describe(_ error: PayloadError) -> String {
+        switch error {
+        case .incomplete(let progress):
+            let total = progress.totalParts.map(String.init) ?? "?"
+            var text = "incomplete \(progress.format.rawValue.uppercased()) payload: \(progress.receivedParts) of \(total) parts"
+            if !progress.missingParts.isEmpty {
+                text += "; missing part\(progress.missingParts.count == 1 ? "" : "s") "
+                text += progress.missingParts.map(String.init).joined(separator: ", ")
+            }
+            if progress.missingIsEstimate {
+                text += " (UR fountain codes: any further frames can complete it)"
+            }
+            return text
+        case .empty: return "no data"
+        case .unexpectedKind(let expected, let actual):
+            return "expected \(expected.map(\.rawValue).sorted().joined(separator: " or ")), got \(actual.rawValue)"
+        default: return String(describing: error)
+        }
+    }
+}

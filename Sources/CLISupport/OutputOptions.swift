@@ -1,0 +1,134 @@
+import AirgapTransport
+import ArgumentParser
+import Foundation
+import QRImage
+
+/// How QR codes frame a payload (`--qr-format`).
+public enum QRFormatOption: String, CaseIterable, ExpressibleByArgument, Sendable {
+    /// BC-UR (`ur:crypto-psbt`, `ur:crypto-account`, …), multi-part fountain codes when large.
+    case ur
+    /// BBQr (Coldcard), multi-part when large.
+    case bbqr
+    /// Base64 in one code (PSBTs); plain text for text payloads.
+    case base64
+}
+
+/// The output options of DESIGN.md section 2, shared by every command that writes data: `--out FILE`,
+/// `--qr PATH.png` (`PATH-01of07.png` … for a multi-part payload, or one grid with `--qr-sheet`),
+/// `--qr-format ur|bbqr|base64` and `--terminal`.
+public struct OutputOptions: ParsableArguments, Sendable {
+    @Option(name: .customLong("out"), help: "Write the data to FILE (atomically).")
+    public var out: String?
+
+    @Option(help: ArgumentHelp("Write QR code PNGs: PATH.png, or PATH-01ofNN.png … for several parts.", valueName: "PATH.png"))
+    public var qr: String?
+
+    @Flag(help: "With --qr: put all parts in one PNG grid.")
+    public var qrSheet = false
+
+    @Option(help: "QR framing: ur, bbqr or base64.")
+    public var qrFormat: QRFormatOption = .ur
+
+    @Flag(help: "Draw the QR codes in the terminal.")
+    public var terminal = false
+
+    public init() {}
+
+    /// Whether any output destination was given.
+    public var isRequested: Bool { out != nil || qr != nil || terminal }
+
+    public func validate() throws {
+        if qrSheet, qr == nil { throw ValidationError("--qr-sheet needs --qr PATH.png") }
+        if let qr, !qr.lowercased().hasSuffix(".png") { throw ValidationError("--qr needs a path ending in .png") }
+    }
+
+    /// The QR texts for `payload` in the chosen format. A text payload (descriptor, JSON, plain text) that the
+    /// format cannot carry goes into one plain-text code when it fits, else into BBQr.
+    ///
+    /// - Throws: `CLIError` (invalid input) when the payload cannot be framed at all.
+    public func frames(for payload: Payload, encoder: FrameEncoder = FrameEncoder()) throws -> [String] {
+        let format: FrameFormat =
+            switch qrFormat {
+            case .ur: .ur
+            case .bbqr: .bbqr
+            case .base64: .base64
+            }
+        do {
+            return try encoder.frames(for: payload, format: format)
+        } catch .unsupportedFrameFormat {
+            switch payload {
+            case .descriptor, .json, .text, .address:
+                if let single = try? encoder.frames(for: payload, format: .plain) { return single }
+                do { return try encoder.frames(for: payload, format: .bbqr) } catch {
+                    throw CLIError(.invalidInput, "cannot put this \(payload.kind.rawValue) in QR codes: \(error)")
+                }
+            default:
+                throw CLIError(.invalidInput, "--qr-format \(qrFormat.rawValue) cannot carry a \(payload.kind.rawValue)")
+            }
+        } catch {
+            throw CLIError(.invalidInput, "cannot put this \(payload.kind.rawValue) in QR codes: \(error)")
+        }
+    }
+
+    /// Writes `fileBytes` to `--out`, the QR codes of `payload` to `--qr` and the terminal.
+    ///
+    /// - Parameters:
+    ///   - json: when true the terminal codes go to stderr, so stdout stays one JSON document.
+    /// - Returns: the paths written.
+    /// - Throws: `CLIError`.
+    @discardableResult
+    public func write(_ payload: Payload, fileBytes: [UInt8], json: Bool = false) throws -> [String] {
+        var written: [String] = []
+        if let out {
+            try AtomicFileWriter.write(fileBytes, to: out)
+            written.append(out)
+        }
+        guard qr != nil || terminal else { return written }
+        let texts = try frames(for: payload)
+        var codes: [QRCode] = []
+        for text in texts {
+            do { codes.append(try QRCode(text: text)) } catch {
+                throw CLIError(.invalidInput, "cannot encode a QR code: \(error)")
+            }
+        }
+        if let qr {
+            written += try writePNGs(codes, to: qr)
+        }
+        if terminal {
+            for (n, code) in codes.enumerated() {
+                var block = codes.count > 1 ? "part \(n + 1)/\(codes.count)\n" : ""
+                do { block += try code.terminalString() } catch {
+                    throw CLIError(.invalidInput, "cannot draw the QR code: \(error)")
+                }
+                if json { Diagnostics.print(block) } else { print(block) }
+            }
+        }
+        return written
+    }
+
+    /// The PNG paths for `count` parts of `--qr PATH.png`.
+    public static func partPaths(_ path: String, count: Int) -> [String] {
+        guard count > 1 else { return [path] }
+        let base = String(path.dropLast(4))
+        let width = max(2, String(count).count)
+        func padded(_ n: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
+        return (1...count).map { "\(base)-\(padded($0))of\(padded(count)).png" }
+    }
+
+    private func writePNGs(_ codes: [QRCode], to path: String) throws -> [String] {
+        do {
+            if qrSheet || codes.count == 1 {
+                let bytes = codes.count == 1 ? try codes[0].pngData() : try QRSheet(codes: codes).pngData()
+                try AtomicFileWriter.write(bytes, to: path)
+                return [path]
+            }
+            let paths = Self.partPaths(path, count: codes.count)
+            for (code, part) in zip(codes, paths) { try AtomicFileWriter.write(try code.pngData(), to: part) }
+            return paths
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(.io, "cannot render QR PNG \(path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Bitcoin
+import BitcoinCrypto
+import Foundation
+
+/// One line of the signing journal: sequence number, time, the SHA-256 of the unsigned PSBT, the summary, the
+/// previous entry's hash and this entry's hash.
+///
+/// The hash is SHA-256 over a canonical byte encoding of every other field (docs/formats.md), so it does not depend
+/// on how the JSON line is spelled; the first entry's `previousHash` is 32 zero bytes.
+public struct AuditEntry: Sendable, Equatable {
+    /// 1 for the first entry, then one more per line.
+    public let sequence: Int
+    /// When it was signed, ISO 8601 in UTC (`2025-01-31T12:00:00Z`).
+    public let time: String
+    /// SHA-256 of the unsigned PSBT as it was read.
+    public let psbtDigest: [UInt8]
+    /// What was signed.
+    public let summary: AuditSummary
+    /// The hash of the entry before (zeros for the first).
+    public let previousHash: [UInt8]
+    /// This entry's hash.
+    public let hash: [UInt8]
+
+    /// The hash of the first entry's predecessor.
+    public static let genesisHash = [UInt8](repeating: 0, count: 32)
+
+    /// A new entry chained to `previousHash`, its hash computed.
+    init(sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8]) {
+        self.sequence = sequence
+        self.time = time
+        self.psbtDigest = psbtDigest
+        self.summary = summary
+        self.previousHash = previousHash
+        self.hash = Self.computeHash(
+            sequence: sequence, time: time, psbtDigest: psbtDigest, summary: summary, previousHash: previousHash)
+    }
+
+    private init(
+        sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8], hash: [UInt8]
+    ) {
+        self.sequence = sequence
+        self.time = time
+        self.psbtDigest = psbtDigest
+        self.summary = summary
+        self.previousHash = previousHash
+        self.hash = hash
+    }
+
+    /// Whether the stored hash is the hash of the fields.
+    var hashIsValid: Bool {
+        hash
+            == Self.computeHash(
+                sequence: sequence, time: time, psbtDigest: psbtDigest, summary: summary, previousHash: previousHash)
+    }
+
+    static func computeHash(
+        sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8]
+    ) -> [UInt8] {
+        var out: [UInt8] = []
+        func u64(_ value: UInt64) { for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(value >> UInt64(shift) & 0xFF)) } }
+        func bytes(_ value: [UInt8]) {
+            u64(UInt64(value.count))
+            out += value
+        }
+        func text(_ value: String) { bytes(Array(value.utf8)) }
+        func amount(_ value: Amount?) {
+            if let value {
+                out.append(1)
+                u64(value.sats)
+            } else {
+                out.append(0)
+            }
+        }
+        text("airlock-audit-v1")
+        u64(UInt64(sequence))
+        text(time)
+        bytes(psbtDigest)
+        text(summary.txid)
+        u64(UInt64(summary.destinations.count))
+        for destination in summary.destinations {
+            text(destination.address)
+            u64(destination.amount.sats)
+        }
+        amount(summary.change)
+        amount(summary.fee)
+        if let note = summary.note {
+            out.append(1)
+            text(note)
+        } else {
+            out.append(0)
+        }
+        bytes(previousHash)
+        return SHA256.hash(out)
+    }
+
+    /// The JSON object of the line.
+    public var jsonObject: [String: Any] {
+        var object: [String: Any] = [
+            "seq": sequence,
+            "time": time,
+            "psbt_sha256": psbtDigest.hexString,
+            "txid": summary.txid,
+            "destinations": summary.destinations.map { ["address": $0.address, "amount": Int($0.amount.sats)] },
+            "prev": previousHash.hexString,
+            "hash": hash.hexString,
+        ]
+        if let change = summary.change { object["change"] = Int(change.sats) }
+        if let fee = summary.fee { object["fee"] = Int(fee.sats) }
+        if let note = summary.note { object["note"] = note }
+        return object
+    }
+
+    /// The line as written: compact JSON with sorted keys, no newline.
+    func line() -> String {
+        let data =
+            (try? JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Parses one line (without checking its hash).
+    ///
+    /// - Throws: `AuditError.malformedLine`.
+    init(line: String, number: Int) throws(AuditError) {
+        func fail(_ reason: String) -> AuditError { .malformedLine(line: number, reason: reason) }
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(line.utf8)), let o = parsed as? [String: Any]
+        else { throw fail("not a JSON object") }
+        func int(_ key: String) -> Int? {
+            guard let n = o[key] as? NSNumber, let v = Int(exactly: n.doubleValue) else { return nil }
+            return v
+        }
+        func amount(_ value: Any?) -> Amount? {
+            guard let n = value as? NSNumber, let v = UInt64(exactly: n.doubleValue) else { return nil }
+            return try? Amount(sats: v)
+        }
+        func hex(_ key: String) -> [UInt8]? {
+            guard let text = o[key] as? String, let bytes = try? [UInt8](hex: text), bytes.count == 32 else {
+                return nil
+            }
+            return bytes
+        }
+        guard let sequence = int("seq") else { throw fail("seq is missing") }
+        guard let time = o["time"] as? String else { throw fail("time is missing") }
+        guard let digest = hex("psbt_sha256") else { throw fail("psbt_sha256 is not 32 bytes of hex") }
+        guard let txid = o["txid"] as? String else { throw fail("txid is missing") }
+        guard let list = o["destinations"] as? [[String: Any]] else { throw fail("destinations is missing") }
+        var destinations: [AuditSummary.Destination] = []
+        for item in list {
+            guard let address = item["address"] as? String, let value = amount(item["amount"]) else {
+                throw fail("a destination lacks an address or amount")
+            }
+            destinations.append(.init(address: address, amount: value))
+        }
+        if o["change"] != nil, amount(o["change"]) == nil { throw fail("change is not an amount") }
+        if o["fee"] != nil, amount(o["fee"]) == nil { throw fail("fee is not an amount") }
+        guard let previous = hex("prev") else { throw fail("prev is not 32 bytes of hex") }
+        guard let hash = hex("hash") else { throw fail("hash is not 32 bytes of hex") }
+        let known: Set<String> = ["seq", "time", "psbt_sha256", "txid", "destinations", "change", "fee", "note", "prev",
+            "hash"]
+        if let extra = o.keys.first(where: { !known.contains($0) }) { throw fail("unknown field '\(extra)'") }
+        self.init(
+            sequence: sequence, time: time, psbtDigest: digest,
+            summary: AuditSummary(
+                txid: txid, destinations: destinations, change: amount(o["change"]), fee: amount(o["fee"]),
+                note: o["note"] as? String),
+            previousHash: previous, hash: hash)
+    }
+}

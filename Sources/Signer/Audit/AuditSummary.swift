@@ -1,0 +1,39 @@
+import Bitcoin
+
+/// What a signature did, as the journal records it: the transaction id, each external destination, change and
+/// fee. No keys, no derivation paths.
+public struct AuditSummary: Sendable, Equatable {
+    /// One external payment.
+    public struct Destination: Sendable, Equatable {
+        /// The address (or `script:HEX` when the output has no address form).
+        public let address: String
+        /// The amount sent to it.
+        public let amount: Amount
+
+        /// A destination from its parts.
+        public init(address: String, amount: Amount) {
+            self.address = address
+            self.amount = amount
+        }
+    }
+
+    /// The txid of the unsigned transaction (hex, display order).
+    public let txid: String
+    /// The external payments.
+    public let destinations: [Destination]
+    /// The total going back to the wallet, when known.
+    public let change: Amount?
+    /// The fee, when known.
+    public let fee: Amount?
+    /// A free note (for example "2 of 3 inputs signed").
+    public let note: String?
+
+    /// A summary from its parts.
+    public init(txid: String, destinations: [Destination], change: Amount? = nil, fee: Amount? = nil, note: String? = nil) {
+        self.txid = txid
+        self.destinations = destinations
+        self.change = change
+        self.fee = fee
+        self.note = note
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Crash-safe file replacement: the new content goes to a temporary file in the same directory (created with
+/// `O_EXCL`, mode 0600), is fsynced, then renamed over the target (or hard-linked, when the target must not exist),
+/// and the directory is fsynced. After a crash at any moment the target holds the old or the new content.
+package enum AtomicFile {
+    /// Writes `bytes` to `path`.
+    ///
+    /// - Parameters:
+    ///   - overwrite: replace an existing file; when false an existing file is an error (checked atomically).
+    ///   - mode: the permission bits of the new file.
+    /// - Throws: `VaultError.alreadyExists` or `.io`.
+    package static func write(
+        _ bytes: [UInt8], to path: String, overwrite: Bool, mode: mode_t = 0o600
+    ) throws(VaultError) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
+        let suffix = (0..<8).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
+        let temporary = (directory as NSString).appendingPathComponent(".\(name).tmp-\(suffix)")
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw io("create", temporary) }
+        var committed = false
+        defer { if !committed { unlink(temporary) } }
+        do {
+            defer { close(fd) }
+            guard fchmod(fd, mode) == 0 else { throw io("set the mode of", temporary) }
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw io("write", temporary)
+                }
+                offset += written
+            }
+            guard fsync(fd) == 0 else { throw io("fsync", temporary) }
+        }
+        if overwrite {
+            guard rename(temporary, path) == 0 else { throw io("rename into place", path) }
+        } else {
+            guard link(temporary, path) == 0 else {
+                if errno == EEXIST { throw .alreadyExists(path: path) }
+                throw io("link into place", path)
+            }
+            unlink(temporary)
+        }
+        committed = true
+        try syncDirectory(directory)
+    }
+
+    /// Fsyncs a directory, so a rename in it survives a power cut.
+    package static func syncDirectory(_ directory: String) throws(VaultError) {
+        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dirFD >= 0 else { throw io("open directory", directory) }
+        defer { close(dirFD) }
+        guard fsync(dirFD) == 0 else { throw io("fsync directory", directory) }
+    }
+
+    /// Creates `directory` and its parents with mode 0700 when missing.
+    package static func ensureDirectory(_ directory: String) throws(VaultError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw .io(operation: "use", path: directory, reason: "not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .io(operation: "create directory", path: directory, reason: error.localizedDescription)
+        }
+    }
+
+    /// Reads a whole file.
+    ///
+    /// - Throws: `VaultError.notFound` or `.io`.
+    package static func read(_ path: String) throws(VaultError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { throw .notFound(path: path) }
+            throw io("open", path)
+        }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw io("read", path)
+            }
+            if n == 0 { break }
+            out += buffer[0..<n]
+            guard out.count <= 16 << 20 else { throw .corrupt(reason: "\(path) is larger than 16 MiB") }
+        }
+        return out
+    }
+
+    static func io(_ operation: String, _ path: String) -> VaultError {
+        .io(operation: operation, path: path, reason: String(cString: strerror(errno)))
+    }
+}

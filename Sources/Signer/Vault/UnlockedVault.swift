@@ -1,0 +1,101 @@
+import Bitcoin
+import BitcoinCrypto
+
+/// An opened vault: its authenticated header and the secrets, in `SecretBytes` only. Keep it no longer than the
+/// command that needs it.
+public final class UnlockedVault: Sendable {
+    /// The vault file it came from.
+    public let vault: Vault
+    /// The header, authenticated by the unlock.
+    public let header: VaultHeader
+    /// The BIP39 mnemonic (entropy in secret memory).
+    public let mnemonic: Mnemonic
+    /// The BIP39 passphrase when the vault stores it.
+    public let storedPassphrase: SecretBytes?
+    /// The Argon2id key, kept to re-seal after a header change (multisig registration) without a second KDF run.
+    let key: SecretBytes
+
+    init(vault: Vault, header: VaultHeader, mnemonic: Mnemonic, storedPassphrase: SecretBytes?, key: SecretBytes) {
+        self.vault = vault
+        self.header = header
+        self.mnemonic = mnemonic
+        self.storedPassphrase = storedPassphrase
+        self.key = key
+    }
+
+    /// The network of the vault.
+    public var network: Network { header.network }
+
+    /// Whether `masterKey(passphrase:)` needs a passphrase from the user: one was used and is not stored.
+    public var needsPassphrase: Bool {
+        guard !header.passphraseStored else { return false }
+        // Without a stored passphrase, the empty one is right exactly when it gives the header's fingerprint.
+        return (try? masterKey(passphrase: nil)) == nil
+    }
+
+    /// The 64-byte BIP39 seed, checked against the header's master fingerprint.
+    ///
+    /// - Parameter passphrase: the BIP39 passphrase when the vault does not store it (nil: the stored one, else
+    ///   none).
+    /// - Throws: `VaultError.wrongPassphrase` when the result is not the vault's master key.
+    public func seed(passphrase: SecretBytes? = nil) throws(VaultError) -> SecretBytes {
+        let chosen = passphrase ?? storedPassphrase
+        let seed = chosen.map { mnemonic.seed(passphrase: $0) } ?? mnemonic.seed()
+        let master: ExtendedPrivateKey
+        do { master = try ExtendedPrivateKey(seed: seed, network: header.network) } catch {
+            throw .corrupt(reason: "the seed gives no valid master key")
+        }
+        guard master.fingerprint == header.masterFingerprint else {
+            throw .wrongPassphrase(expected: header.masterFingerprint, actual: master.fingerprint)
+        }
+        return seed
+    }
+
+    /// The BIP32 master key (version bytes of the vault's network), checked against the header's fingerprint.
+    ///
+    /// - Throws: `VaultError.wrongPassphrase`.
+    public func masterKey(passphrase: SecretBytes? = nil) throws(VaultError) -> ExtendedPrivateKey {
+        let seed = try seed(passphrase: passphrase)
+        do { return try ExtendedPrivateKey(seed: seed, network: header.network) } catch {
+            throw .corrupt(reason: "the seed gives no valid master key")
+        }
+    }
+
+    /// Re-seals the same secrets under `newPassword` (fresh salt and nonce, optionally new KDF parameters) and
+    /// replaces the file atomically: after a crash the vault opens with the old or the new password.
+    ///
+    /// - Throws: `VaultError.invalidKDFParameters`, `.keyDerivationFailed`, `.io`.
+    public func changePassword(to newPassword: SecretBytes, kdf: Argon2Parameters? = nil) throws(VaultError) {
+        let parameters = kdf ?? header.kdf
+        try Vault.checkParameters(parameters)
+        var next = header
+        next.kdf = parameters
+        next.salt = SecureRandom.bytes(PasswordSeal.saltLength)
+        let newKey = try Vault.deriveKey(password: newPassword, salt: next.salt, kdf: parameters)
+        next.keyCheck = VaultHeader.keyCheck(for: newKey)
+        try vault.write(header: next, payload: payload(), key: newKey, overwrite: true)
+    }
+
+    /// Adds a multisig wallet after checking that this vault's key is one of its cosigners.
+    ///
+    /// - Parameter passphrase: as for `masterKey(passphrase:)`.
+    /// - Returns: the header as written.
+    /// - Throws: `MultisigError` (wrapped as the error thrown) or `VaultError`.
+    @discardableResult
+    public func register(_ wallet: MultisigWallet, passphrase: SecretBytes? = nil) throws -> VaultHeader {
+        if header.multisigWallets.contains(where: { $0.name == wallet.name || $0.descriptorText == wallet.descriptorText
+        }) {
+            throw VaultError.duplicateWallet(name: wallet.name)
+        }
+        try MultisigVerifier.check(wallet, master: masterKey(passphrase: passphrase), network: header.network)
+        var next = header
+        next.multisigWallets.append(wallet)
+        try vault.write(header: next, payload: payload(), key: key, overwrite: true)
+        return next
+    }
+
+    /// The plaintext payload again, for a re-seal.
+    private func payload() -> SecretBytes {
+        VaultPayload.encode(entropy: mnemonic.entropy, passphrase: storedPassphrase)
+    }
+}

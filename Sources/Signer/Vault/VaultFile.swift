@@ -1,0 +1,137 @@
+import Bitcoin
+import BitcoinCrypto
+import Foundation
+
+/// The vault file as stored: the header, the nonce and the ciphertext, in one JSON object (docs/formats.md).
+struct VaultFile: Sendable, Equatable {
+    var header: VaultHeader
+    var nonce: [UInt8]
+    var ciphertext: [UInt8]
+
+    /// The most Argon2id memory a vault may ask for when opened (4 GiB), so a crafted file cannot exhaust memory.
+    static let maximumMemoryBytes = 4 << 30
+
+    init(header: VaultHeader, nonce: [UInt8], ciphertext: [UInt8]) {
+        self.header = header
+        self.nonce = nonce
+        self.ciphertext = ciphertext
+    }
+
+    /// Pretty-printed JSON with sorted keys and a final newline.
+    func serialized() -> [UInt8] {
+        let object: [String: Any] = [
+            "format": VaultHeader.formatName,
+            "version": header.version,
+            "network": header.network.rawValue,
+            "master_fingerprint": header.masterFingerprint.hexString,
+            "kdf": [
+                "algorithm": VaultHeader.kdfName,
+                "memory_kib": header.kdf.memoryBytes / 1024,
+                "passes": header.kdf.iterations,
+                "salt": header.salt.hexString,
+            ] as [String: Any],
+            "key_check": header.keyCheck.hexString,
+            "passphrase_stored": header.passphraseStored,
+            "multisig": header.multisigWallets.map { ["name": $0.name, "descriptor": $0.descriptorText] },
+            "cipher": [
+                "algorithm": VaultHeader.cipherName,
+                "nonce": nonce.hexString,
+                "ciphertext": Data(ciphertext).base64EncodedString(),
+            ],
+        ]
+        // Only strings, numbers, booleans, arrays and dictionaries: serialization cannot fail.
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+        return Array(data) + [UInt8(ascii: "\n")]
+    }
+
+    /// Parses and checks every field.
+    ///
+    /// - Throws: `VaultError.corrupt` naming the field, `.unsupportedVersion`, `.invalidKDFParameters`.
+    init(serialized bytes: [UInt8]) throws(VaultError) {
+        let parsed: Any
+        do { parsed = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
+            throw .corrupt(reason: "not JSON")
+        }
+        guard let root = parsed as? [String: Any] else { throw .corrupt(reason: "not a JSON object") }
+        guard root["format"] as? String == VaultHeader.formatName else {
+            throw .corrupt(reason: "format is not '\(VaultHeader.formatName)'")
+        }
+        let version = try Self.integer(root, "version")
+        guard version >= 1 else { throw .corrupt(reason: "version \(version)") }
+        guard version <= VaultHeader.currentVersion else { throw .unsupportedVersion(version) }
+        guard let networkName = root["network"] as? String, let network = Network(rawValue: networkName) else {
+            throw .corrupt(reason: "network is missing or unknown")
+        }
+        let fingerprint: Fingerprint
+        do { fingerprint = try Fingerprint(hex: try Self.string(root, "master_fingerprint")) } catch {
+            throw .corrupt(reason: "master_fingerprint is not 8 hex digits")
+        }
+        guard let kdf = root["kdf"] as? [String: Any] else { throw .corrupt(reason: "kdf is missing") }
+        guard kdf["algorithm"] as? String == VaultHeader.kdfName else {
+            throw .corrupt(reason: "kdf algorithm is not \(VaultHeader.kdfName)")
+        }
+        let memoryKiB = try Self.integer(kdf, "memory_kib", in: "kdf")
+        let passes = try Self.integer(kdf, "passes", in: "kdf")
+        guard memoryKiB >= Argon2Parameters.minimumMemoryBytes / 1024, memoryKiB <= Self.maximumMemoryBytes / 1024,
+            (1...64).contains(passes)
+        else { throw .invalidKDFParameters(memoryMiB: memoryKiB / 1024, passes: passes) }
+        let salt = try Self.hex(kdf, "salt", length: PasswordSeal.saltLength, in: "kdf")
+        let keyCheck = try Self.hex(root, "key_check", length: VaultHeader.keyCheckLength)
+        guard let passphraseStored = root["passphrase_stored"] as? Bool else {
+            throw .corrupt(reason: "passphrase_stored is missing or not a boolean")
+        }
+        guard let walletList = root["multisig"] as? [Any] else { throw .corrupt(reason: "multisig is not a list") }
+        var wallets: [MultisigWallet] = []
+        for (n, item) in walletList.enumerated() {
+            guard let entry = item as? [String: Any], let name = entry["name"] as? String,
+                let descriptor = entry["descriptor"] as? String
+            else { throw .corrupt(reason: "multisig entry \(n + 1) lacks a name or descriptor") }
+            do { wallets.append(try MultisigWallet(name: name, descriptor: descriptor)) } catch {
+                throw .corrupt(reason: "multisig entry \(n + 1): \(error)")
+            }
+        }
+        guard let cipher = root["cipher"] as? [String: Any] else { throw .corrupt(reason: "cipher is missing") }
+        guard cipher["algorithm"] as? String == VaultHeader.cipherName else {
+            throw .corrupt(reason: "cipher algorithm is not \(VaultHeader.cipherName)")
+        }
+        self.nonce = try Self.hex(cipher, "nonce", length: PasswordSeal.nonceLength, in: "cipher")
+        guard let sealedText = cipher["ciphertext"] as? String, let sealed = Data(base64Encoded: sealedText),
+            sealed.count > PasswordSeal.tagLength
+        else { throw .corrupt(reason: "cipher.ciphertext is missing, not base64 or too short") }
+        self.ciphertext = Array(sealed)
+        self.header = VaultHeader(
+            version: version, network: network, masterFingerprint: fingerprint,
+            kdf: Argon2Parameters(memoryBytes: memoryKiB * 1024, iterations: passes), salt: salt, keyCheck: keyCheck,
+            passphraseStored: passphraseStored, multisigWallets: wallets)
+    }
+
+    private static func string(_ object: [String: Any], _ key: String, in parent: String? = nil) throws(VaultError)
+        -> String
+    {
+        guard let value = object[key] as? String else {
+            throw .corrupt(reason: "\(parent.map { "\($0)." } ?? "")\(key) is missing or not a string")
+        }
+        return value
+    }
+
+    private static func integer(_ object: [String: Any], _ key: String, in parent: String? = nil) throws(VaultError)
+        -> Int
+    {
+        // JSONSerialization gives NSNumber; fractions are not integers here.
+        guard let number = object[key] as? NSNumber, let value = Int(exactly: number.doubleValue), Double(value) == number.doubleValue
+        else { throw .corrupt(reason: "\(parent.map { "\($0)." } ?? "")\(key) is missing or not an integer") }
+        return value
+    }
+
+    private static func hex(
+        _ object: [String: Any], _ key: String, length: Int, in parent: String? = nil
+    ) throws(VaultError) -> [UInt8] {
+        let text = try string(object, key, in: parent)
+        guard let bytes = try? [UInt8](hex: text), bytes.count == length else {
+            throw .corrupt(reason: "\(parent.map { "\($0)." } ?? "")\(key) is not \(length) bytes of hex")
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,93 @@
+import Bitcoin
+import BitcoinCrypto
+
+/// The clear part of a vault file: everything but the sealed payload. All of it is bound to the ciphertext as
+/// associated data (`associatedData()`), so changing any field makes the vault fail to open.
+public struct VaultHeader: Sendable, Equatable {
+    /// The value of the `format` field.
+    public static let formatName = "airlock-vault"
+    /// The format version this build writes and reads.
+    public static let currentVersion = 1
+    /// The key-derivation function, as written in the file.
+    public static let kdfName = "argon2id"
+    /// The cipher, as written in the file.
+    public static let cipherName = "xchacha20-poly1305"
+    /// Length of the key check value in bytes.
+    public static let keyCheckLength = 16
+
+    /// The format version.
+    public var version: Int
+    /// The network the keys are for.
+    public var network: Network
+    /// The BIP32 fingerprint of the master key (of the seed with the BIP39 passphrase, if any).
+    public var masterFingerprint: Fingerprint
+    /// Argon2id memory and passes.
+    public var kdf: Argon2Parameters
+    /// The Argon2id salt.
+    public var salt: [UInt8]
+    /// SHA-256("airlock-vault key check" ‖ key)[0..<16]: tells a wrong password from a tampered file.
+    public var keyCheck: [UInt8]
+    /// Whether the sealed payload holds the BIP39 passphrase (else it is asked for on every unlock).
+    public var passphraseStored: Bool
+    /// Registered multisig wallets (public data, authenticated but not encrypted).
+    public var multisigWallets: [MultisigWallet]
+
+    /// A header from its parts.
+    public init(
+        version: Int = VaultHeader.currentVersion, network: Network, masterFingerprint: Fingerprint,
+        kdf: Argon2Parameters, salt: [UInt8], keyCheck: [UInt8], passphraseStored: Bool,
+        multisigWallets: [MultisigWallet] = []
+    ) {
+        self.version = version
+        self.network = network
+        self.masterFingerprint = masterFingerprint
+        self.kdf = kdf
+        self.salt = salt
+        self.keyCheck = keyCheck
+        self.passphraseStored = passphraseStored
+        self.multisigWallets = multisigWallets
+    }
+
+    /// The key check value of a derived key.
+    static func keyCheck(for key: SecretBytes) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(Array("airlock-vault key check".utf8))
+        hasher.update(key)
+        return Array(hasher.finalize().prefix(keyCheckLength))
+    }
+
+    /// The canonical byte encoding of the header that the AEAD binds: every field in a fixed order, integers
+    /// big-endian, strings and byte strings prefixed with their 32-bit length (docs/formats.md).
+    public func associatedData() -> [UInt8] {
+        var out: [UInt8] = []
+        func u32(_ value: UInt32) {
+            out += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
+        func u64(_ value: UInt64) {
+            u32(UInt32(value >> 32))
+            u32(UInt32(value & 0xFFFF_FFFF))
+        }
+        func bytes(_ value: [UInt8]) {
+            u32(UInt32(value.count))
+            out += value
+        }
+        func text(_ value: String) { bytes(Array(value.utf8)) }
+        text(Self.formatName)
+        u32(UInt32(version))
+        text(network.rawValue)
+        out += masterFingerprint.serialized()
+        text(Self.kdfName)
+        u64(UInt64(kdf.memoryBytes))
+        u32(UInt32(kdf.iterations))
+        bytes(salt)
+        bytes(keyCheck)
+        text(Self.cipherName)
+        out.append(passphraseStored ? 1 : 0)
+        u32(UInt32(multisigWallets.count))
+        for wallet in multisigWallets {
+            text(wallet.name)
+            text(wallet.descriptorText)
+        }
+        return out
+    }
+}

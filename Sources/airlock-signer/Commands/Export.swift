@@ -1,0 +1,94 @@
+import AirgapTransport
+import ArgumentParser
+import Bitcoin
+import CLISupport
+import Foundation
+import Signer
+
+extension AirlockSigner {
+    /// `airlock-signer export`: account descriptors for the watcher or another coordinator.
+    struct Export: AsyncParsableCommand {
+        enum Format: String, CaseIterable, ExpressibleByArgument {
+            case descriptor, json, ur
+        }
+
+        static let configuration = CommandConfiguration(
+            abstract: "Export account descriptors (public keys only) for the watcher or another coordinator.",
+            discussion: """
+                descriptor: one account descriptor with key origin and both branches, e.g.
+                  wpkh([d34db33f/84h/1h/0h]tpub…/<0;1>/*)#checksum
+                (for --script wsh-multi the BIP48 cosigner key [fp/48h/1h/0h/2h]tpub…).
+                json: the generic JSON export of Coldcard (bip44, bip49, bip84, bip86, bip48_2), which Sparrow reads.
+                ur: ur:crypto-account with every account (or only --script).
+
+                Examples:
+                  airlock-signer export --script wpkh
+                  airlock-signer export --format ur --qr account.png
+                  airlock-signer export --format json --out coldcard-export.json
+                  airlock-signer export --script wsh-multi --account 0 --terminal
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @OptionGroup var output: OutputOptions
+        @Option(help: "Account number.") var account: UInt32 = 0
+        @Option(help: "Script: wpkh, sh-wpkh, pkh, tr or wsh-multi (default wpkh; json/ur: all).")
+        var script: AccountScript?
+        @Option(help: "descriptor, json or ur.") var format: Format = .descriptor
+
+        func validate() throws {
+            guard account < 0x8000_0000 else { throw ValidationError("--account must be below 2^31") }
+        }
+
+        func run() async throws {
+            try await ErrorReporting.run {
+                let unlocked = try options.unlock()
+                let master = try options.masterKey(of: unlocked)
+                let network = unlocked.network
+                let scripts = script.map { [$0] } ?? (format == .descriptor ? [.wpkh] : AccountScript.allCases)
+                let accounts = try scripts.map {
+                    try AccountKey(master: master, script: $0, account: account, network: network)
+                }
+                let payload: Payload
+                let text: String
+                switch format {
+                case .descriptor:
+                    guard let first = accounts.first else { throw CLIError(.usage, "no script chosen") }
+                    text = first.descriptor?.description ?? first.keyOriginExpression
+                    payload = .descriptor(text)
+                case .json:
+                    let object = try GenericWalletExport.object(master: master, account: account, network: network)
+                    let data = try JSONSerialization.data(
+                        withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+                    text = String(decoding: data, as: UTF8.self)
+                    payload = .json(text)
+                case .ur:
+                    payload = .cryptoAccount(AccountUR.account(master: master, accounts: accounts))
+                    text = try FrameEncoder().frames(for: payload, format: .ur).joined(separator: "\n")
+                }
+                try output.write(payload, fileBytes: Array((text + "\n").utf8), json: options.json)
+                if options.json {
+                    try JSONOutput.printObject([
+                        "format": format.rawValue,
+                        "network": network.rawValue,
+                        "master_fingerprint": master.fingerprint.hexString,
+                        "account": Int(account),
+                        "data": text,
+                        "accounts": accounts.map { key -> [String: Any] in
+                            var entry: [String: Any] = [
+                                "script": key.script.rawValue, "origin": key.origin.description,
+                                "xpub": key.xpub.base58String, "key": key.keyExpression,
+                            ]
+                            if let descriptor = key.descriptor { entry["descriptor"] = descriptor.description }
+                            if let first = try? key.address(change: false, index: 0) {
+                                entry["first_address"] = first.description
+                            }
+                            return entry
+                        },
+                    ])
+                } else if output.out == nil, output.qr == nil, !output.terminal {
+                    print(text)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import CLISupport
+import Signer
+
+extension AirlockSigner {
+    /// `airlock-signer info`: what the vault header says; no password, no secrets.
+    struct Info: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the vault's network, master fingerprint and registered wallets (no secrets).",
+            discussion: """
+                Reads only the clear header, so no password is asked for; the header is authenticated whenever the
+                vault is unlocked.
+
+                Examples:
+                  airlock-signer info
+                  airlock-signer info --json
+                """)
+
+        @OptionGroup var options: VaultOptions
+
+        func run() async throws {
+            try await ErrorReporting.run {
+                let header = try Vault(path: options.vaultPath).readHeader()
+                let auditEntries = (try? AuditLog(vaultPath: options.vaultPath).entries().count) ?? 0
+                if options.json {
+                    try JSONOutput.printObject([
+                        "vault": options.vaultPath,
+                        "format_version": header.version,
+                        "network": header.network.rawValue,
+                        "master_fingerprint": header.masterFingerprint.hexString,
+                        "kdf": ["algorithm": "argon2id", "memory_mib": header.kdf.memoryBytes >> 20,
+                            "passes": header.kdf.iterations] as [String: Any],
+                        "passphrase_stored": header.passphraseStored,
+                        "multisig": header.multisigWallets.map(MultisigList.json),
+                        "audit_entries": auditEntries,
+                    ])
+                } else {
+                    var text = "vault: \(options.vaultPath)\n"
+                    text += "network: \(header.network.rawValue)\n"
+                    text += "master fingerprint: \(header.masterFingerprint)\n"
+                    text += "kdf: argon2id, \(header.kdf.memoryBytes >> 20) MiB, \(header.kdf.iterations) passes\n"
+                    text += "passphrase stored: \(header.passphraseStored ? "yes" : "no")\n"
+                    text += "multisig wallets: \(header.multisigWallets.count)\n"
+                    for wallet in header.multisigWallets {
+                        text += "  \(wallet.name): \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)\n"
+                    }
+                    text += "audit entries: \(auditEntries)"
+                    print(text)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Bitcoin
+import BitcoinCrypto
+import CLISupport
+import Foundation
+import Signer
+
+extension AirlockSigner {
+    /// `airlock-signer init`: a new seed from the OS random source, shown once, checked, sealed in the vault.
+    struct Init: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a new seed and its encrypted vault.",
+            discussion: """
+                The seed comes from the operating system's random source; with --dice, d6 rolls typed by you are
+                hashed together with it (they never replace it). The words are shown once, then a backup check
+                asks for three randomly chosen words (one per line on stdin); the vault is written only after it
+                passes. --skip-backup-check is for scripts that keep the words themselves.
+
+                Examples:
+                  airlock-signer init --words 24
+                  airlock-signer init --network regtest --password-file pw.txt --kdf-memory 64
+                  airlock-signer init --dice --passphrase --store-passphrase
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @Option(help: "Number of words: 12 or 24.") var words: Int = 24
+        @Flag(help: "Mix in d6 dice rolls (at least 50 for 12 words, 99 for 24).") var dice = false
+        @Option(help: "Network: main, test, signet or regtest.") var network: String = "main"
+        @Flag(help: "Use a BIP39 passphrase (asked for twice, or --passphrase-file).") var passphrase = false
+        @Flag(help: "Seal the BIP39 passphrase in the vault (default: asked for on every use).")
+        var storePassphrase = false
+        @Flag(help: "Replace an existing vault.") var force = false
+        @Option(help: "Argon2id memory in MiB (at least 64).") var kdfMemory: Int = 256
+        @Flag(help: "Skip the word check (for scripts that keep the words themselves).") var skipBackupCheck = false
+
+        func validate() throws {
+            guard [12, 24].contains(words) else { throw ValidationError("--words must be 12 or 24") }
+            guard Network(name: network) != nil else { throw ValidationError("unknown network '\(network)'") }
+            guard kdfMemory >= 64, kdfMemory <= 4096 else { throw ValidationError("--kdf-memory must be 64...4096") }
+            if storePassphrase, !passphrase, options.passphraseFile == nil {
+                throw ValidationError("--store-passphrase needs --passphrase")
+            }
+        }
+
+        func run() async throws {
+            try await ErrorReporting.run {
+                let vault = Vault(path: options.vaultPath)
+                if vault.exists, !force { throw VaultError.alreadyExists(path: options.vaultPath) }
+                try AirGapGuard.requireOffline(allowNetwork: options.allowNetwork)
+                let chosenNetwork = Network(name: network) ?? .main
+                let byteCount = words * 4 / 3
+                var entropy = SecureRandom.secret(byteCount)
+                if dice { entropy = try DiceEntropy.mix(osEntropy: entropy, words: words) }
+                let mnemonic = try Mnemonic(entropy: entropy)
+                let password = try SecretInput.newSecret(
+                    file: options.passwordFile, prompt: "New vault password: ", what: "password")
+                var bip39Passphrase: SecretBytes?
+                if passphrase || options.passphraseFile != nil {
+                    bip39Passphrase = try SecretInput.newSecret(
+                        file: options.passphraseFile, prompt: "BIP39 passphrase: ", what: "passphrase")
+                }
+                try BackupCheck.show(mnemonic, json: options.json, extra: ["words": words])
+                if isatty(STDIN_FILENO) == 1, !skipBackupCheck {
+                    guard Prompt.confirm("Have you written the words down?") else {
+                        throw CLIError(.refused, "aborted; nothing was written")
+                    }
+                    FileHandle.standardError.write(Data("\u{1B}[2J\u{1B}[H".utf8))
+                }
+                if !skipBackupCheck { try BackupCheck.run(mnemonic) }
+                let header = try vault.create(
+                    mnemonic: mnemonic, passphrase: bip39Passphrase, storePassphrase: storePassphrase,
+                    network: chosenNetwork, password: password,
+                    kdf: Argon2Parameters(memoryBytes: kdfMemory << 20, iterations: 3), overwrite: force)
+                Diagnostics.print(
+                    "Vault written to \(options.vaultPath) (network \(header.network.rawValue), "
+                        + "master fingerprint \(header.masterFingerprint)).")
+            }
+        }
+    }
+}
+
+/// Dice rolls hashed together with OS entropy.
+enum DiceEntropy {
+    /// Reads d6 rolls (digits 1 to 6; anything else between them is ignored) from stdin until there are enough,
+    /// then returns SHA-256("airlock-dice-v1" ‖ OS entropy ‖ rolls) cut to the entropy's length.
+    static func mix(osEntropy: SecretBytes, words: Int) throws -> SecretBytes {
+        let needed = words == 12 ? 50 : 99
+        Diagnostics.print("Type at least \(needed) d6 rolls (1-6), on one or more lines; an empty line ends.")
+        let rolls = SecretBytes(count: 1024)
+        var count = 0
+        while count < rolls.count, let line = readLine(strippingNewline: true) {
+            if line.trimmingCharacters(in: .whitespaces).isEmpty, count >= needed { break }
+            for scalar in line.unicodeScalars where ("1"..."6").contains(scalar) && count < rolls.count {
+                rolls.withUnsafeMutableBytes { $0[count] = UInt8(scalar.value) }
+                count += 1
+            }
+            if count >= needed, line.isEmpty { break }
+            Diagnostics.print("\(count) rolls so far.")
+        }
+        guard count >= needed else {
+            throw CLIError(.invalidInput, "only \(count) dice rolls; \(needed) are needed for \(words) words")
+        }
+        var hasher = SHA256()
+        hasher.update(Array("airlock-dice-v1".utf8))
+        hasher.update(osEntropy)
+        hasher.update(rolls.slice(0..<count))
+        var digest = hasher.finalize()
+        defer { SecretBytes.wipe(&digest) }
+        return SecretBytes(copying: digest.prefix(osEntropy.count))
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import CLISupport
+import Signer
+
+extension AirlockSigner {
+    /// `airlock-signer multisig list`.
+    struct MultisigList: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the registered multisig wallets (no password needed).",
+            discussion: """
+                Examples:
+                  airlock-signer multisig list
+                  airlock-signer multisig list --json
+                """)
+
+        @OptionGroup var options: VaultOptions
+
+        static func json(_ wallet: MultisigWallet) -> [String: Any] {
+            [
+                "name": wallet.name, "threshold": wallet.threshold, "keys": wallet.keyCount,
+                "script": wallet.scriptType, "descriptor": wallet.descriptorText,
+            ]
+        }
+
+        func run() async throws {
+            try await ErrorReporting.run {
+                let wallets = try Vault(path: options.vaultPath).readHeader().multisigWallets
+                if options.json {
+                    try JSONOutput.printObject(wallets.map(Self.json))
+                } else if wallets.isEmpty {
+                    print("No multisig wallets registered.")
+                } else {
+                    for wallet in wallets {
+                        print("\(wallet.name): \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)")
+                        print("  \(wallet.descriptorText)")
+                    }
+                }
+            }
+        }
+    }
+}

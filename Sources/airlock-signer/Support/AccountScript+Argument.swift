@@ -1,0 +1,4 @@
+import ArgumentParser
+import Signer
+
+extension AccountScript: ExpressibleByArgument {}

@@ -1,0 +1,48 @@
+import Bitcoin
+import CLISupport
+import Signer
+
+// The exit status of each library error (DESIGN.md section 2), mapped in one place for ErrorReporting.
+
+extension VaultError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notFound, .io, .keyDerivationFailed: .io
+        case .alreadyExists: .refused
+        case .corrupt, .unsupportedVersion, .invalidKDFParameters, .duplicateWallet: .invalidInput
+        case .wrongPassword, .tampered, .wrongPassphrase: .authentication
+        case .passphraseRequired: .usage
+        }
+    }
+}
+
+extension MultisigError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notACosigner, .cosignerKeyMismatch: .refused
+        default: .invalidInput
+        }
+    }
+}
+
+extension AirGapError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .refused }
+}
+
+extension AuditError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .io: .io
+        case .malformedLine, .brokenChain: .invalidInput
+        }
+    }
+}
+
+extension AccountError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .noSingleKeyAddress: .usage
+        case .derivation: .invalidInput
+        }
+    }
+}

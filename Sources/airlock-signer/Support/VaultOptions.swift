@@ -1,0 +1,54 @@
+import ArgumentParser
+import Bitcoin
+import BitcoinCrypto
+import CLISupport
+import Foundation
+import Signer
+
+/// Options every vault command shares: `--vault`, `--password-file`, `--passphrase-file`, `--allow-network`,
+/// `--json`.
+struct VaultOptions: ParsableArguments {
+    @Option(help: "Vault file (default: $AIRLOCK_VAULT, else ~/.airlock/vault.airlock).")
+    var vault: String?
+
+    @Option(help: "Read the vault password from the first line of PATH ('-' is stdin); else it is asked for.")
+    var passwordFile: String?
+
+    @Option(help: "Read the BIP39 passphrase from PATH when the vault does not store it ('-' is stdin).")
+    var passphraseFile: String?
+
+    @Flag(help: "Unlock even while network interfaces are up (also AIRLOCK_ALLOW_NETWORK=1).")
+    var allowNetwork = false
+
+    @Flag(help: "Machine-readable JSON on stdout.")
+    var json = false
+
+    /// The vault path in effect.
+    var vaultPath: String { vault ?? Vault.defaultPath }
+
+    /// The vault's password, from `--password-file` or the terminal.
+    func password(_ prompt: String = "Vault password: ") throws -> SecretBytes {
+        let secret = try passwordFile.map { try Prompt.secret(fromFile: $0) } ?? Prompt.secret(prompt)
+        guard secret.count > 0 else { throw CLIError(.usage, "the password is empty") }
+        return secret
+    }
+
+    /// Checks the air gap, asks for the password and unlocks the vault.
+    func unlock() throws -> UnlockedVault {
+        try AirGapGuard.requireOffline(allowNetwork: allowNetwork)
+        let vault = Vault(path: vaultPath)
+        guard vault.exists else { throw VaultError.notFound(path: vaultPath) }
+        return try vault.unlock(password: password())
+    }
+
+    /// The master key of an unlocked vault, asking for the BIP39 passphrase when the vault needs one.
+    func masterKey(of unlocked: UnlockedVault) throws -> ExtendedPrivateKey {
+        if let passphraseFile {
+            return try unlocked.masterKey(passphrase: SecretInput.line(fromFile: passphraseFile))
+        }
+        if unlocked.needsPassphrase {
+            return try unlocked.masterKey(passphrase: Prompt.secret("BIP39 passphrase: "))
+        }
+        return try unlocked.masterKey()
+    }
+}

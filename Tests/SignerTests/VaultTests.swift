@@ -1,0 +1,181 @@
+import Bitcoin
+import BitcoinCrypto
+import Foundation
+import Testing
+
+@testable import Signer
+
+/// The vault file of DESIGN.md section 3 (format in docs/formats.md). Argon2id runs at the 64 MiB floor to stay fast.
+@Suite("Vault")
+struct VaultTests {
+    static let kdf = Argon2Parameters(memoryBytes: 64 << 20, iterations: 1)
+    /// BIP39 test vector 1 (all zero entropy), trezor/python-mnemonic vectors.json.
+    static let phrase = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+
+    static func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "airlock-vault-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func makeVault(passphrase: String? = nil, store: Bool = false) throws -> (Vault, String) {
+        let dir = try temporaryDirectory()
+        let vault = Vault(path: dir + "/vault.airlock")
+        try vault.create(
+            mnemonic: Mnemonic(phrase: phrase), passphrase: passphrase.map { SecretBytes(utf8: $0) },
+            storePassphrase: store, network: .regtest, password: SecretBytes(utf8: "correct horse"), kdf: kdf)
+        return (vault, dir)
+    }
+
+    @Test("round trip: the unlocked vault gives the same mnemonic and the master fingerprint of BIP39 vector 1")
+    func roundTrip() throws {
+        let (vault, _) = try Self.makeVault()
+        let unlocked = try vault.unlock(password: SecretBytes(utf8: "correct horse"))
+        #expect(unlocked.mnemonic.phrase == SecretBytes(utf8: Self.phrase))
+        // m of "abandon … about" without passphrase: fingerprint 73c5da0a (BIP84 test vector).
+        #expect(unlocked.header.masterFingerprint.hexString == "73c5da0a")
+        #expect(try unlocked.masterKey().fingerprint.hexString == "73c5da0a")
+        #expect(unlocked.network == .regtest)
+        #expect(try vault.readHeader() == unlocked.header)
+    }
+
+    @Test("the file is mode 0600, holds neither the words nor the entropy, and no temporary file is left")
+    func modeAndNoPlaintext() throws {
+        let (vault, dir) = try Self.makeVault()
+        let attributes = try FileManager.default.attributesOfItem(atPath: vault.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let text = try String(contentsOfFile: vault.path, encoding: .utf8)
+        #expect(!text.contains("abandon"))
+        #expect(!text.contains(String(repeating: "00", count: 16)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["vault.airlock"])
+    }
+
+    @Test("a wrong password is reported as such")
+    func wrongPassword() throws {
+        let (vault, _) = try Self.makeVault()
+        #expect(throws: VaultError.wrongPassword) { try vault.unlock(password: SecretBytes(utf8: "wrong")) }
+    }
+
+    @Test(
+        "a changed header field with the right password is tampering",
+        arguments: [
+            ("\"network\" : \"regtest\"", "\"network\" : \"test\""),
+            ("\"passphrase_stored\" : false", "\"passphrase_stored\" : true"),
+            ("\"master_fingerprint\" : \"73c5da0a\"", "\"master_fingerprint\" : \"73c5da0b\""),
+        ])
+    func tamperedHeader(original: String, replacement: String) throws {
+        let (vault, _) = try Self.makeVault()
+        let text = try String(contentsOfFile: vault.path, encoding: .utf8)
+        #expect(text.contains(original))
+        try text.replacingOccurrences(of: original, with: replacement).write(
+            toFile: vault.path, atomically: true, encoding: .utf8)
+        #expect(throws: VaultError.tampered) { try vault.unlock(password: SecretBytes(utf8: "correct horse")) }
+    }
+
+    @Test("a flipped ciphertext byte is tampering")
+    func tamperedCiphertext() throws {
+        let (vault, _) = try Self.makeVault()
+        var file = try VaultFile(serialized: Array(try Data(contentsOf: URL(fileURLWithPath: vault.path))))
+        file.ciphertext[3] ^= 0x01
+        try Data(file.serialized()).write(to: URL(fileURLWithPath: vault.path))
+        #expect(throws: VaultError.tampered) { try vault.unlock(password: SecretBytes(utf8: "correct horse")) }
+    }
+
+    @Test(
+        "an unparseable or incomplete file is corrupt, not a password error",
+        arguments: ["not json", "{}", "{\"format\": \"airlock-vault\", \"version\": 1}", "[1, 2]"])
+    func corrupt(content: String) throws {
+        let (vault, _) = try Self.makeVault()
+        try content.write(toFile: vault.path, atomically: true, encoding: .utf8)
+        #expect {
+            try vault.unlock(password: SecretBytes(utf8: "correct horse"))
+        } throws: { error in
+            if case .corrupt = error as? VaultError { return true }
+            return false
+        }
+    }
+
+    @Test("a newer format version is refused by name")
+    func newerVersion() throws {
+        let (vault, _) = try Self.makeVault()
+        let text = try String(contentsOfFile: vault.path, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7").write(
+            toFile: vault.path, atomically: true, encoding: .utf8)
+        #expect(throws: VaultError.unsupportedVersion(7)) { try vault.readHeader() }
+    }
+
+    @Test("an existing vault is not overwritten unless asked")
+    func refuseOverwrite() throws {
+        let (vault, _) = try Self.makeVault()
+        let before = try Data(contentsOf: URL(fileURLWithPath: vault.path))
+        #expect(throws: VaultError.alreadyExists(path: vault.path)) {
+            try vault.create(
+                mnemonic: Mnemonic.generate(wordCount: 12), passphrase: nil, storePassphrase: false, network: .main,
+                password: SecretBytes(utf8: "x"), kdf: Self.kdf)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: vault.path)) == before)
+        try vault.create(
+            mnemonic: Mnemonic.generate(wordCount: 12), passphrase: nil, storePassphrase: false, network: .main,
+            password: SecretBytes(utf8: "x"), kdf: Self.kdf, overwrite: true)
+        #expect(try vault.readHeader().network == .main)
+    }
+
+    @Test("KDF memory below 64 MiB is refused and nothing is written")
+    func kdfFloor() throws {
+        let dir = try Self.temporaryDirectory()
+        #expect(throws: VaultError.invalidKDFParameters(memoryMiB: 32, passes: 3)) {
+            try Vault(path: dir + "/v").create(
+                mnemonic: Mnemonic(phrase: Self.phrase), passphrase: nil, storePassphrase: false, network: .main,
+                password: SecretBytes(utf8: "x"), kdf: Argon2Parameters(memoryBytes: 32 << 20, iterations: 3))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/v"))
+    }
+
+    @Test("passwd: the new password opens the vault, the old one no longer does")
+    func changePassword() throws {
+        let (vault, _) = try Self.makeVault()
+        let unlocked = try vault.unlock(password: SecretBytes(utf8: "correct horse"))
+        try unlocked.changePassword(to: SecretBytes(utf8: "battery staple"))
+        #expect(throws: VaultError.wrongPassword) { try vault.unlock(password: SecretBytes(utf8: "correct horse")) }
+        let again = try vault.unlock(password: SecretBytes(utf8: "battery staple"))
+        #expect(again.mnemonic.phrase == SecretBytes(utf8: Self.phrase))
+    }
+
+    @Test("a BIP39 passphrase that is not stored must be given, and a wrong one is named")
+    func passphraseNotStored() throws {
+        let (vault, _) = try Self.makeVault(passphrase: "TREZOR")
+        let unlocked = try vault.unlock(password: SecretBytes(utf8: "correct horse"))
+        #expect(unlocked.storedPassphrase == nil)
+        #expect(unlocked.needsPassphrase)
+        let right = try unlocked.masterKey(passphrase: SecretBytes(utf8: "TREZOR"))
+        #expect(right.fingerprint == unlocked.header.masterFingerprint)
+        #expect {
+            try unlocked.masterKey(passphrase: SecretBytes(utf8: "trezor"))
+        } throws: { error in
+            if case .wrongPassphrase = error as? VaultError { return true }
+            return false
+        }
+    }
+
+    @Test("a stored BIP39 passphrase comes back from the sealed payload")
+    func passphraseStored() throws {
+        let (vault, _) = try Self.makeVault(passphrase: "TREZOR", store: true)
+        let unlocked = try vault.unlock(password: SecretBytes(utf8: "correct horse"))
+        #expect(unlocked.storedPassphrase == SecretBytes(utf8: "TREZOR"))
+        #expect(!unlocked.needsPassphrase)
+        #expect(try unlocked.masterKey().fingerprint == unlocked.header.masterFingerprint)
+    }
+
+    @Test("atomic write: a target is replaced whole, and link mode refuses an existing file")
+    func atomicFile() throws {
+        let dir = try Self.temporaryDirectory()
+        let path = dir + "/f"
+        try AtomicFile.write(Array("one".utf8), to: path, overwrite: false)
+        #expect(throws: VaultError.alreadyExists(path: path)) {
+            try AtomicFile.write(Array("two".utf8), to: path, overwrite: false)
+        }
+        try AtomicFile.write(Array("three".utf8), to: path, overwrite: true)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "three")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["f"])
+    }
+}
