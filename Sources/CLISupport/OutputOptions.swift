@@ -26,8 +26,8 @@ public struct OutputOptions: ParsableArguments, Sendable {
     @Flag(help: "With --qr: put all parts in one PNG grid.")
     public var qrSheet = false
 
-    @Option(help: "QR framing: ur, bbqr or base64.")
-    public var qrFormat: QRFormatOption = .ur
+    @Option(help: "QR framing: ur, bbqr or base64 (default: ur, or the framing the input came in).")
+    public var qrFormat: QRFormatOption?
 
     @Flag(help: "Draw the QR codes in the terminal.")
     public var terminal = false
@@ -46,9 +46,12 @@ public struct OutputOptions: ParsableArguments, Sendable {
     /// format cannot carry goes into one plain-text code when it fits, else into BBQr.
     ///
     /// - Throws: `CLIError` (invalid input) when the payload cannot be framed at all.
-    public func frames(for payload: Payload, encoder: FrameEncoder = FrameEncoder()) throws -> [String] {
+    public func frames(
+        for payload: Payload, encoder: FrameEncoder = FrameEncoder(), preferred: QRFormatOption? = nil
+    ) throws -> [String] {
+        let chosen = qrFormat ?? preferred ?? .ur
         let format: FrameFormat =
-            switch qrFormat {
+            switch chosen {
             case .ur: .ur
             case .bbqr: .bbqr
             case .base64: .base64
@@ -63,7 +66,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
                     throw CLIError(.invalidInput, "cannot put this \(payload.kind.rawValue) in QR codes: \(error)")
                 }
             default:
-                throw CLIError(.invalidInput, "--qr-format \(qrFormat.rawValue) cannot carry a \(payload.kind.rawValue)")
+                throw CLIError(.invalidInput, "--qr-format \(chosen.rawValue) cannot carry a \(payload.kind.rawValue)")
             }
         } catch {
             throw CLIError(.invalidInput, "cannot put this \(payload.kind.rawValue) in QR codes: \(error)")
@@ -77,14 +80,16 @@ public struct OutputOptions: ParsableArguments, Sendable {
     /// - Returns: the paths written.
     /// - Throws: `CLIError`.
     @discardableResult
-    public func write(_ payload: Payload, fileBytes: [UInt8], json: Bool = false) throws -> [String] {
+    public func write(
+        _ payload: Payload, fileBytes: [UInt8], json: Bool = false, preferredFormat: QRFormatOption? = nil
+    ) throws -> [String] {
         var written: [String] = []
         if let out {
             try AtomicFileWriter.write(fileBytes, to: out)
             written.append(out)
         }
         guard qr != nil || terminal else { return written }
-        let texts = try frames(for: payload)
+        let texts = try frames(for: payload, preferred: preferredFormat)
         var codes: [QRCode] = []
         for text in texts {
             do { codes.append(try QRCode(text: text)) } catch {

@@ -5,19 +5,27 @@ import CLISupport
 import Foundation
 
 extension AirlockSigner {
-    /// `airlock-signer inspect IN`: decodes data and shows what it is; for now output descriptors.
+    /// `airlock-signer inspect IN`: decodes a PSBT, a descriptor, a transaction or an address and shows it.
     struct Inspect: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Decode a descriptor (file or '-' for stdin) and show its scripts and addresses; needs no vault.",
+            abstract: "Decode a PSBT, descriptor, transaction or address (file, '-', or QR PNGs) and show it; no vault.",
             discussion: """
-                Prints the normalised descriptor with its checksum and the scriptPubKeys and addresses at indexes
-                --from ..< --from + --count (one per branch of a multipath <0;1> descriptor). Private keys are never
-                printed.
+                A PSBT shows its transaction id, inputs, outputs with addresses and amounts, the fee and fee rate,
+                signatures and warnings. A descriptor shows its normalised form with checksum and the scriptPubKeys
+                and addresses at indexes --from ..< --from + --count (one list per branch of a multipath <0;1>
+                descriptor). Private keys are never printed. Invalid data exits 2 with the fault named.
 
                 Examples:
+                  airlock-signer inspect unsigned.psbt
+                  airlock-signer inspect frames/ --json
                   airlock-signer inspect account.txt
                   echo 'wpkh([d34db33f/84h/1h/0h]tpub…/<0;1>/*)' | airlock-signer inspect - --json --count 20
                 """)
+
+        /// What to read the input as.
+        enum Interpretation: String, ExpressibleByArgument, CaseIterable {
+            case auto, psbt, descriptor, transaction
+        }
 
         @Argument(help: "Input: a file, '-' for stdin, or PNG images / a directory of them holding QR codes.")
         var input: [String]
@@ -26,6 +34,8 @@ extension AirlockSigner {
         @Option(help: "How many indexes to show.") var count: UInt32 = 3
         @Option(help: "Network for addresses: main, test, signet, regtest (default: from the keys' version bytes).")
         var network: String?
+        @Option(name: .customLong("as"), help: "Read the input as: auto, psbt, descriptor, transaction.")
+        var interpretation: Interpretation = .auto
 
         func validate() throws {
             if let network, Network(name: network) == nil {
@@ -39,10 +49,25 @@ extension AirlockSigner {
         func run() async throws {
             try await ErrorReporting.run {
                 let read = try InputReader.read(input)
+                let chosenNetwork = network.flatMap { Network(name: $0) }
+                if let psbt = try psbtPayload(read.payload) {
+                    let report = try PSBTReport(psbt, network: chosenNetwork)
+                    if json { try JSONOutput.printObject(report.json) } else { print(report.text, terminator: "") }
+                    return
+                }
+                if case .transaction(let bytes) = read.payload, interpretation != .descriptor {
+                    try showTransaction(bytes, network: chosenNetwork ?? .main)
+                    return
+                }
+                if case .address(let text) = read.payload, interpretation == .auto {
+                    try showAddress(text)
+                    return
+                }
                 let text: String
                 switch read.payload {
                 case .descriptor(let t), .text(let t): text = t.trimmingCharacters(in: .whitespacesAndNewlines)
-                default: throw CLIError(.invalidInput, "inspect shows descriptors for now; got \(read.payload.kind.rawValue)")
+                default:
+                    throw CLIError(.invalidInput, "inspect cannot show a \(read.payload.kind.rawValue) payload")
                 }
                 let descriptor: Descriptor
                 do {
@@ -58,6 +83,70 @@ extension AirlockSigner {
                     print(report.text, terminator: "")
                 }
             }
+        }
+    }
+}
+
+extension AirlockSigner.Inspect {
+    /// The PSBT in `payload`, when it is one (or `--as psbt` says it must be); nil for other payloads.
+    func psbtPayload(_ payload: Payload) throws -> PSBT? {
+        let bytes: [UInt8]
+        switch payload {
+        case .psbt(let b): bytes = b
+        case .bytes(let b) where interpretation == .psbt: bytes = b
+        case .text(let t) where interpretation == .psbt, .descriptor(let t) where interpretation == .psbt:
+            bytes = Array(t.utf8)
+        case .transaction where interpretation == .psbt:
+            throw CLIError(.invalidInput, "invalid PSBT: Invalid PSBT magic bytes (this is a network transaction)")
+        default:
+            if interpretation == .psbt {
+                throw CLIError(.invalidInput, "invalid PSBT: the input is a \(payload.kind.rawValue), not a PSBT")
+            }
+            return nil
+        }
+        do {
+            return try PSBT(anyEncoding: bytes)
+        } catch {
+            throw CLIError(.invalidInput, "invalid PSBT: \(error)")
+        }
+    }
+
+    func showTransaction(_ bytes: [UInt8], network: Network) throws {
+        let transaction: Transaction
+        do { transaction = try Transaction(serialized: bytes) } catch {
+            throw CLIError(.invalidInput, "invalid transaction: \(error)")
+        }
+        let outputs = transaction.outputs.enumerated().map { index, output -> [String: Any] in
+            [
+                "index": index, "amount": Int(output.value.sats), "script": output.scriptPubKey.hexString,
+                "address": (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description ?? NSNull(),
+            ]
+        }
+        if json {
+            try JSONOutput.printObject([
+                "type": "transaction", "txid": transaction.txid.hexString, "vsize": transaction.vsize,
+                "inputs": transaction.inputs.map { "\($0.previousOutput)" }, "outputs": outputs,
+            ])
+        } else {
+            print("transaction \(transaction.txid) (\(transaction.vsize) vB)")
+            for input in transaction.inputs { print("  in:  \(input.previousOutput)") }
+            for output in outputs {
+                print("  out: \(output["amount"] ?? 0) sat to \(output["address"] as? String ?? output["script"] as? String ?? "")")
+            }
+        }
+    }
+
+    func showAddress(_ text: String) throws {
+        let decoded: (payload: Address.Payload, networks: [Network])
+        do { decoded = try Address.decode(text) } catch { throw CLIError(.invalidInput, "invalid address: \(error)") }
+        let script = Address(decoded.payload, network: decoded.networks[0]).scriptPubKey
+        if json {
+            try JSONOutput.printObject([
+                "type": "address", "address": text, "networks": decoded.networks.map(\.rawValue),
+                "scripts": [script.hexString],
+            ])
+        } else {
+            print("address \(text)\n  networks: \(decoded.networks.map(\.rawValue).joined(separator: ", "))\n  script: \(script.hexString)")
         }
     }
 }

@@ -170,7 +170,7 @@ public struct PSBTAnalysis: Sendable {
     }
 
     /// The network the PSBT's global xpubs or BIP44-style derivation paths point to, if any.
-    static func networkHint(_ psbt: PSBT) -> (network: Network, detail: String)? {
+    public static func networkHint(_ psbt: PSBT) -> (network: Network, detail: String)? {
         for entry in psbt.global.entries(PSBTKeyType.Global.xpub) where entry.keyData.count >= 4 {
             let version = entry.keyData.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             if version == Network.main.xpubVersion { return (.main, "global xpub is a mainnet key") }

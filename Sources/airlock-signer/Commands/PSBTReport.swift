@@ -1,0 +1,92 @@
+import Bitcoin
+import Foundation
+import Signer
+
+/// What `inspect` shows of a PSBT without a vault: the transaction, amounts, fee, signatures and warnings.
+struct PSBTReport {
+    let psbt: PSBT
+    let analysis: PSBTAnalysis
+    let network: Network
+
+    init(_ psbt: PSBT, network: Network?) throws {
+        self.psbt = psbt
+        let chosen = network ?? PSBTAnalysis.networkHint(psbt)?.network ?? .main
+        self.network = chosen
+        self.analysis = try PSBTAnalysis(psbt: psbt, accounts: [], network: chosen)
+    }
+
+    /// Warnings that mean something without a vault (ownership needs one).
+    var warnings: [PSBTWarning] {
+        analysis.warnings.filter {
+            switch $0 {
+            case .foreignInput, .inputMismatch, .changeMismatch, .networkMismatch: false
+            default: true
+            }
+        }
+    }
+
+    private func signatureCount(_ input: PSBTInput) -> Int {
+        input.map.entries(PSBTKeyType.Input.partialSig).count + input.map.entries(PSBTKeyType.Input.tapScriptSig).count
+            + (input.tapKeySignature == nil ? 0 : 1)
+    }
+
+    var isComplete: Bool { psbt.inputs.allSatisfy(\.isFinalized) }
+
+    var json: [String: Any] {
+        [
+            "type": "psbt",
+            "psbt_version": Int(psbt.version),
+            "network": network.rawValue,
+            "txid": analysis.txid.hexString,
+            "tx_version": Int(analysis.version),
+            "locktime": Int(analysis.locktime),
+            "fee": analysis.fee.map { Int($0.sats) as Any } ?? NSNull(),
+            "fee_rate": analysis.feeRate.map { ($0 * 100).rounded() / 100 as Any } ?? NSNull(),
+            "vsize": analysis.estimatedVSize,
+            "complete": isComplete,
+            "inputs": analysis.inputs.map { input -> [String: Any] in
+                [
+                    "index": input.index,
+                    "txid": input.outpoint.txid.hexString,
+                    "vout": Int(input.outpoint.vout),
+                    "amount": input.amount.map { Int($0.sats) as Any } ?? NSNull(),
+                    "address": input.address ?? NSNull(),
+                    "finalized": input.isFinalized,
+                    "signatures": signatureCount(psbt.inputs[input.index]),
+                    "sighash": input.sighashType.map { Int($0) as Any } ?? NSNull(),
+                ]
+            },
+            "outputs": analysis.outputs.map { output -> [String: Any] in
+                [
+                    "index": output.index,
+                    "address": output.address ?? NSNull(),
+                    "amount": Int(output.amount.sats),
+                    "script": output.scriptPubKey.hexString,
+                ]
+            },
+            "warnings": warnings.map(\.description),
+        ]
+    }
+
+    var text: String {
+        var lines = ["PSBT v\(psbt.version), transaction \(analysis.txid) (network \(network.rawValue))"]
+        lines.append("inputs (\(analysis.inputs.count)):")
+        for input in analysis.inputs {
+            let amount = input.amount.map { "\($0.btcString) BTC" } ?? "amount unknown"
+            let state = input.isFinalized ? "finalized" : "\(signatureCount(psbt.inputs[input.index])) signature(s)"
+            lines.append("  \(input.index): \(input.outpoint)  \(amount)  \(input.address ?? "")  [\(state)]")
+        }
+        lines.append("outputs (\(analysis.outputs.count)):")
+        for output in analysis.outputs {
+            lines.append("  \(output.index): \(output.amount.btcString) BTC  to  \(output.address ?? "script " + output.scriptPubKey.hexString)")
+        }
+        if let fee = analysis.fee, let rate = analysis.feeRate {
+            lines.append("fee: \(fee.btcString) BTC (\(String(format: "%.1f", rate)) sat/vB, ~\(analysis.estimatedVSize) vB)")
+        } else {
+            lines.append("fee: unknown (an input has no UTXO)")
+        }
+        lines.append(isComplete ? "complete: every input is finalized" : "not complete")
+        for warning in warnings { lines.append("warning: \(warning)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
