@@ -23,7 +23,7 @@ struct AirlockWatcher: AsyncParsableCommand {
         version: AirlockVersion.string,
         subcommands: [
             Import.self, Node.self, Sync.self, Balance.self, History.self, Utxos.self, Addresses.self, Receive.self,
-            Labels.self, BackupCommand.self, Restore.self, Wallets.self,
+            Labels.self, BackupCommand.self, Restore.self, Wallets.self, Send.self,
         ]
     )
 }
