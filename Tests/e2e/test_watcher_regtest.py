@@ -89,6 +89,18 @@ def test_sync_balance_matches_payments(run, regtest_node, kind, backend):
     assert jout(watcher(run, "balance", "--json")) == balance
     used = [a["index"] for a in jout(watcher(run, "addresses", "--json")) if a["used"]]
     assert used == [0, 1, 2]
+    # send --dry-run: confirmed mature coins pay 100,000 sat at 2 sat/vB with change to the next change address.
+    from regtest_fixture import FAUCET_ADDRESS
+    plan = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "100000sat", "--fee-rate", "2",
+                        "--dry-run", "--json"))
+    values = {u["outpoint"]: u["value"] for u in utxos}
+    spent = sum(values[i["outpoint"]] for i in plan["inputs"])
+    assert spent == sum(o["value"] for o in plan["outputs"]) + plan["fee"]
+    assert all(values[i["outpoint"]] != expected["immature"] for i in plan["inputs"])  # immature coinbase not spent
+    assert plan["rbf"] and regtest_node.height() - 100 <= plan["locktime"] <= regtest_node.height()
+    change = [o for o in plan["outputs"] if o["change"]]
+    if change:
+        assert change[0]["script"] == account.change.derive(5).script_pubkey().serialize()[1:].hex()
 
 
 def test_esplora_backend(run, regtest_node):
@@ -238,7 +250,6 @@ def test_bad_input(run, regtest_node):
         (("labels", "import", "-"), 2, b"labels line 1"),
         (("restore", "-"), 2, b"not backup JSON"),
     ]
-    inputs = {"import": None}
     for args, code, message in cases:
         stdin = None
         if args[0] == "import" and "main" in args:
@@ -253,14 +264,25 @@ def test_bad_input(run, regtest_node):
         assert proc.returncode == code, (args, proc.returncode, proc.stderr)
         assert message in proc.stderr, (args, proc.stderr)
         assert b"Fatal error" not in proc.stderr
-    del inputs
+    # send: the planner checks addresses, amounts and funds before anything is written.
+    other_net = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"  # a mainnet address
+    mine = account.address(5)
+    for args, message in [
+        (("--to", other_net, "--amount", "0.001btc"), b"is not a regtest address"),
+        (("--to", mine, "--amount", "0.000000001"), b"decimals"),
+        (("--to", mine, "--amount", "21000001btc"), b"invalid amount"),
+        (("--to", mine, "--amount", "1btc"), b"insufficient funds"),
+    ]:
+        proc = watcher(run, "send", *args, "--fee-rate", "2", "--dry-run", check=False)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert message in proc.stderr, (args, proc.stderr)
     # A second wallet makes --wallet necessary.
     import_account(run, make_account("tr"), "other")
     proc = watcher(run, "balance", check=False)
     assert proc.returncode == 1 and b"--wallet" in proc.stderr
     # Importing the same name twice is refused.
-    proc = import_account(run, make_account("wpkh"), "other") if False else watcher(
-        run, "import", "-", "--name", "other", "--network", "regtest", input=make_account("wpkh").descriptor, check=False)
+    proc = watcher(run, "import", "-", "--name", "other", "--network", "regtest",
+                   input=make_account("wpkh").descriptor, check=False)
     assert proc.returncode == 2 and b"exists already" in proc.stderr
 
 

@@ -159,7 +159,8 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         var mempool: [(Txid, Transaction)] = []
         for text in txids.prefix(20_000) {
             guard let txid = try? Txid(hex: text) else { continue }
-            let tx = try request.knownTransactions[txid] ?? (try await fetchTransaction(txid))
+            let tx: Transaction
+            if let known = request.knownTransactions[txid] { tx = known } else { tx = try await fetchTransaction(txid) }
             mempool.append((txid, tx))
             for (vout, output) in tx.outputs.enumerated() where wanted.contains(output.scriptPubKey) {
                 ours[OutPoint(txid: txid, vout: UInt32(vout))] = output.scriptPubKey

@@ -15,7 +15,7 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
         connection = JSONRPCConnection(host: host, port: port, tls: tls, timeout: timeout)
         verifier = ProofVerifier(network: network)
         url = "\(tls == nil ? "electrum" : "electrums")://\(host):\(port)"
-        connection.onConnect = { connection throws(ChainError) in
+        connection.onConnect = { (connection: JSONRPCConnection) async throws(ChainError) -> Void in
             _ = try await connection.call("server.version", ["airlock-watcher", "1.4"])
         }
     }

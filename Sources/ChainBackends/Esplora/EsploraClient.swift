@@ -138,9 +138,10 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
             guard let position = proof["pos"]?.int, let branch = proof["merkle"]?.array?.compactMap(\.string),
                 proof["block_height"]?.int == height
             else { throw .verificationFailed("merkle proof of \(txid) is malformed or for another height") }
-            let block = try verifier.verifyHeader(
-                try await header(at: height), previous: height > 0 ? try await header(at: height - 1) : nil,
-                height: height)
+            let current = try await header(at: height)
+            var previous: BlockHeader?
+            if height > 0 { previous = try await header(at: height - 1) }
+            let block = try verifier.verifyHeader(current, previous: previous, height: height)
             try MerkleProof(position: position, displayHex: branch).verify(txid: txid, in: block)
             update.anchors[txid] = BlockAnchor(height: height, blockHash: block.hashHex, verified: true)
         }

@@ -127,7 +127,7 @@ extension Store {
             try write { db in
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO address (wallet_id, keychain, idx, script, address, used) VALUES (?, ?, ?, ?, ?, 0)",
-                    arguments: [walletID, keychain.rawValue, index, record.script.bytes.withUnsafeBufferPointer { Data($0) },
+                    arguments: [walletID, keychain.rawValue, index, Data(record.script.bytes),
                                 record.address])
             }
         }

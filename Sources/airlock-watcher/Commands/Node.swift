@@ -66,7 +66,6 @@ struct Node: AsyncParsableCommand {
                 let context = try WatcherContext(global)
                 let network = (try? context.wallet().network) ?? .main
                 let source = try context.chainSource(network: network)
-                defer { Task { await source.close() } }
                 let info = try await source.serverInfo()
                 if global.json {
                     try JSONOutput.printObject([

@@ -35,7 +35,7 @@ struct Sync: AsyncParsableCommand {
                 throw error
             }
             await source.close()
-            let balance = Balance(
+            let balance = Watcher.Balance(
                 utxos: try context.store.utxos(walletID: try wallet.requireID()), tipHeight: summary.tip.height)
             if global.json {
                 try JSONOutput.printObject([
