@@ -96,9 +96,11 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
                 throw ChainError.protocolViolation("sendrawtransaction returned \(result)")
             }
             return txid
-        } catch {
+        } catch let error as ChainError {
             if case .server(_, let message) = error { throw .rejected(message) }
             throw error
+        } catch {
+            throw .protocolViolation("\(error)")
         }
     }
 

@@ -60,9 +60,11 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
                 throw ChainError.protocolViolation("broadcast returned \(result)")
             }
             return txid
-        } catch {
+        } catch let error as ChainError {
             if case .server(_, let message) = error { throw .rejected(message) }
             throw error
+        } catch {
+            throw .protocolViolation("\(error)")
         }
     }
 

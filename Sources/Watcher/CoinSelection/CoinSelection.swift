@@ -31,7 +31,7 @@ public struct SelectionParameters: Sendable {
 
     public init(
         feeRate: FeeRate, longTermFeeRate: FeeRate = FeeRate(satsPerKVB: 10_000), baseVSize: Int,
-        changeOutputVSize: Int = 31, changeSpendVSize: Int = 68, dustThreshold: Amount = Amount(uncheckedSats: 546)
+        changeOutputVSize: Int = 31, changeSpendVSize: Int = 68, dustThreshold: Amount = .dust
     ) {
         self.feeRate = feeRate
         self.longTermFeeRate = longTermFeeRate
@@ -91,6 +91,9 @@ public enum CoinSelectionError: Error, Equatable, Sendable, CustomStringConverti
 }
 
 extension Amount {
+    /// The dust threshold the watcher uses for change: 546 sat (a P2PKH output at 3 sat/vB, as Core rounds it).
+    public static let dust = Amount(uncheckedSats: 546)
+
     init(uncheckedSats sats: UInt64) {
         self = (try? Amount(sats: sats)) ?? .maxMoney
     }
