@@ -18,7 +18,13 @@ from watcher_helpers import EsploraAdapter, LyingElectrumProxy, make_account
 
 
 def watcher(run, *args, input=None, check=True):
-    return run("airlock-watcher", *args, input=input, check=check)
+    """Runs airlock-watcher; leading --wallet/--data-dir options go after the subcommand, where they are parsed."""
+    args = list(args)
+    globals_ = []
+    while args and args[0] in ("--wallet", "--data-dir"):
+        globals_ += args[:2]
+        args = args[2:]
+    return run("airlock-watcher", *args, *globals_, input=input, check=check)
 
 
 def jout(proc):

@@ -140,7 +140,9 @@ class LyingElectrumProxy:
             return response
         if self.mode == "tx" and method == "blockchain.transaction.get" and isinstance(result, str):
             raw = bytearray(bytes.fromhex(result))
-            raw[-10] ^= 0x01  # inside the last output's value or script
+            # The first output's value: after version, segwit marker and flag, one input with an empty scriptSig
+            # (the faucet's spends), and the output count. Changing witness bytes would keep the txid.
+            raw[49 if raw[4] == 0 else -10] ^= 0x01
             response["result"] = raw.hex()
             self.altered += 1
         elif self.mode == "merkle" and method == "blockchain.transaction.get_merkle":

@@ -33,11 +33,11 @@ struct Receive: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            let requested: Amount?
+            var requested: Amount?
             do {
-                requested = try amount.map { (text) throws(AmountError) in try Amount(string: text) }
-            } catch {
-                throw CLIError(.invalidInput, "invalid --amount '\(amount ?? "")': \(error)")
+                if let amount { requested = try Amount(string: amount) }
+            } catch let error as AmountError {
+                throw CLIError(.invalidInput, "invalid --amount '\(amount ?? "")': \(describe(error))")
             }
             let context = try WatcherContext(global)
             let wallet = try context.wallet()

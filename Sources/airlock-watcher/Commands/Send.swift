@@ -80,8 +80,10 @@ struct Send: AsyncParsableCommand {
                 if !max {
                     do {
                         amount = try Amount(string: amounts[i])
+                    } catch let error as AmountError {
+                        throw CLIError(.invalidInput, "invalid amount '\(amounts[i])': \(describe(error))")
                     } catch {
-                        throw CLIError(.invalidInput, "invalid amount '\(amounts[i])': \(error)")
+                        throw CLIError(.invalidInput, "invalid amount '\(amounts[i])'")
                     }
                 }
                 parsed.append(Recipient(address: address, amount: amount))

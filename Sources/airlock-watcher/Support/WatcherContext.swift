@@ -45,3 +45,13 @@ struct WatcherContext {
 func btc(_ sats: UInt64) -> String { (try? Amount(sats: sats))?.btcString ?? "\(sats) sat" }
 
 func btcSigned(_ sats: Int64) -> String { (sats < 0 ? "-" : "+") + btc(sats.magnitude) }
+
+/// A readable reason for an amount that does not parse.
+func describe(_ error: AmountError) -> String {
+    switch error {
+    case .invalidFormat: "not an amount (use 0.001btc, 100000sat or a number of BTC)"
+    case .tooManyDecimals(let n): "too many decimals (\(n); BTC has at most 8, sat none)"
+    case .negative: "negative"
+    case .exceedsMaxMoney: "more than 21,000,000 BTC"
+    }
+}
