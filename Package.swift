@@ -17,7 +17,12 @@ let package = Package(
         .library(name: "AirlockOffline", targets: ["BitcoinCrypto", "Bitcoin", "AirgapTransport", "QRImage", "Signer"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Online side only (airlock-watcher); ArchitectureTests checks the signer never reaches them.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries from Debian, one Swift module imports each (STYLE.md R2).
@@ -54,10 +59,30 @@ let package = Package(
         ),
 
         // Online side.
+        .target(
+            name: "ChainBackends",
+            dependencies: [
+                "Bitcoin", "BitcoinCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Watcher",
+            dependencies: [
+                "Bitcoin", "BitcoinCrypto", "ChainBackends",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "airlock-watcher",
             dependencies: [
-                "Bitcoin", "AirgapTransport", "QRImage", "CLISupport",
+                "Watcher", "ChainBackends", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -65,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "airlock-bench",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "Signer",
+                "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "Signer", "Watcher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -82,5 +107,14 @@ let package = Package(
         .testTarget(
             name: "CLISupportTests", dependencies: ["CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "TestSupport"]),
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
+        .testTarget(
+            name: "ChainBackendsTests",
+            dependencies: [
+                "ChainBackends", "Bitcoin", "BitcoinCrypto", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "WatcherTests", dependencies: ["Watcher", "ChainBackends", "Bitcoin", "TestSupport"]),
     ]
 )

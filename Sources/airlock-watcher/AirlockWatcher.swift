@@ -9,14 +9,21 @@ struct AirlockWatcher: AsyncParsableCommand {
         abstract: "Watch-only Bitcoin wallet: tracks balances from a node, builds unsigned PSBTs, broadcasts signed ones.",
         discussion: """
             Holds no secrets. Imports the signer's account descriptors, and exchanges PSBTs with the signer as
-            QR-code PNG images or files.
+            QR-code PNG images or files. Data lives in --data-dir (default $AIRLOCK_HOME, else
+            ~/.local/share/airlock).
 
             Examples:
-              airlock-watcher import account.png --name savings
+              airlock-signer export --format descriptor > account.txt
+              airlock-watcher import account.txt --name savings --network regtest
               airlock-watcher node set electrum://127.0.0.1:50001
-              airlock-watcher send --to bcrt1q... --amount 0.001btc --qr unsigned.png
+              airlock-watcher sync
+              airlock-watcher balance --json
+              airlock-watcher receive --qr invoice.png
             """,
         version: AirlockVersion.string,
-        subcommands: []
+        subcommands: [
+            Import.self, Node.self, Sync.self, Balance.self, History.self, Utxos.self, Addresses.self, Receive.self,
+            Labels.self, BackupCommand.self, Restore.self, Wallets.self, Send.self,
+        ]
     )
 }

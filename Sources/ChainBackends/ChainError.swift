@@ -1,0 +1,41 @@
+/// Errors from talking to a chain backend (an Electrum server, Bitcoin Core, an Esplora server).
+public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The node URL cannot be used: what is wrong with it.
+    case invalidURL(String)
+    /// Connecting failed: host, port and the reason.
+    case connectionFailed(host: String, port: Int, reason: String)
+    /// The connection closed before the answer came.
+    case connectionClosed(host: String, port: Int)
+    /// No answer within the time limit: the operation and the limit in seconds.
+    case timeout(operation: String, seconds: Int)
+    /// TLS could not be set up or the handshake failed.
+    case tls(String)
+    /// The server answered something that does not follow the protocol.
+    case protocolViolation(String)
+    /// The server reported an error for a request: its code and message.
+    case server(code: Int, message: String)
+    /// An HTTP status other than success: the status and the start of the body.
+    case http(status: Int, body: String)
+    /// The node refused a transaction: its reason.
+    case rejected(String)
+    /// The server's data failed verification (a transaction, a merkle proof, a header): it lies or is broken.
+    case verificationFailed(String)
+    /// The backend cannot do this (e.g. history of spent coins through `scantxoutset`).
+    case unsupported(String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let why): "invalid node URL: \(why)"
+        case .connectionFailed(let host, let port, let reason): "cannot connect to \(host):\(port): \(reason)"
+        case .connectionClosed(let host, let port): "\(host):\(port) closed the connection"
+        case .timeout(let operation, let seconds): "no answer to \(operation) within \(seconds) s"
+        case .tls(let why): "TLS: \(why)"
+        case .protocolViolation(let why): "the server broke the protocol: \(why)"
+        case .server(let code, let message): "the server reported error \(code): \(message)"
+        case .http(let status, let body): "HTTP \(status): \(body)"
+        case .rejected(let reason): "the node rejected the transaction: \(reason)"
+        case .verificationFailed(let why): "the server's data failed verification (it may be lying): \(why)"
+        case .unsupported(let why): "not supported by this backend: \(why)"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import NIOCore
+
+/// Newline-delimited JSON-RPC over one channel: writes requests, routes each response (or each element of a batch
+/// response) to the promise waiting on its id, and drops notifications. State is touched on the event loop only.
+final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+
+    /// The longest line accepted before the connection is dropped as broken.
+    static let maxLineLength = 64 << 20
+
+    private var partial: [UInt8] = []
+    private var waiters: [Int: EventLoopPromise<JSONValue>] = [:]
+    private var failure: ChainError?
+    private let host: String
+    private let port: Int
+
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Registers a promise for the response with `id`; fails it at once if the connection is already gone.
+    func register(id: Int, promise: EventLoopPromise<JSONValue>) {
+        if let failure {
+            promise.fail(failure)
+        } else {
+            waiters[id] = promise
+        }
+    }
+
+    /// Fails the waiters of `ids` still pending (a timeout).
+    func fail(ids: [Int], with error: ChainError) {
+        for id in ids { waiters.removeValue(forKey: id)?.fail(error) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        guard let bytes = buffer.readBytes(length: buffer.readableBytes) else { return }
+        var start = partial.count
+        partial.append(contentsOf: bytes)
+        var lineStart = 0
+        while let newline = partial[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let line = partial[lineStart..<newline]
+            lineStart = newline + 1
+            start = lineStart
+            if !line.allSatisfy({ $0 == 32 || $0 == 13 }) { handle(line: Array(line), context: context) }
+        }
+        partial.removeFirst(lineStart)
+        if partial.count > Self.maxLineLength {
+            failAll(.protocolViolation("a line longer than \(Self.maxLineLength) bytes"))
+            context.close(promise: nil)
+        }
+    }
+
+    private func handle(line: [UInt8], context: ChannelHandlerContext) {
+        let message: JSONValue
+        do {
+            message = try JSONValue.parse(line)
+        } catch {
+            failAll(error)
+            context.close(promise: nil)
+            return
+        }
+        let responses = message.array ?? [message]
+        for response in responses {
+            guard let id = response["id"]?.int else { continue }  // a notification, or an id we never sent
+            waiters.removeValue(forKey: id)?.succeed(response)
+        }
+    }
+
+    private func failAll(_ error: ChainError) {
+        if failure == nil { failure = error }
+        let pending = waiters
+        waiters = [:]
+        for promise in pending.values { promise.fail(error) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        failAll(.connectionClosed(host: host, port: port))
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        failAll(.connectionFailed(host: host, port: port, reason: "\(error)"))
+        context.close(promise: nil)
+    }
+}

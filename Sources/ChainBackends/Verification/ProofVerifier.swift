@@ -1,0 +1,66 @@
+import Bitcoin
+
+/// Checks the confirmations a server claims: each transaction's merkle proof against its block header, and each
+/// header's proof of work and link to its predecessor. The caller fetches; this only judges.
+public struct ProofVerifier: Sendable {
+    /// The network whose proof-of-work limit applies.
+    public let network: Network
+
+    public init(network: Network) { self.network = network }
+
+    /// Verifies the headers at `height` and `height - 1` (when height > 0) and returns the block at `height`.
+    ///
+    /// - Throws: `ChainError.verificationFailed`.
+    public func verifyHeader(_ header: BlockHeader, previous: BlockHeader?, height: Int) throws(ChainError)
+        -> BlockHeader
+    {
+        try header.verifyProofOfWork(network: network, height: height)
+        if let previous {
+            try previous.verifyProofOfWork(network: network, height: height - 1)
+            try header.verifyLink(to: previous, height: height)
+        } else if height > 0 {
+            throw .verificationFailed("no header before height \(height) to link to")
+        }
+        return header
+    }
+
+    /// Checks that a transaction, given by its raw bytes, is the one the server named.
+    ///
+    /// - Throws: `ChainError.verificationFailed` when its txid differs, or it does not parse.
+    public func verifyTransaction(raw: [UInt8], claimed: Txid) throws(ChainError) -> Transaction {
+        guard let transaction = try? Transaction(serialized: raw) else {
+            throw .verificationFailed("transaction \(claimed) from the server does not parse")
+        }
+        guard transaction.txid == claimed else {
+            throw .verificationFailed("the server sent transaction \(transaction.txid) when asked for \(claimed)")
+        }
+        return transaction
+    }
+
+    /// Checks that every entry in a script's history pays the script or spends an output of an earlier entry that
+    /// pays it (what an Electrum or Esplora history is by definition).
+    ///
+    /// - Throws: `ChainError.verificationFailed` naming the unrelated transaction.
+    public func verifyHistory(
+        script: Script, entries: [HistoryEntry], transactions: (Txid) -> Transaction?
+    ) throws(ChainError) {
+        var funding: Set<OutPoint> = []
+        var related: [Txid: Transaction] = [:]
+        for entry in entries {
+            guard let tx = transactions(entry.txid) else { continue }
+            related[entry.txid] = tx
+            for (vout, output) in tx.outputs.enumerated() where output.scriptPubKey == script {
+                funding.insert(OutPoint(txid: entry.txid, vout: UInt32(vout)))
+            }
+        }
+        for entry in entries {
+            guard let tx = related[entry.txid] else { continue }
+            let pays = tx.outputs.contains { $0.scriptPubKey == script }
+            let spends = tx.inputs.contains { funding.contains($0.previousOutput) }
+            guard pays || spends else {
+                throw .verificationFailed(
+                    "history entry \(entry.txid) neither pays nor spends the script \(script.hexString)")
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Bitcoin
+import ChainBackends
+import Foundation
+import GRDB
+
+/// A wallet's balance in three parts, as Bitcoin Core and BDK split it.
+public struct Balance: Sendable, Equatable, Codable {
+    /// Confirmed and spendable (coinbase outputs only once mature).
+    public var confirmed: UInt64
+    /// In unconfirmed transactions.
+    public var unconfirmed: UInt64
+    /// Coinbase outputs with fewer than 100 confirmations.
+    public var immature: UInt64
+    /// Of the confirmed and unconfirmed, what is frozen (not spendable by `send`).
+    public var frozen: UInt64
+
+    /// Everything: confirmed + unconfirmed + immature.
+    public var total: UInt64 { confirmed + unconfirmed + immature }
+
+    /// Coinbase outputs are spendable after this many confirmations.
+    public static let coinbaseMaturity = 100
+
+    /// The balance of `utxos` at `tipHeight`.
+    public init(utxos: [UTXORecord], tipHeight: Int?) {
+        confirmed = 0
+        unconfirmed = 0
+        immature = 0
+        frozen = 0
+        for utxo in utxos {
+            if let height = utxo.height {
+                let depth = (tipHeight ?? height) - height + 1
+                if utxo.isCoinbase && depth < Self.coinbaseMaturity {
+                    immature += utxo.value.sats
+                } else {
+                    confirmed += utxo.value.sats
+                }
+            } else {
+                unconfirmed += utxo.value.sats
+            }
+            if utxo.frozen { frozen += utxo.value.sats }
+        }
+    }
+}
+
+/// One transaction of a wallet's history, seen from the wallet.
+public struct HistoryItem: Sendable, Equatable {
+    public var txid: Txid
+    /// Its block height, nil while unconfirmed.
+    public var height: Int?
+    public var blockHash: String?
+    /// Whether the confirmation was verified (merkle proof and headers, or the user's own node).
+    public var verified: Bool
+    /// What came in to the wallet's scripts.
+    public var received: UInt64
+    /// What the wallet's coins spent by it were worth.
+    public var sent: UInt64
+    /// The fee, when every input is the wallet's or otherwise known.
+    public var fee: UInt64?
+    /// received - sent.
+    public var net: Int64 { Int64(received) - Int64(sent) }
+    public var firstSeen: Int
+}
+
+extension Store {
+    /// The wallet's history, newest first (unconfirmed on top).
+    public func history(walletID: Int64) throws(StoreError) -> [HistoryItem] {
+        let records = try transactions(walletID: walletID)
+        let ours = Set(try addresses(walletID: walletID).map(\.script))
+        var outputs: [OutPoint: TxOut] = [:]
+        for record in records {
+            for (vout, output) in record.transaction.outputs.enumerated() {
+                outputs[OutPoint(txid: record.txid, vout: UInt32(vout))] = output
+            }
+        }
+        var items: [HistoryItem] = []
+        for record in records {
+            let tx = record.transaction
+            let received = tx.outputs.filter { ours.contains($0.scriptPubKey) }.reduce(UInt64(0)) { $0 + $1.value.sats }
+            var sent: UInt64 = 0
+            var inputTotal: UInt64? = 0
+            for input in tx.inputs {
+                if let spent = outputs[input.previousOutput] {
+                    if ours.contains(spent.scriptPubKey) { sent += spent.value.sats }
+                    inputTotal = inputTotal.map { $0 + spent.value.sats }
+                } else {
+                    inputTotal = nil
+                }
+            }
+            let outputTotal = tx.outputs.reduce(UInt64(0)) { $0 + $1.value.sats }
+            let fee = tx.isCoinbase ? nil : inputTotal.flatMap { $0 >= outputTotal ? $0 - outputTotal : nil }
+            items.append(HistoryItem(
+                txid: record.txid, height: record.anchor?.height, blockHash: record.anchor?.blockHash,
+                verified: record.anchor?.verified ?? false, received: received, sent: sent, fee: fee,
+                firstSeen: record.firstSeen))
+        }
+        return items.sorted { a, b in
+            switch (a.height, b.height) {
+            case (nil, nil): return a.firstSeen > b.firstSeen || (a.firstSeen == b.firstSeen && a.txid.hexString < b.txid.hexString)
+            case (nil, _): return true
+            case (_, nil): return false
+            case (let x?, let y?): return x > y || (x == y && a.txid.hexString < b.txid.hexString)
+            }
+        }
+    }
+
+    /// The lowest unused address of `keychain` that is above the highest revealed index, deriving when needed.
+    public func nextUnusedAddress(wallet: WalletRecord, keychain: Keychain, reveal: Bool) throws(StoreError)
+        -> AddressRecord
+    {
+        let walletID = try wallet.requireID()
+        let account = try Account(record: wallet)
+        let known = try addresses(walletID: walletID).filter { $0.keychain == keychain }
+        let revealed = reveal ? (try revealedIndexes(walletID: walletID)[keychain] ?? -1) : -1
+        let lastUsed = known.filter(\.used).map(\.index).max() ?? -1
+        guard account.isRanged(keychain) else {
+            do { return try account.derive(keychain, index: 0) } catch { throw .corrupt("\(error)") }
+        }
+        var index = max(lastUsed + 1, revealed + 1)
+        if !reveal, let firstUnused = known.filter({ !$0.used && $0.index > lastUsed }).map(\.index).min() {
+            index = firstUnused
+        }
+        let record: AddressRecord
+        if let stored = known.first(where: { $0.index == index }) {
+            record = stored
+        } else {
+            do { record = try account.derive(keychain, index: index) } catch { throw .corrupt("\(error)") }
+            try write { db in
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO address (wallet_id, keychain, idx, script, address, used) VALUES (?, ?, ?, ?, ?, 0)",
+                    arguments: [walletID, keychain.rawValue, index, Data(record.script.bytes),
+                                record.address])
+            }
+        }
+        if reveal { try self.reveal(walletID: walletID, keychain: keychain, upTo: index) }
+        return record
+    }
+}

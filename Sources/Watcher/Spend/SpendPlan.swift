@@ -1,0 +1,203 @@
+import Bitcoin
+import ChainBackends
+
+/// A payment to make: an address and an amount (or everything, for `--max`).
+public struct Recipient: Sendable, Equatable {
+    public var address: Address
+    /// Nil for the single `--max` recipient.
+    public var amount: Amount?
+
+    public init(address: Address, amount: Amount?) {
+        self.address = address
+        self.amount = amount
+    }
+}
+
+/// One input of a planned transaction, with what a PSBT needs to describe it.
+public struct PlannedInput: Sendable {
+    public var utxo: UTXORecord
+    /// The whole previous transaction (PSBT `non_witness_utxo`).
+    public var previousTransaction: Transaction
+    public var sequence: SequenceNumber
+}
+
+/// An unsigned transaction as coin selection laid it out, before it becomes a PSBT: the inputs with their
+/// previous transactions and derivation indexes, the outputs, which output is change (and its index), the fee.
+public struct SpendPlan: Sendable {
+    public var inputs: [PlannedInput]
+    public var outputs: [TxOut]
+    /// The position of the change output and its derivation index on the change keychain.
+    public var change: (position: Int, index: Int)?
+    public var fee: Amount
+    public var feeRate: FeeRate
+    public var lockTime: LockTime
+    public var algorithm: SelectionAlgorithm
+    public var waste: Int64
+
+    /// The unsigned transaction.
+    public var transaction: Transaction {
+        Transaction(
+            version: 2,
+            inputs: inputs.map { TxIn(previousOutput: $0.utxo.outpoint, scriptSig: .empty, sequence: $0.sequence, witness: Witness([])) },
+            outputs: outputs, lockTime: lockTime)
+    }
+}
+
+/// Errors while planning a spend.
+public enum SpendError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An address for another network than the wallet's.
+    case wrongNetwork(address: String, wallet: Network)
+    /// An amount below the dust threshold.
+    case dust(String)
+    /// A `--utxo` the wallet does not hold (or holds frozen).
+    case unknownUTXO(String)
+    /// `--max` with more than one recipient, or other inconsistent options.
+    case inconsistent(String)
+    case selection(CoinSelectionError)
+    case store(StoreError)
+
+    public var description: String {
+        switch self {
+        case .wrongNetwork(let address, let network): "\(address) is not a \(network.rawValue) address"
+        case .dust(let what): "\(what) is below the dust threshold (546 sat)"
+        case .unknownUTXO(let outpoint): "the wallet has no spendable output \(outpoint)"
+        case .inconsistent(let why): why
+        case .selection(let error): error.description
+        case .store(let error): error.description
+        }
+    }
+}
+
+/// Plans spends from a wallet's UTXOs: effective-value coin selection, change to the next unused change address,
+/// RBF sequence numbers by default and an anti-fee-sniping locktime (Bitcoin Core's: the tip height, sometimes up to
+/// 100 blocks earlier).
+public struct SpendPlanner: Sendable {
+    let store: Store
+    let wallet: WalletRecord
+    let account: Account
+
+    public init(store: Store, wallet: WalletRecord) throws(StoreError) {
+        self.store = store
+        self.wallet = wallet
+        account = try Account(record: wallet)
+    }
+
+    /// The virtual size a signed input of this wallet adds.
+    public var inputVSize: Int {
+        switch account.external.expression {
+        case .wpkh: 68
+        case .tr: 58
+        case .sh(.wpkh): 91
+        case .pkh: 148
+        case .wsh(.multi(let k, let keys, _)), .sh(.wsh(.multi(let k, let keys, _))):
+            // 41 non-witness bytes (weight 164), then the witness: item count, the empty dummy, k signatures of up
+            // to 72 bytes with their length, and the script (34n + 3 bytes) with its length.
+            (164 + 1 + 1 + 73 * k + 1 + 34 * keys.count + 3 + 3) / 4
+        default: 110
+        }
+    }
+
+    /// Plans paying `recipients` at `feeRate`, from `only` (coin control) or any unfrozen coin.
+    ///
+    /// - Throws: `SpendError`.
+    public func plan(
+        recipients: [Recipient], feeRate: FeeRate, only: [OutPoint]? = nil, rbf: Bool = true,
+        using generator: inout some RandomNumberGenerator
+    ) throws(SpendError) -> SpendPlan {
+        guard !recipients.isEmpty else { throw .inconsistent("no recipient") }
+        let sendMax = recipients.contains { $0.amount == nil }
+        if sendMax && recipients.count > 1 { throw .inconsistent("--max pays one recipient only") }
+        for recipient in recipients {
+            guard recipient.address.network == wallet.network
+                || recipient.address.networksSharingEncoding.contains(wallet.network)
+            else { throw .wrongNetwork(address: recipient.address.description, wallet: wallet.network) }
+            if let amount = recipient.amount, amount.sats < 546 { throw .dust(amount.btcString + " BTC") }
+        }
+        let walletID: Int64
+        let utxos: [UTXORecord]
+        let transactions: [Txid: Transaction]
+        let tip: BlockTip?
+        do {
+            walletID = try wallet.requireID()
+            utxos = try store.utxos(walletID: walletID)
+            transactions = Dictionary(
+                try store.transactions(walletID: walletID).map { ($0.txid, $0.transaction) }, uniquingKeysWith: { a, _ in a })
+            tip = try store.syncedTip(walletID: walletID)
+        } catch {
+            throw .store(error)
+        }
+        var spendable = utxos.filter { utxo in
+            guard !utxo.frozen else { return false }
+            guard utxo.isCoinbase, let height = utxo.height, let tip else { return !utxo.isCoinbase || utxo.height != nil }
+            return tip.height - height + 1 >= Balance.coinbaseMaturity
+        }
+        if let only {
+            var chosen: [UTXORecord] = []
+            for outpoint in only {
+                guard let utxo = spendable.first(where: { $0.outpoint == outpoint }) else {
+                    throw .unknownUTXO(outpoint.description)
+                }
+                chosen.append(utxo)
+            }
+            spendable = chosen
+        }
+        let vsize = inputVSize
+        let candidates = spendable.map { CoinCandidate(outpoint: $0.outpoint, value: $0.value, inputVSize: vsize) }
+        let changeRecord: AddressRecord
+        do {
+            changeRecord = try store.nextUnusedAddress(wallet: wallet, keychain: account.change == nil ? .external : .internal, reveal: false)
+        } catch {
+            throw .store(error)
+        }
+        let outputsVSize = recipients.reduce(0) { $0 + 9 + $1.address.scriptPubKey.bytes.count }
+        let parameters = SelectionParameters(
+            feeRate: feeRate, baseVSize: 11 + outputsVSize, changeOutputVSize: 9 + changeRecord.script.bytes.count,
+            changeSpendVSize: vsize)
+        var outputs: [TxOut] = []
+        let result: CoinSelectionResult
+        do {
+            if sendMax {
+                let amount = try CoinSelection.maxSendable(candidates, parameters: parameters)
+                outputs = [TxOut(value: amount, scriptPubKey: recipients[0].address.scriptPubKey)]
+                result = try CoinSelection.spend(candidates, target: amount, parameters: parameters)
+            } else {
+                var total: UInt64 = 0
+                for recipient in recipients {
+                    let amount = recipient.amount ?? .zero
+                    total += amount.sats
+                    outputs.append(TxOut(value: amount, scriptPubKey: recipient.address.scriptPubKey))
+                }
+                guard let target = try? Amount(sats: total) else { throw CoinSelectionError.amountOutOfRange }
+                result = only == nil
+                    ? try CoinSelection.select(from: candidates, target: target, parameters: parameters, using: &generator)
+                    : try CoinSelection.spend(candidates, target: target, parameters: parameters)
+            }
+        } catch let error as CoinSelectionError {
+            throw .selection(error)
+        } catch {
+            throw .inconsistent("\(error)")
+        }
+        var change: (Int, Int)?
+        if let amount = result.change {
+            // The change goes to a random position, so that it is not always last.
+            let position = Int.random(in: 0...outputs.count, using: &generator)
+            outputs.insert(TxOut(value: amount, scriptPubKey: changeRecord.script), at: position)
+            change = (position, changeRecord.index)
+        }
+        var inputs: [PlannedInput] = []
+        let sequence: SequenceNumber = rbf ? .replaceByFee : .lockTimeEnabled
+        for coin in result.selected {
+            guard let utxo = spendable.first(where: { $0.outpoint == coin.outpoint }),
+                let previous = transactions[coin.outpoint.txid]
+            else { throw .unknownUTXO(coin.outpoint.description) }
+            inputs.append(PlannedInput(utxo: utxo, previousTransaction: previous, sequence: sequence))
+        }
+        inputs.shuffle(using: &generator)
+        // Anti-fee-sniping (Bitcoin Core): the tip height, and one time in ten up to 100 blocks earlier.
+        var lockHeight = UInt32(max(0, tip?.height ?? 0))
+        if Int.random(in: 0..<10, using: &generator) == 0 { lockHeight -= min(lockHeight, UInt32.random(in: 0..<100, using: &generator)) }
+        return SpendPlan(
+            inputs: inputs, outputs: outputs, change: change, fee: result.fee, feeRate: feeRate,
+            lockTime: LockTime(rawValue: lockHeight), algorithm: result.algorithm, waste: result.waste)
+    }
+}

@@ -1,0 +1,200 @@
+import Bitcoin
+import Foundation
+import GRDB
+
+/// The watcher's SQLite database (GRDB, WAL mode, foreign keys, named migrations): wallets and their descriptors,
+/// derived addresses, transactions with their confirmations, the UTXOs derived from them, BIP329 labels and settings.
+///
+/// Every change is one SQLite transaction, so a process killed at any moment leaves the previous or the next state.
+public final class Store: Sendable {
+    let pool: DatabasePool
+    /// The database file.
+    public let path: String
+
+    /// Opens (creating when needed) `wallet.sqlite` in `directory` and brings its schema up to date.
+    ///
+    /// - Throws: `StoreError.dataDirectory` or `.sqlite`.
+    public init(directory: String) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .dataDirectory(path: directory, reason: error.localizedDescription)
+        }
+        path = (directory as NSString).appendingPathComponent("wallet.sqlite")
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw Self.map(error)
+        }
+        try migrate()
+    }
+
+    /// The names of the migrations, in order.
+    public static let migrationNames = ["v1-wallets", "v2-chain", "v3-labels-settings"]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-wallets") { db in
+            try db.execute(sql: """
+                CREATE TABLE wallet (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE,
+                    network TEXT NOT NULL,
+                    gap_limit INTEGER NOT NULL CHECK (gap_limit BETWEEN 1 AND 1000),
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE descriptor (
+                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                    keychain INTEGER NOT NULL CHECK (keychain IN (0, 1)),
+                    text TEXT NOT NULL,
+                    PRIMARY KEY (wallet_id, keychain)
+                );
+                CREATE TABLE address (
+                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                    keychain INTEGER NOT NULL,
+                    idx INTEGER NOT NULL,
+                    script BLOB NOT NULL,
+                    address TEXT NOT NULL,
+                    used INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (wallet_id, keychain, idx),
+                    UNIQUE (wallet_id, script)
+                );
+                CREATE TABLE keychain_state (
+                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                    keychain INTEGER NOT NULL,
+                    revealed INTEGER NOT NULL DEFAULT -1,
+                    PRIMARY KEY (wallet_id, keychain)
+                );
+                """)
+        }
+        migrator.registerMigration("v2-chain") { db in
+            try db.execute(sql: """
+                CREATE TABLE tx (
+                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                    txid TEXT NOT NULL,
+                    raw BLOB NOT NULL,
+                    height INTEGER,
+                    block_hash TEXT,
+                    verified INTEGER NOT NULL DEFAULT 0,
+                    first_seen INTEGER NOT NULL,
+                    PRIMARY KEY (wallet_id, txid)
+                );
+                CREATE TABLE utxo (
+                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                    txid TEXT NOT NULL,
+                    vout INTEGER NOT NULL,
+                    value INTEGER NOT NULL,
+                    script BLOB NOT NULL,
+                    keychain INTEGER NOT NULL,
+                    idx INTEGER NOT NULL,
+                    height INTEGER,
+                    coinbase INTEGER NOT NULL,
+                    PRIMARY KEY (wallet_id, txid, vout),
+                    FOREIGN KEY (wallet_id, txid) REFERENCES tx(wallet_id, txid) ON DELETE CASCADE
+                );
+                CREATE TABLE spent_elsewhere (
+                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                    txid TEXT NOT NULL,
+                    vout INTEGER NOT NULL,
+                    PRIMARY KEY (wallet_id, txid, vout)
+                );
+                CREATE TABLE sync_state (
+                    wallet_id INTEGER PRIMARY KEY REFERENCES wallet(id) ON DELETE CASCADE,
+                    tip_height INTEGER NOT NULL,
+                    tip_hash TEXT NOT NULL,
+                    synced_at INTEGER NOT NULL
+                );
+                """)
+        }
+        migrator.registerMigration("v3-labels-settings") { db in
+            try db.execute(sql: """
+                CREATE TABLE label (
+                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                    type TEXT NOT NULL,
+                    ref TEXT NOT NULL,
+                    label TEXT,
+                    origin TEXT,
+                    spendable INTEGER,
+                    PRIMARY KEY (wallet_id, type, ref)
+                );
+                CREATE TABLE setting (
+                    key TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+
+    private func migrate() throws(StoreError) {
+        do {
+            let applied = try pool.read { db in try Self.migrator.appliedIdentifiers(db) }
+            if let unknown = applied.first(where: { !Self.migrationNames.contains($0) }) { throw StoreError.newerSchema(unknown) }
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
+    /// The migrations applied to this database, in order.
+    public func appliedMigrations() throws(StoreError) -> [String] {
+        try read { db in try Self.migrator.appliedMigrations(db) }
+    }
+
+    static func map(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError {
+            return .sqlite(code: error.resultCode.rawValue, message: error.message ?? "\(error)")
+        }
+        return .corrupt("\(error)")
+    }
+
+    /// Runs `body` in one write transaction.
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.write { db in try body(db) }
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
+    /// Runs `body` in a read transaction.
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.read { db in try body(db) }
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
+    // MARK: Settings
+
+    /// The value of a setting (`node.url`, …).
+    public func setting(_ key: String) throws(StoreError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Sets (or with nil, removes) a setting.
+    public func setSetting(_ key: String, _ value: String?) throws(StoreError) {
+        try write { db in
+            if let value {
+                try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    /// Every setting.
+    public func settings() throws(StoreError) -> [String: String] {
+        try read { db in
+            var out: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") { out[row["key"]] = row["value"] }
+            return out
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import CLISupport
+import Foundation
+import Watcher
+
+/// `airlock-watcher addresses`.
+struct Addresses: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the derived addresses with their use.",
+        discussion: "Examples:\n  airlock-watcher addresses\n  airlock-watcher addresses --change --json")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Show change addresses instead of receive addresses.")
+    var change = false
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let context = try WatcherContext(global)
+            let wallet = try context.wallet()
+            let keychain: Keychain = change ? .internal : .external
+            let list = try context.store.addresses(walletID: try wallet.requireID()).filter { $0.keychain == keychain }
+            let labels = Dictionary(
+                try context.store.labels(walletID: try wallet.requireID()).filter { $0.type == "addr" }
+                    .map { ($0.ref, $0.label ?? "") }, uniquingKeysWith: { a, _ in a })
+            if global.json {
+                try JSONOutput.printObject(list.map { a -> [String: Any] in
+                    [
+                        "address": a.address, "keychain": a.keychain.description, "index": a.index, "used": a.used,
+                        "script": a.script.hexString, "label": labels[a.address].map { $0 as Any } ?? NSNull(),
+                    ]
+                })
+            } else if list.isEmpty {
+                print("no addresses yet (run sync, or receive)")
+            } else {
+                for a in list {
+                    print("\(a.index)\t\(a.address)\t\(a.used ? "used" : "unused")" + (labels[a.address].map { "\t\($0)" } ?? ""))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import CLISupport
+import Foundation
+import Watcher
+
+/// `airlock-watcher backup --out FILE`.
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Write every wallet, label, address index and setting (no chain data) as versioned JSON.",
+        discussion: "Example:\n  airlock-watcher backup --out watcher-backup.json")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The backup file ('-' for stdout).")
+    var out: String
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let context = try WatcherContext(global)
+            let backup = try context.store.makeBackup()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            let data = try encoder.encode(backup)
+            if out == "-" {
+                FileHandle.standardOutput.write(data + Data("\n".utf8))
+                return
+            }
+            try InputReader.write(data, to: out)
+            if global.json {
+                try JSONOutput.printObject(["file": out, "wallets": backup.wallets.map(\.name)] as [String: Any])
+            } else {
+                print("backed up \(backup.wallets.count) wallet(s) to \(out)")
+            }
+        }
+    }
+}
+
+/// `airlock-watcher restore FILE [--force]`.
+struct Restore: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Restore a backup into the data directory; refuses to replace existing data without --force.",
+        discussion: "Example:\n  airlock-watcher --data-dir ~/new restore watcher-backup.json && airlock-watcher --data-dir ~/new sync")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The backup file, or - for stdin.")
+    var file: String
+
+    @Flag(help: "Replace the wallets and settings already in the data directory.")
+    var force = false
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let data = try InputReader.read(file)
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            let backup: Watcher.Backup
+            do {
+                backup = try decoder.decode(Watcher.Backup.self, from: data)
+            } catch {
+                throw BackupError.invalid("\(file) is not backup JSON")
+            }
+            let context = try WatcherContext(global)
+            try context.store.restore(backup, force: force)
+            if global.json {
+                try JSONOutput.printObject(["restored": backup.wallets.map(\.name)] as [String: Any])
+            } else {
+                print("restored \(backup.wallets.count) wallet(s): \(backup.wallets.map(\.name).joined(separator: ", "))")
+                print("run sync to fetch their history")
+            }
+        }
+    }
+}
+
+/// `airlock-watcher wallets`.
+struct Wallets: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the imported wallets.", discussion: "Example:\n  airlock-watcher wallets --json")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let context = try WatcherContext(global)
+            let wallets = try context.store.wallets()
+            if global.json {
+                try JSONOutput.printObject(wallets.map { w -> [String: Any] in
+                    [
+                        "name": w.name, "network": w.network.rawValue, "gap_limit": w.gapLimit,
+                        "receive_descriptor": w.descriptors[.external] ?? "",
+                        "change_descriptor": w.descriptors[.internal].map { $0 as Any } ?? NSNull(),
+                    ]
+                })
+            } else {
+                for w in wallets { print("\(w.name)\t\(w.network.rawValue)\t\(w.descriptors[.external] ?? "")") }
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Bitcoin
+import CLISupport
+import Foundation
+import Watcher
+
+/// `airlock-watcher import IN [--name NAME]`.
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import an account: a descriptor, two descriptors, an xpub with origin, or a signer's JSON export.",
+        discussion: """
+            IN is a file, or - for stdin. Accepted:
+              - a descriptor with checksum, e.g. wpkh([fp/84h/1h/0h]tpub.../<0;1>/*)#checksum (BIP389 multipath),
+                or tr(...), wsh(sortedmulti(2,...)), sh(wpkh(...)), pkh(...)
+              - two single-path descriptors on two lines: receive (/0/*) then change (/1/*)
+              - an extended key with origin, [fp/84h/0h/0h]zpub...; the SLIP-132 version picks the script
+                (xpub/tpub: pkh, ypub/upub: sh(wpkh), zpub/vpub: wpkh)
+              - the generic JSON export (Coldcard-style, airlock-signer export --format json): bip84 by default
+
+            Examples:
+              airlock-watcher import account.txt --name savings --network regtest
+              airlock-signer export --format json | airlock-watcher import - --section bip86
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The account: a file, or - for stdin.")
+    var input: String
+
+    @Option(help: "Name of the new wallet (default: the export section, else 'default').")
+    var name: String?
+
+    @Option(help: "Network: main, test, signet or regtest (default: from the keys; test keys mean testnet).")
+    var network: String?
+
+    @Option(help: "Gap limit: unused addresses in a row that end discovery.")
+    var gapLimit = 20
+
+    @Option(help: "Section of a JSON export to use: bip84, bip86, bip49, bip44.")
+    var section: String?
+
+    func validate() throws {
+        guard (1...1000).contains(gapLimit) else { throw ValidationError("--gap-limit must be 1...1000") }
+        if let network, Network(name: network) == nil {
+            throw ValidationError("unknown network '\(network)': main, test, signet or regtest")
+        }
+        if let name, name.isEmpty || name.count > 64 || name.contains(where: { $0.isNewline }) {
+            throw ValidationError("--name must be 1-64 characters on one line")
+        }
+    }
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let text = try InputReader.text(input)
+            let account = try AccountImport.parse(text, network: network.flatMap(Network.init(name:)), section: section)
+            let context = try WatcherContext(global)
+            var descriptors: [Keychain: String] = [.external: account.external.description]
+            if let change = account.change { descriptors[.internal] = change.description }
+            let record = try context.store.createWallet(WalletRecord(
+                name: name ?? account.suggestedName ?? "default", network: account.network, gapLimit: gapLimit,
+                descriptors: descriptors))
+            let first = try Account(record: record).derive(.external, index: 0)
+            if global.json {
+                try JSONOutput.printObject([
+                    "name": record.name, "network": record.network.rawValue, "gap_limit": record.gapLimit,
+                    "source": account.source, "receive_descriptor": account.external.description,
+                    "change_descriptor": account.change?.description ?? NSNull(),
+                    "first_address": first.address,
+                ] as [String: Any])
+            } else {
+                print("imported wallet '\(record.name)' (\(record.network.rawValue), \(account.source))")
+                print("receive: \(account.external)")
+                if let change = account.change { print("change:  \(change)") }
+                print("first address: \(first.address)")
+            }
+        }
+    }
+}

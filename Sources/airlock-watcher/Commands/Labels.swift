@@ -1,0 +1,66 @@
+import ArgumentParser
+import CLISupport
+import Foundation
+import Watcher
+
+/// `airlock-watcher labels export|import FILE` (BIP329).
+struct Labels: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export or import labels as BIP329 JSON Lines.",
+        subcommands: [Export.self, ImportLabels.self])
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the wallet's labels as BIP329 JSON Lines ('-' for stdout).",
+            discussion: "Example:\n  airlock-watcher labels export labels.jsonl")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Output file, or - for stdout.") var file: String
+
+        func run() async throws {
+            try await ErrorReporting.run {
+                let context = try WatcherContext(global)
+                let wallet = try context.wallet()
+                let labels = try context.store.labels(walletID: try wallet.requireID())
+                let text = LabelsFile.serialize(labels)
+                if file == "-" {
+                    print(text, terminator: "")
+                } else {
+                    try InputReader.write(Data(text.utf8), to: file)
+                    if global.json {
+                        try JSONOutput.printObject(["exported": labels.count, "file": file] as [String: Any])
+                    } else {
+                        Diagnostics.print("exported \(labels.count) labels to \(file)")
+                    }
+                }
+            }
+        }
+    }
+
+    struct ImportLabels: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Read BIP329 JSON Lines ('-' for stdin); all lines are checked before any is stored.",
+            discussion: """
+                An output label with "spendable": false freezes that coin.
+
+                Example:
+                  airlock-watcher labels import labels.jsonl
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Input file, or - for stdin.") var file: String
+
+        func run() async throws {
+            try await ErrorReporting.run {
+                let labels = try LabelsFile.parse(try InputReader.text(file))
+                let context = try WatcherContext(global)
+                let wallet = try context.wallet()
+                try context.store.upsertLabels(labels, walletID: try wallet.requireID())
+                if global.json {
+                    try JSONOutput.printObject(["imported": labels.count] as [String: Any])
+                } else {
+                    print("imported \(labels.count) labels into '\(wallet.name)'")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import Bitcoin
+import ChainBackends
+import CLISupport
+import Foundation
+import Watcher
+
+/// `airlock-watcher send`: plans the payment (coin selection, change, locktime, RBF). Writing it as a PSBT waits
+/// for the PSBT module (Sources/Bitcoin/PSBT); until then `--dry-run` shows the plan.
+struct Send: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build an unsigned transaction paying one or more addresses.",
+        discussion: """
+            AMT is 0.001btc, 100000sat, or a plain number of BTC. Coins are chosen by branch and bound (no change
+            when possible), else by single random draw with change to the next change address. RBF is on unless
+            --no-rbf; the locktime is set against fee sniping.
+
+            Examples:
+              airlock-watcher send --to bcrt1q... --amount 0.001btc --fee-rate 2 --dry-run
+              airlock-watcher send --to bcrt1q... --max --target-blocks 6 --dry-run --json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .customLong("to"), help: "A recipient address (repeat for several).")
+    var recipients: [String] = []
+
+    @Option(name: .customLong("amount"), help: "The amount for each --to, in order.")
+    var amounts: [String] = []
+
+    @Flag(help: "Send everything spendable (one recipient, no --amount).")
+    var max = false
+
+    @Option(help: "Fee rate in sat/vB (up to 3 decimals).")
+    var feeRate: String?
+
+    @Option(help: "Ask the node for a fee rate to confirm within N blocks (default 6).")
+    var targetBlocks: Int?
+
+    @Option(name: .customLong("utxo"), help: "Spend exactly these coins (TXID:VOUT; repeat).")
+    var utxos: [String] = []
+
+    @Flag(help: "Do not signal replace-by-fee.")
+    var noRbf = false
+
+    @Option(help: "Write the unsigned PSBT to this file.")
+    var out: String?
+
+    @Flag(help: "Show the planned transaction without writing a PSBT.")
+    var dryRun = false
+
+    func validate() throws {
+        guard !recipients.isEmpty else { throw ValidationError("give at least one --to ADDRESS") }
+        if max {
+            guard recipients.count == 1, amounts.isEmpty else { throw ValidationError("--max takes one --to and no --amount") }
+        } else {
+            guard amounts.count == recipients.count else {
+                throw ValidationError("give one --amount for each --to (\(recipients.count) addresses, \(amounts.count) amounts)")
+            }
+        }
+        if feeRate != nil && targetBlocks != nil { throw ValidationError("use --fee-rate or --target-blocks, not both") }
+        if let targetBlocks, !(1...1008).contains(targetBlocks) { throw ValidationError("--target-blocks must be 1...1008") }
+    }
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let context = try WatcherContext(global)
+            let wallet = try context.wallet()
+            var parsed: [Recipient] = []
+            for (i, text) in recipients.enumerated() {
+                let address: Address
+                do {
+                    address = try Address(string: text, network: wallet.network)
+                } catch AddressError.wrongNetwork {
+                    throw SpendError.wrongNetwork(address: text, wallet: wallet.network)
+                } catch {
+                    throw CLIError(.invalidInput, "invalid address '\(text)': \(error)")
+                }
+                var amount: Amount?
+                if !max {
+                    do {
+                        amount = try Amount(string: amounts[i])
+                    } catch let error as AmountError {
+                        throw CLIError(.invalidInput, "invalid amount '\(amounts[i])': \(describe(error))")
+                    } catch {
+                        throw CLIError(.invalidInput, "invalid amount '\(amounts[i])'")
+                    }
+                }
+                parsed.append(Recipient(address: address, amount: amount))
+            }
+            var only: [OutPoint]?
+            if !utxos.isEmpty {
+                only = try utxos.map { text in
+                    do { return try OutPoint(string: text) } catch { throw CLIError(.invalidInput, "invalid --utxo '\(text)'") }
+                }
+            }
+            let rate: FeeRate
+            if let feeRate {
+                do { rate = try FeeRate(string: feeRate) } catch { throw CLIError(.invalidInput, "invalid --fee-rate: \(error)") }
+            } else {
+                let source = try context.chainSource(network: wallet.network)
+                rate = try await source.feeRate(targetBlocks: targetBlocks ?? 6)
+                await source.close()
+            }
+            var generator = SystemRandomNumberGenerator()
+            let plan = try SpendPlanner(store: context.store, wallet: wallet).plan(
+                recipients: parsed, feeRate: rate, only: only, rbf: !noRbf, using: &generator)
+            let tx = plan.transaction
+            guard dryRun else {
+                throw CLIError(.usage, "writing the unsigned PSBT needs the PSBT module, which has not landed yet; use --dry-run")
+            }
+            if global.json {
+                try JSONOutput.printObject([
+                    "txid": tx.txid.hexString, "fee": plan.fee.sats, "fee_rate_sat_per_kvb": plan.feeRate.satsPerKVB,
+                    "algorithm": plan.algorithm.rawValue, "waste": plan.waste, "locktime": Int(plan.lockTime.rawValue),
+                    "rbf": !noRbf, "inputs": plan.inputs.map { ["outpoint": $0.utxo.outpoint.description, "value": $0.utxo.value.sats] as [String: Any] },
+                    "outputs": plan.outputs.enumerated().map { i, o in
+                        ["script": o.scriptPubKey.hexString, "value": o.value.sats, "change": plan.change?.position == i] as [String: Any]
+                    },
+                    "unsigned_tx": tx.serialized().hexString,
+                ] as [String: Any])
+            } else {
+                print("inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.rawValue)")
+                for (i, output) in plan.outputs.enumerated() {
+                    let address = (try? Address(scriptPubKey: output.scriptPubKey, network: wallet.network))?.description ?? output.scriptPubKey.hexString
+                    print("  \(address)  \(output.value.btcString) BTC" + (plan.change?.position == i ? "  (change)" : ""))
+                }
+            }
+        }
+    }
+}
+
+extension SpendError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        if case .store(let error) = self { return error.exitStatus }
+        return .invalidInput
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import ChainBackends
+import CLISupport
+import Foundation
+import Watcher
+
+/// `airlock-watcher sync`.
+struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Discover addresses to the gap limit and fetch their history from the node.",
+        discussion: """
+            Each batch of addresses is committed on its own, so an interrupted sync is safe to run again.
+            Transactions from an Electrum or Esplora server are checked against merkle proofs and block
+            headers; a server whose data does not check out is reported (exit 5) and nothing it sent is kept.
+
+            Examples:
+              airlock-watcher sync
+              airlock-watcher --wallet savings sync --json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let context = try WatcherContext(global)
+            let wallet = try context.wallet()
+            let source = try context.chainSource(network: wallet.network)
+            let sync = try WalletSync(store: context.store, wallet: wallet, source: source)
+            let bar = ProgressBox(label: "sync \(wallet.name)")
+            let summary: SyncSummary
+            do {
+                summary = try await sync.run { bar.update($0) }
+            } catch {
+                await source.close()
+                throw error
+            }
+            await source.close()
+            let balance = Watcher.Balance(
+                utxos: try context.store.utxos(walletID: try wallet.requireID()), tipHeight: summary.tip.height)
+            if global.json {
+                try JSONOutput.printObject([
+                    "wallet": wallet.name, "height": summary.tip.height, "tip": summary.tip.hash,
+                    "scripts_checked": summary.scriptsChecked, "transactions": summary.transactions,
+                    "new_transactions": summary.newTransactions, "balance": balance.total,
+                ] as [String: Any])
+            } else {
+                print("synced '\(wallet.name)' to height \(summary.tip.height): \(summary.transactions) transactions, "
+                    + "balance \(btc(balance.total)) BTC")
+            }
+        }
+    }
+}
+
+/// A progress bar whose total may grow (discovery finds more addresses as it goes).
+final class ProgressBox: @unchecked Sendable {
+    private let label: String
+    private var bar: ProgressBar?
+    private var total = 0
+    private let lock = NSLock()
+
+    init(label: String) { self.label = label }
+
+    func update(_ progress: SyncProgress) {
+        lock.lock()
+        defer { lock.unlock() }
+        if bar == nil || progress.expected != total {
+            total = progress.expected
+            bar = ProgressBar(label: label, total: total)
+        }
+        bar?.update(progress.checked)
+    }
+}

@@ -1,0 +1,30 @@
+import CLISupport
+import Foundation
+
+/// Reads command input from a file or `-` (stdin). A stop-gap until CLISupport's shared input helpers land.
+enum InputReader {
+    /// The bytes of `path`, or of stdin for `-`.
+    static func read(_ path: String) throws -> Data {
+        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        guard FileManager.default.fileExists(atPath: path) else { throw CLIError(.io, "no such file: \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError(.io, "cannot read \(path)") }
+        return data
+    }
+
+    /// The text of `path` (or stdin), which must be UTF-8.
+    static func text(_ path: String) throws -> String {
+        guard let text = String(data: try read(path), encoding: .utf8) else {
+            throw CLIError(.invalidInput, "\(path) is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// Writes `data` to `path` atomically (temporary file, then rename).
+    static func write(_ data: Data, to path: String) throws {
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CLIError(.io, "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}

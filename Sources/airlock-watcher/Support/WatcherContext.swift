@@ -1,0 +1,57 @@
+import Bitcoin
+import ChainBackends
+import CLISupport
+import Foundation
+import Watcher
+
+/// What a command works with: the store in the data directory, the chosen wallet, and the chain source of the
+/// `node set` URL. The only place that picks a concrete `ChainSource` (STYLE.md R8).
+struct WatcherContext {
+    let options: GlobalOptions
+    let store: Store
+
+    init(_ options: GlobalOptions) throws {
+        self.options = options
+        store = try Store(directory: options.resolvedDataDir)
+    }
+
+    /// The wallet named by `--wallet`, or the only one.
+    func wallet() throws -> WalletRecord { try store.wallet(named: options.wallet) }
+
+    static let nodeURLKey = "node.url"
+
+    /// The chain source for the configured node, for a wallet on `network`.
+    func chainSource(network: Network) throws -> any ChainSource {
+        guard let text = try store.setting(Self.nodeURLKey) else {
+            throw CLIError(.usage, "no node configured: airlock-watcher node set URL (e.g. electrum://127.0.0.1:50001)")
+        }
+        return Self.makeSource(try NodeURL(string: text), network: network)
+    }
+
+    static func makeSource(_ url: NodeURL, network: Network) -> any ChainSource {
+        let timeout = Int(ProcessInfo.processInfo.environment["AIRLOCK_NODE_TIMEOUT"] ?? "") ?? 30
+        switch url {
+        case .electrum(let host, let port, let tls):
+            return ElectrumClient(host: host, port: port, tls: tls, network: network, timeout: timeout)
+        case .bitcoind(let host, let port, let auth, let wallet):
+            return BitcoinCoreRPC(host: host, port: port, auth: auth, wallet: wallet, timeout: max(timeout, 60))
+        case .esplora(let host, let port, let path, let tls):
+            return EsploraClient(host: host, port: port, basePath: path, tls: tls, network: network, timeout: timeout)
+        }
+    }
+}
+
+/// Formats sats as BTC text.
+func btc(_ sats: UInt64) -> String { (try? Amount(sats: sats))?.btcString ?? "\(sats) sat" }
+
+func btcSigned(_ sats: Int64) -> String { (sats < 0 ? "-" : "+") + btc(sats.magnitude) }
+
+/// A readable reason for an amount that does not parse.
+func describe(_ error: AmountError) -> String {
+    switch error {
+    case .invalidFormat: "not an amount (use 0.001btc, 100000sat or a number of BTC)"
+    case .tooManyDecimals(let n): "too many decimals (\(n); BTC has at most 8, sat none)"
+    case .negative: "negative"
+    case .exceedsMaxMoney: "more than 21,000,000 BTC"
+    }
+}

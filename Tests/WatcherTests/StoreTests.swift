@@ -1,0 +1,110 @@
+import Bitcoin
+import ChainBackends
+import Foundation
+import GRDB
+import Testing
+
+@testable import Watcher
+
+/// The SQLite store: named migrations, WAL, foreign keys, and UTXOs derived from stored transactions.
+@Suite("Store: migrations, wallets, UTXOs")
+struct StoreTests {
+    static func tempDir() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("airlock-store-\(UUID().uuidString)").path
+        return path
+    }
+
+    // BIP84 test vector account key (mnemonic "abandon … about"), with both branches.
+    static let descriptor =
+        "wpkh([73c5da0a/84h/0h/0h]xpub6CatWdiZiodmUeTDp8LT5or8nmbKNcuyvz7WyksVFkKB4RHwCD3XyuvPEbvqAQY3rAPshWcMLoP2fMFMKHPJ4ZeZXYVUhLv1VMrjPC7PW6V/<0;1>/*)"
+
+    static func makeWallet(_ store: Store, name: String = "w") throws -> WalletRecord {
+        let account = try AccountImport.parse(Self.descriptor)
+        return try store.createWallet(WalletRecord(
+            name: name, network: .main, gapLimit: 20,
+            descriptors: [.external: account.external.description, .internal: account.change?.description ?? ""]))
+    }
+
+    @Test("a new database has every named migration, WAL journal and foreign keys on")
+    func migrations() throws {
+        let store = try Store(directory: Self.tempDir())
+        #expect(try store.appliedMigrations() == Store.migrationNames)
+        let mode = try store.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+        let fk = try store.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") }
+        #expect(fk == 1)
+    }
+
+    @Test("reopening keeps the data and applies nothing twice")
+    func reopen() throws {
+        let dir = Self.tempDir()
+        do {
+            let store = try Store(directory: dir)
+            _ = try Self.makeWallet(store)
+            try store.setSetting("node.url", "electrum://127.0.0.1:1")
+        }
+        let again = try Store(directory: dir)
+        #expect(try again.wallets().map(\.name) == ["w"])
+        #expect(try again.setting("node.url") == "electrum://127.0.0.1:1")
+    }
+
+    @Test("a database from a newer version is refused, not altered")
+    func newerSchema() throws {
+        let dir = Self.tempDir()
+        let store = try Store(directory: dir)
+        try store.pool.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future')")
+        }
+        #expect(throws: StoreError.newerSchema("v99-future")) { try Store(directory: dir) }
+    }
+
+    @Test("wallet names: unique, found by name, the only one by default")
+    func walletNames() throws {
+        let store = try Store(directory: Self.tempDir())
+        #expect(throws: StoreError.noWallet) { try store.wallet(named: nil) }
+        _ = try Self.makeWallet(store, name: "a")
+        #expect(try store.wallet(named: nil).name == "a")
+        #expect(throws: StoreError.walletExists("a")) { try Self.makeWallet(store, name: "a") }
+        _ = try Self.makeWallet(store, name: "b")
+        #expect(throws: StoreError.ambiguousWallet(["a", "b"])) { try store.wallet(named: nil) }
+        #expect(throws: StoreError.walletNotFound(name: "c", known: ["a", "b"])) { try store.wallet(named: "c") }
+    }
+
+    @Test("applying a sync batch derives UTXOs; a spend removes them; deleting the wallet cascades")
+    func utxos() throws {
+        let store = try Store(directory: Self.tempDir())
+        let wallet = try Self.makeWallet(store)
+        let id = try wallet.requireID()
+        let account = try Account(record: wallet)
+        let receive = try account.derive(.external, index: 0)
+        #expect(receive.address == "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu")  // BIP84 vector, m/84'/0'/0'/0/0
+        let change = try account.derive(.internal, index: 0)
+        let funding = Transaction(
+            inputs: [TxIn(previousOutput: OutPoint(txid: try Txid(bytes: [UInt8](repeating: 7, count: 32)), vout: 1))],
+            outputs: [TxOut(value: try Amount(sats: 50_000), scriptPubKey: receive.script)])
+        let tip = BlockTip(height: 10, hash: String(repeating: "0", count: 64))
+        try store.apply(walletID: id, addresses: [receive, change], update: SyncUpdate(
+            tip: tip, histories: [receive.script: [HistoryEntry(txid: funding.txid, height: 5)]],
+            transactions: [funding.txid: funding],
+            anchors: [funding.txid: BlockAnchor(height: 5, blockHash: "ab", verified: true)]))
+        #expect(try store.utxos(walletID: id).map(\.value.sats) == [50_000])
+        #expect(try store.addresses(walletID: id).first { $0.keychain == .external }?.used == true)
+        let spend = Transaction(
+            inputs: [TxIn(previousOutput: OutPoint(txid: funding.txid, vout: 0))],
+            outputs: [TxOut(value: try Amount(sats: 40_000), scriptPubKey: change.script)])
+        try store.apply(walletID: id, addresses: [], update: SyncUpdate(
+            tip: tip, histories: [change.script: [HistoryEntry(txid: spend.txid, height: nil)]],
+            transactions: [spend.txid: spend]))
+        let after = try store.utxos(walletID: id)
+        #expect(after.map(\.value.sats) == [40_000])
+        #expect(after.first?.height == nil)
+        let balance = Balance(utxos: after, tipHeight: 10)
+        #expect(balance.unconfirmed == 40_000 && balance.confirmed == 0)
+        // The unconfirmed spend vanishes from the mempool: finishing a sync that did not see it drops it.
+        try store.finishSync(walletID: id, tip: tip, seen: [funding.txid])
+        #expect(try store.utxos(walletID: id).map(\.value.sats) == [50_000])
+        try store.deleteWallet(id: id)
+        let rows = try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tx") }
+        #expect(rows == 0)
+    }
+}
