@@ -1,0 +1,171 @@
+import BitcoinCrypto
+
+/// A coin that a descriptor can spend: its outpoint, amount, where in the descriptor its script comes from, and
+/// (optionally) the whole transaction that created it.
+public struct DescriptorCoin: Sendable, Hashable {
+    /// The output being spent.
+    public var outpoint: OutPoint
+    /// The value of that output.
+    public var amount: Amount
+    /// The branch of a multipath descriptor (BIP389 `<0;1>`: 0 receive, 1 change); 0 for single-path descriptors.
+    public var path: Int
+    /// The child index of the ranged key.
+    public var index: UInt32
+    /// The transaction that created the output (becomes PSBT_IN_NON_WITNESS_UTXO), or nil to give only the output.
+    public var previousTransaction: Transaction?
+
+    /// A coin at `outpoint` worth `amount`, paying the descriptor's script at `index` of branch `path`.
+    public init(
+        outpoint: OutPoint, amount: Amount, path: Int = 0, index: UInt32, previousTransaction: Transaction? = nil
+    ) {
+        self.outpoint = outpoint
+        self.amount = amount
+        self.path = path
+        self.index = index
+        self.previousTransaction = previousTransaction
+    }
+}
+
+extension PSBT {
+    /// A version 0 PSBT spending `coins` of `descriptor` to `outputs`, with the Updater fields a signer needs (the
+    /// BIP174 Creator and Updater in one step, as a watch-only wallet builds it).
+    ///
+    /// Each input gets its previous transaction when the coin has one, its witness UTXO when the script is segwit or
+    /// taproot, its redeem and witness scripts, and the BIP32 derivations of its keys (taproot: the internal key and
+    /// its BIP371 derivation). Outputs named in `change` get the same script and derivation fields, so signers can
+    /// verify them. Supported: `pkh`, `wpkh`, `sh(wpkh)`, `sh`/`wsh`/`sh(wsh)` over `multi`/`sortedmulti`, and
+    /// key-only `tr`.
+    ///
+    /// - Throws: `PSBTError.nonWitnessUTXOMismatch` when a coin's previous transaction has another txid or does not
+    ///   pay the descriptor's script and amount at the outpoint; `.invalidValue` when the descriptor cannot be
+    ///   derived there or is of an unsupported kind, or when a change output does not pay the descriptor's script.
+    /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0174.mediawiki#creator
+    public init(
+        spending coins: [DescriptorCoin], of descriptor: Descriptor, to outputs: [TxOut],
+        change: [Int: (path: Int, index: UInt32)] = [:], version: Int32 = 2, lockTime: LockTime = .none,
+        sequence: SequenceNumber = .replaceByFee
+    ) throws(PSBTError) {
+        let inputs = coins.map { TxIn(previousOutput: $0.outpoint, sequence: sequence) }
+        try self.init(
+            unsignedTransaction: Transaction(version: version, inputs: inputs, outputs: outputs, lockTime: lockTime))
+        for (number, coin) in coins.enumerated() {
+            let fields = try DescriptorFields(descriptor, path: coin.path, index: coin.index, location: .input(number))
+            let output = TxOut(value: coin.amount, scriptPubKey: fields.scriptPubKey)
+            if let previous = coin.previousTransaction {
+                let vout = Int(coin.outpoint.vout)
+                guard previous.txid == coin.outpoint.txid, vout < previous.outputs.count,
+                    previous.outputs[vout] == output
+                else { throw .nonWitnessUTXOMismatch(input: number) }
+                setNonWitnessUTXO(previous, input: number)
+            }
+            if fields.isWitness { setWitnessUTXO(output, input: number) }
+            if let script = fields.redeemScript { setRedeemScript(script, input: number) }
+            if let script = fields.witnessScript { setWitnessScript(script, input: number) }
+            for (key, origin) in fields.derivations { addBIP32Derivation(key, origin: origin, input: number) }
+            if let (key, origin) = fields.taprootKey {
+                setTapInternalKey(key, input: number)
+                addTapBIP32Derivation(key, origin: origin, input: number)
+            }
+        }
+        for (number, position) in change.sorted(by: { $0.key < $1.key }) {
+            guard outputs.indices.contains(number) else {
+                throw .invalidValue(field: "change", location: .output(number), reason: "no such output")
+            }
+            let fields = try DescriptorFields(
+                descriptor, path: position.path, index: position.index, location: .output(number))
+            guard fields.scriptPubKey == outputs[number].scriptPubKey else {
+                throw .invalidValue(
+                    field: "change", location: .output(number),
+                    reason: "the output does not pay the descriptor's script at \(position.path)/\(position.index)")
+            }
+            if let script = fields.redeemScript { setRedeemScript(script, output: number) }
+            if let script = fields.witnessScript { setWitnessScript(script, output: number) }
+            for (key, origin) in fields.derivations { addBIP32Derivation(key, origin: origin, output: number) }
+            if let (key, origin) = fields.taprootKey {
+                setTapInternalKey(key, output: number)
+                addTapBIP32Derivation(key, origin: origin, output: number)
+            }
+        }
+    }
+}
+
+/// The PSBT fields of one descriptor script: scriptPubKey, redeem and witness scripts, key derivations.
+private struct DescriptorFields {
+    var scriptPubKey: Script
+    var isWitness = false
+    var redeemScript: Script?
+    var witnessScript: Script?
+    var derivations: [(PublicKey, KeyOrigin)] = []
+    var taprootKey: (XOnlyPublicKey, KeyOrigin)?
+
+    init(_ descriptor: Descriptor, path: Int, index: UInt32, location: PSBTLocation) throws(PSBTError) {
+        func unsupported(_ reason: String) -> PSBTError {
+            .invalidValue(field: "descriptor", location: location, reason: reason)
+        }
+        func origin(_ key: DescriptorKey) throws(PSBTError) -> KeyOrigin {
+            guard let origin = key.keyOrigin(at: index, path: path) else {
+                throw unsupported("a key without an origin or extended key")
+            }
+            return origin
+        }
+        func derive(_ expression: DescriptorExpression) throws(PSBTError) -> Script {
+            do {
+                return try Descriptor.script(expression, index: index, path: path, tapscript: false)
+            } catch {
+                throw unsupported("cannot derive \(path)/\(index): \(error)")
+            }
+        }
+        func compressedKeys(_ keys: [DescriptorKey]) throws(PSBTError) -> [(PublicKey, KeyOrigin)] {
+            var result: [(PublicKey, KeyOrigin)] = []
+            for key in keys {
+                guard let (publicKey, compressed) = try? key.publicKey(at: index, path: path), compressed else {
+                    throw unsupported("cannot derive a compressed key at \(path)/\(index)")
+                }
+                result.append((publicKey, try origin(key)))
+            }
+            return result
+        }
+        let expression = descriptor.expression
+        scriptPubKey = try derive(expression)
+        switch expression {
+        case .pkh(let key):
+            derivations = try compressedKeys([key])
+        case .wpkh(let key):
+            isWitness = true
+            derivations = try compressedKeys([key])
+        case .sh(.wpkh(let key)):
+            isWitness = true
+            redeemScript = try derive(.wpkh(key))
+            derivations = try compressedKeys([key])
+        case .sh(.multi(_, let keys, _)):
+            redeemScript = try derive(Self.inner(expression))
+            derivations = try compressedKeys(keys)
+        case .wsh(.multi(_, let keys, _)):
+            isWitness = true
+            witnessScript = try derive(Self.inner(expression))
+            derivations = try compressedKeys(keys)
+        case .sh(.wsh(.multi(_, let keys, _))):
+            isWitness = true
+            let inner = Self.inner(Self.inner(expression))
+            witnessScript = try derive(inner)
+            redeemScript = try derive(.wsh(inner))
+            derivations = try compressedKeys(keys)
+        case .tr(let key, nil):
+            isWitness = true
+            guard let (publicKey, _) = try? key.publicKey(at: index, path: path) else {
+                throw unsupported("cannot derive the internal key at \(path)/\(index)")
+            }
+            taprootKey = (publicKey.xOnly.key, try origin(key))
+        default:
+            throw unsupported("only pkh, wpkh, sh(wpkh), sh/wsh/sh(wsh) multisig and key-only tr are supported")
+        }
+    }
+
+    /// The expression inside `sh(…)` or `wsh(…)`.
+    private static func inner(_ expression: DescriptorExpression) -> DescriptorExpression {
+        switch expression {
+        case .sh(let inner), .wsh(let inner): inner
+        default: expression
+        }
+    }
+}

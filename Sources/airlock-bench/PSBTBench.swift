@@ -1,0 +1,181 @@
+import ArgumentParser
+import Bitcoin
+import BitcoinCrypto
+import Foundation
+import Signer
+
+extension AirlockBench {
+    /// `airlock-bench psbt`: signs a 1,445-input P2WPKH PSBT and a 500-input P2TR PSBT, and parses and serializes a
+    /// PSBT of about 2 MB; `--write-psbt DIR` leaves the same files for the peers (scripts/bench).
+    struct PSBTBench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "psbt",
+            abstract: "PSBT signing (1,445 P2WPKH inputs, 500 P2TR inputs) and parse+serialize of a ~2 MB PSBT."
+        )
+
+        @Option(help: "Timed runs per workload; the median is reported.") var runs: Int = 5
+        @Option(help: "Write the workloads' PSBTs (binary) and workloads.json to this directory.")
+        var writePsbt: String?
+        @Flag(help: "Print one JSON object on stdout.") var json = false
+
+        func validate() throws {
+            if runs < 1 { throw ValidationError("--runs must be at least 1") }
+        }
+
+        /// The public BIP39 test mnemonic the workloads spend from (BIP39 reference vector 0).
+        static let mnemonic =
+            "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+
+        struct Workload {
+            let name: String
+            let kind: String
+            let accountPath: String
+            let operation: String
+            let psbt: PSBT
+        }
+
+        struct Result: Codable {
+            let name: String
+            let operation: String
+            let inputs: Int
+            let bytes: Int
+            let medianMilliseconds: Double
+            let runsMilliseconds: [Double]
+        }
+
+        func run() throws {
+            let master = try ExtendedPrivateKey(seed: try Mnemonic(phrase: Self.mnemonic).seed(), network: .regtest)
+            let workloads = [
+                Workload(
+                    name: "sign-p2wpkh-1445", kind: "wpkh", accountPath: "84h/1h/0h", operation: "sign",
+                    psbt: try Self.psbt(master, kind: "wpkh", path: "84h/1h/0h", inputs: 1_445, funding: 17)),
+                Workload(
+                    name: "sign-p2tr-500", kind: "tr", accountPath: "86h/1h/0h", operation: "sign",
+                    psbt: try Self.psbt(master, kind: "tr", path: "86h/1h/0h", inputs: 500, funding: 0)),
+                Workload(
+                    name: "parse-serialize-2mb", kind: "wpkh", accountPath: "84h/1h/0h", operation: "parse-serialize",
+                    psbt: try Self.psbt(master, kind: "wpkh", path: "84h/1h/0h", inputs: 700, funding: 8)),
+            ]
+            if let writePsbt { try write(workloads, to: writePsbt) }
+            var results: [Result] = []
+            for workload in workloads {
+                let bytes = workload.psbt.serialized()
+                var times: [Double] = []
+                for _ in 0..<runs {
+                    switch workload.operation {
+                    case "sign":
+                        // A fresh provider each run: its account cache starts cold, as on a signing device.
+                        let provider = SeedKeyProvider(master: master)
+                        var report: SigningReport?
+                        times.append(
+                            try Self.milliseconds { report = try PSBTSigner().sign(workload.psbt, with: provider) })
+                        guard report?.signedInputs.count == workload.psbt.inputs.count else {
+                            throw ValidationError("\(workload.name): not every input was signed")
+                        }
+                    default:
+                        var again: [UInt8] = []
+                        times.append(try Self.milliseconds { again = try PSBT(serialized: bytes).serialized() })
+                        guard again == bytes else { throw ValidationError("\(workload.name): round trip differs") }
+                    }
+                }
+                let sorted = times.sorted()
+                results.append(
+                    Result(
+                        name: workload.name, operation: workload.operation, inputs: workload.psbt.inputs.count,
+                        bytes: bytes.count, medianMilliseconds: sorted[sorted.count / 2], runsMilliseconds: times))
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                print(String(decoding: try encoder.encode(Report(runs: runs, results: results)), as: UTF8.self))
+            } else {
+                print("PSBT workloads (median of \(runs) runs)")
+                print("workload                 inputs       bytes    median ms")
+                for r in results {
+                    let name = r.name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                    print(String(format: "%@ %8d %11d %12.2f", name, r.inputs, r.bytes, r.medianMilliseconds))
+                }
+            }
+        }
+
+        struct Report: Codable {
+            var benchmark = "psbt"
+            let runs: Int
+            let results: [Result]
+        }
+
+        /// Writes each workload as `NAME.psbt` (binary) and describes them in `workloads.json` for the peers.
+        func write(_ workloads: [Workload], to directory: String) throws {
+            let url = URL(fileURLWithPath: directory)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            var entries: [[String: Any]] = []
+            for workload in workloads {
+                let file = workload.name + ".psbt"
+                try Data(workload.psbt.serialized()).write(to: url.appendingPathComponent(file))
+                entries.append([
+                    "name": workload.name, "file": file, "operation": workload.operation, "kind": workload.kind,
+                    "account_path": workload.accountPath, "inputs": workload.psbt.inputs.count,
+                ])
+            }
+            let object: [String: Any] = ["mnemonic": Self.mnemonic, "network": "regtest", "workloads": entries]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            try data.write(to: url.appendingPathComponent("workloads.json"))
+        }
+
+        static func milliseconds(_ body: () throws -> Void) throws -> Double {
+            let start = ContinuousClock.now
+            try body()
+            let elapsed = start.duration(to: .now)
+            return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18) * 1e3
+        }
+
+        /// A PSBT spending `inputs` coins of the account at `path` (receive branch, indexes 0…), to one payee and a
+        /// change output. With `funding` > 0 the coins come from that many synthetic transactions, each carried whole
+        /// as the inputs' non-witness UTXO (as the strict signer wants for segwit v0); with 0, only witness UTXOs.
+        static func psbt(
+            _ master: ExtendedPrivateKey, kind: String, path: String, inputs count: Int, funding: Int
+        ) throws -> PSBT {
+            let account = try master.derive(try DerivationPath(string: "m/" + path))
+            let key = "[\(master.fingerprint)/\(path)]\(account.extendedPublicKey.base58String)/<0;1>/*"
+            let descriptor = try Descriptor(string: kind == "tr" ? "tr(\(key))" : "wpkh(\(key))")
+            let amount = try Amount(sats: 100_000)
+            var coins: [DescriptorCoin] = []
+            if funding > 0 {
+                let perTransaction = (count + funding - 1) / funding
+                var index = 0
+                for number in 0..<funding {
+                    let fake = try Txid(bytes: SHA256.hash(Array("airlock-bench funding \(kind) \(number)".utf8)))
+                    var outputs: [TxOut] = []
+                    while outputs.count < perTransaction, index + outputs.count < count {
+                        let script = try descriptor.scriptPubKey(at: UInt32(index + outputs.count), path: 0)
+                        outputs.append(TxOut(value: amount, scriptPubKey: script))
+                    }
+                    let transaction = Transaction(
+                        inputs: [TxIn(previousOutput: OutPoint(txid: fake, vout: 0))], outputs: outputs)
+                    for vout in outputs.indices {
+                        coins.append(
+                            DescriptorCoin(
+                                outpoint: OutPoint(txid: transaction.txid, vout: UInt32(vout)), amount: amount,
+                                index: UInt32(index + vout), previousTransaction: transaction))
+                    }
+                    index += outputs.count
+                }
+            } else {
+                for index in 0..<count {
+                    let fake = try Txid(bytes: SHA256.hash(Array("airlock-bench coin \(kind) \(index)".utf8)))
+                    coins.append(
+                        DescriptorCoin(outpoint: OutPoint(txid: fake, vout: 1), amount: amount, index: UInt32(index)))
+                }
+            }
+            let total = UInt64(count) * amount.sats
+            let payee = Script.p2wpkh(try PubkeyHash(bytes: [UInt8](repeating: 0x42, count: 20)))
+            let outputs = [
+                TxOut(value: try Amount(sats: total / 2), scriptPubKey: payee),
+                TxOut(
+                    value: try Amount(sats: total / 2 - UInt64(count) * 100),
+                    scriptPubKey: try descriptor.scriptPubKey(at: 0, path: 1)),
+            ]
+            return try PSBT(spending: coins, of: descriptor, to: outputs, change: [1: (path: 1, index: 0)])
+        }
+    }
+}

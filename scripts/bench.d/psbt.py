@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The psbt section of scripts/bench: the peers' side of `airlock-bench psbt`, on the very PSBT files it wrote.
+
+Usage: psbt.py DIR RUNS. DIR holds workloads.json, the NAME.psbt files and airlock.json (`airlock-bench psbt --json`).
+Prints JSON-lines rows for scripts/bench.d/table.py: Airlock's medians, then BDK's and embit's.
+
+Signing is timed on an already parsed PSBT in every implementation (BDK: `wallet.sign(psbt, SignOptions())` with a
+wallet holding the account's tprv descriptors; embit: `psbt.sign_with(root)`), each run on a freshly parsed copy.
+Parse+serialize: BDK's Python API takes and gives base64 text, embit and Airlock binary.
+"""
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import bdkpython as bdk
+from embit import bip32, bip39
+from embit.networks import NETWORKS
+from embit.psbt import PSBT
+
+NET = NETWORKS["regtest"]
+# embit signs in pure Python (about 50 s for the 1,445 inputs here), so it gets at most this many runs.
+EMBIT_SIGN_RUNS = 2
+
+
+def row(workload, impl, times, detail=""):
+    return {"section": "psbt", "workload": workload, "impl": impl, "ms": statistics.median(times), "detail": detail}
+
+
+def timed(body):
+    start = time.perf_counter()
+    body()
+    return (time.perf_counter() - start) * 1e3
+
+
+def bdk_wallet(root, kind, path):
+    account = root.derive("m/" + path).to_base58(NET["xprv"])
+    key = "[{}/{}]{}".format(root.my_fingerprint.hex(), path, account)
+    wrap = "tr({})" if kind == "tr" else "wpkh({})"
+    return bdk.Wallet(
+        bdk.Descriptor(wrap.format(key + "/0/*"), bdk.NetworkKind.TEST),
+        bdk.Descriptor(wrap.format(key + "/1/*"), bdk.NetworkKind.TEST),
+        bdk.Network.REGTEST,
+        bdk.Persister.new_in_memory(),
+    )
+
+
+def signed_inputs_bdk(psbt, kind):
+    inputs = psbt.input()
+    return sum(1 for i in inputs if (i.tap_key_sig if kind == "tr" else i.partial_sigs))
+
+
+def main():
+    directory, runs = Path(sys.argv[1]), int(sys.argv[2])
+    spec = json.loads((directory / "workloads.json").read_text())
+    airlock = json.loads((directory / "airlock.json").read_text())
+    rows = [row(r["name"], "airlock", [r["medianMilliseconds"]]) for r in airlock["results"]]
+    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(spec["mnemonic"]), version=NET["xprv"])
+    options = bdk.SignOptions(
+        trust_witness_utxo=False, assume_height=None, allow_all_sighashes=False, try_finalize=False,
+        sign_with_tap_internal_key=True, allow_grinding=True)
+    for workload in spec["workloads"]:
+        name, kind = workload["name"], workload["kind"]
+        raw = (directory / workload["file"]).read_bytes()
+        text = PSBT.parse(raw).to_base64()
+        if workload["operation"] == "sign":
+            wallet = bdk_wallet(root, kind, workload["account_path"])
+            bdk_times, embit_times = [], []
+            for run in range(runs):
+                psbt = bdk.Psbt(text)
+                bdk_times.append(timed(lambda: wallet.sign(psbt, options)))
+                if signed_inputs_bdk(psbt, kind) != workload["inputs"]:
+                    sys.exit("psbt bench: BDK did not sign every input of " + name)
+                if run >= EMBIT_SIGN_RUNS:
+                    continue
+                parsed = PSBT.parse(raw)
+                count = []
+                embit_times.append(timed(lambda: count.append(parsed.sign_with(root))))
+                if count[0] != workload["inputs"]:
+                    sys.exit("psbt bench: embit signed {} of {} inputs".format(count[0], workload["inputs"]))
+            rows.append(row(name, "bdk", bdk_times))
+            rows.append(row(name, "embit", embit_times, "{} run{}".format(len(embit_times), "s"[len(embit_times) == 1:])))
+        else:
+            bdk_times, embit_times = [], []
+            for _ in range(runs):
+                bdk_times.append(timed(lambda: bdk.Psbt(text).serialize()))
+                embit_times.append(timed(lambda: PSBT.parse(raw).serialize()))
+            rows.append(row(name, "bdk", bdk_times, "base64"))
+            rows.append(row(name, "embit", embit_times))
+    for r in rows:
+        print(json.dumps(r))
+
+
+if __name__ == "__main__":
+    main()

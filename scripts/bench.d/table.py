@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""The shared table printer of scripts/bench: reads JSON-lines rows from every section and prints, per section and
+workload, Airlock's time, each peer's time, and the ratio Airlock / peer (below 1 means Airlock is faster).
+
+A row: {"section": "psbt", "workload": "sign-p2wpkh-1445", "impl": "airlock" | "<peer>", "ms": 12.3,
+        "detail": "optional note"}. A section adds rows; it never prints its own table.
+"""
+import json
+import sys
+
+
+def main():
+    rows = [json.loads(line) for path in sys.argv[1:] for line in open(path) if line.strip()]
+    sections = []
+    for row in rows:
+        if row["section"] not in sections:
+            sections.append(row["section"])
+    header = "{:<24} {:>12}  {:<22} {:>12} {:>14}".format("workload", "airlock ms", "peer", "peer ms", "airlock/peer")
+    for section in sections:
+        print("== {} ==".format(section))
+        print(header)
+        print("-" * len(header))
+        workloads = []
+        for row in rows:
+            if row["section"] == section and row["workload"] not in workloads:
+                workloads.append(row["workload"])
+        for workload in workloads:
+            mine = [r for r in rows if r["section"] == section and r["workload"] == workload]
+            airlock = next((r for r in mine if r["impl"] == "airlock"), None)
+            peers = [r for r in mine if r["impl"] != "airlock"] or [None]
+            for number, peer in enumerate(peers):
+                name = workload if number == 0 else ""
+                ours = "{:.2f}".format(airlock["ms"]) if airlock and number == 0 else ""
+                if peer is None:
+                    print("{:<24} {:>12}".format(name, ours))
+                    continue
+                label = peer["impl"] + (" ({})".format(peer["detail"]) if peer.get("detail") else "")
+                ratio = "{:.3f}".format(airlock["ms"] / peer["ms"]) if airlock and peer["ms"] > 0 else "-"
+                print("{:<24} {:>12}  {:<22} {:>12.2f} {:>14}".format(name, ours, label, peer["ms"], ratio))
+        print()
+
+
+if __name__ == "__main__":
+    main()
