@@ -163,7 +163,7 @@ def embit_combine(unsigned: bytes, *signed: bytes) -> PSBT:
     """Merges the signatures of `signed` PSBTs (trimmed or full) into `unsigned` with embit's objects. embit 0.8 keeps
     a taproot key-path signature (PSBT_IN_TAP_KEY_SIG) as an unknown field; it becomes the one-item final witness."""
     base = PSBT.parse(unsigned)
-    for blob in signed:
+    for blob in (unsigned, *signed):
         other = PSBT.parse(blob)
         assert other.tx.txid() == base.tx.txid(), "a signed PSBT of another transaction"
         for mine, theirs in zip(base.inputs, other.inputs):

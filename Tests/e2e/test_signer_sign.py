@@ -48,7 +48,7 @@ def fund(node, desc: str) -> list[Coin]:
 
 def bdk_psbt(node, desc: str) -> bytes:
     """BDK builds the spend: a watch-only wallet of the exported descriptor (both branches), full scan over the
-    node's Electrum port, TxBuilder paying the faucet with BDK's own coin selection and change."""
+    node's Electrum port, TxBuilder paying the faucet from both coins, with BDK's change output."""
     wallet = bdk.Wallet(bdk.Descriptor(branch(desc, 0), bdk.NetworkKind.TEST),
                         bdk.Descriptor(branch(desc, 1), bdk.NetworkKind.TEST),
                         bdk.Network.REGTEST, bdk.Persister.new_in_memory())
@@ -56,7 +56,9 @@ def bdk_psbt(node, desc: str) -> bytes:
     wallet.apply_update(client.full_scan(wallet.start_full_scan().build(), 20, 10, True))
     assert wallet.balance().confirmed.to_sat() == sum(AMOUNTS)
     recipient = bdk.Address(FAUCET_ADDRESS, bdk.Network.REGTEST)
-    psbt = (bdk.TxBuilder().add_recipient(recipient.script_pubkey(), bdk.Amount.from_sat(SEND))
+    # Both coins, so every PSBT has two inputs (BDK's own selection would often need only one).
+    coins = [u.outpoint for u in wallet.list_unspent()]
+    psbt = (bdk.TxBuilder().add_recipient(recipient.script_pubkey(), bdk.Amount.from_sat(SEND)).add_utxos(coins)
             .fee_rate(bdk.FeeRate.from_sat_per_vb(3)).finish(wallet))
     return base64.b64decode(psbt.serialize())
 
