@@ -411,7 +411,7 @@ def crash_campaign(run, home, bin_dir, runs: int, seed: int, argv_for) -> KillCa
     return campaign
 
 
-RUNS = 120
+RUNS = 90  # 30 kills at each kind of moment
 
 
 def test_passwd_survives_sigkill(run, home, bin_dir):
