@@ -408,6 +408,8 @@ def crash_campaign(run, home, bin_dir, runs: int, seed: int, argv_for) -> KillCa
     assert unlocks(run, state["current"]) == 0
     assert campaign.before > 0 and campaign.after > 0, (campaign.before, campaign.after)
     assert campaign.after_while_running > 0, "no kill landed between the rename and the exit"
+    print(f"{runs} kills: {campaign.before} left the vault as it was, {campaign.after} replaced it "
+          f"({campaign.after_while_running} of them killed the process after its rename)")
     return campaign
 
 
