@@ -6,6 +6,8 @@ struct AirlockBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "airlock-bench",
         abstract: "Benchmarks of Airlock's workloads; scripts/bench runs the peers' side in the same run.",
-        subcommands: [QRDecode.self, QRFrames.self, SighashBench.self, CoinSelectionBench.self, PSBTBench.self]
+        subcommands: [
+            QRDecode.self, QRFrames.self, SighashBench.self, CoinSelectionBench.self, PSBTBench.self, SignerBench.self,
+        ]
     )
 }
