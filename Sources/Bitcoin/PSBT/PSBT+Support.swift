@@ -23,7 +23,7 @@ extension Transaction {
 extension KeyOrigin {
     /// Decodes a PSBT key origin: 4-byte fingerprint then little-endian 32-bit path indexes; nil for a length that
     /// is zero or not a multiple of 4.
-    init?(psbtBytes bytes: [UInt8]) {
+    public init?(psbtBytes bytes: [UInt8]) {
         guard bytes.count >= 4, bytes.count % 4 == 0, bytes.count / 4 - 1 <= DerivationPath.maxDepth else { return nil }
         guard let fingerprint = try? Fingerprint(serialized: bytes[0..<4]) else { return nil }
         var components: [ChildNumber] = []

@@ -108,9 +108,8 @@ struct InputPlan {
         var keys: [SigningKey] = []
         var seen: Set<[UInt8]> = []
         for entry in input.map.entries(PSBTKeyType.Input.bip32Derivation) {
-            guard let publicKey = try? PublicKey(serialized: entry.keyData),
-                let origin = input.bip32Derivations.first(where: { $0.publicKey == publicKey })?.origin,
-                scriptKeys.matches(entry.keyData),
+            guard scriptKeys.matches(entry.keyData), let publicKey = try? PublicKey(serialized: entry.keyData),
+                let origin = KeyOrigin(psbtBytes: entry.value),
                 let privateKey = ask(provider, .bip32(publicKey: publicKey, origin: origin)),
                 privateKey.publicKey == publicKey, seen.insert(entry.keyData).inserted
             else { continue }

@@ -25,11 +25,11 @@ public protocol KeyProvider: Sendable {
 
 /// Keys derived from one BIP32 master key (a seed), answering requests whose origin starts at its fingerprint.
 ///
-/// Account-level keys (the hardened prefix of a path) are derived once and cached, so signing many inputs of one
-/// account costs two normal derivations per input.
+/// Branch-level keys (the parent of each requested key) are derived once and cached, so signing many inputs of one
+/// account costs one normal derivation per input.
 public final class SeedKeyProvider: KeyProvider, @unchecked Sendable {
     private let master: ExtendedPrivateKey
-    private var accounts: [DerivationPath: ExtendedPrivateKey] = [:]
+    private var parents: [DerivationPath: ExtendedPrivateKey] = [:]
     private let lock = NSLockLike()
 
     /// The master fingerprint requests must name.
@@ -57,21 +57,22 @@ public final class SeedKeyProvider: KeyProvider, @unchecked Sendable {
     }
 
     /// The extended key at `origin`, or nil when the origin is not under this master.
+    ///
+    /// The parent of the requested key (for an account, the receive or change branch) is cached, so consecutive
+    /// addresses of one branch cost one normal derivation each.
     private func derive(_ origin: KeyOrigin) throws -> ExtendedPrivateKey? {
         guard origin.fingerprint == master.fingerprint else { return nil }
         let components = origin.path.components
-        let split = (components.lastIndex(where: \.isHardened).map { $0 + 1 }) ?? 0
-        let prefix = try DerivationPath(Array(components[..<split]))
-        let account: ExtendedPrivateKey
-        if let cached = lock.withLock({ accounts[prefix] }) {
-            account = cached
+        guard let last = components.last else { return master }
+        let parentPath = try DerivationPath(Array(components.dropLast()))
+        let parent: ExtendedPrivateKey
+        if let cached = lock.withLock({ parents[parentPath] }) {
+            parent = cached
         } else {
-            account = try master.derive(prefix)
-            lock.withLock { accounts[prefix] = account }
+            parent = try master.derive(parentPath)
+            lock.withLock { parents[parentPath] = parent }
         }
-        var key = account
-        for component in components[split...] { key = try key.deriveChild(component) }
-        return key
+        return try parent.deriveChild(last)
     }
 }
 
