@@ -102,29 +102,47 @@ public struct PayloadDecoder: Sendable {
         guard !text.isEmpty else { throw .empty }
         if text.count >= 3, text.prefix(3).lowercased() == "ur:" {
             var decoder: URDecoder
+            let previous = state
             switch state {
             case .empty: decoder = URDecoder()
             case .ur(let d): decoder = d
             default: throw .mixedPayloads(first: describe(), second: "UR \(text.prefix(24))…")
             }
-            do { try decoder.receive(text) } catch { throw mapUR(error, decoder: decoder, text: text) }
-            if let type = decoder.type { try checkURType(type) }
+            state = .empty  // drop the stored copy so that the decoder's buffers are mutated in place
+            do { try decoder.receive(text) } catch {
+                state = previous
+                throw mapUR(error, decoder: decoder, text: text)
+            }
             state = .ur(decoder)
+            if let type = decoder.type {
+                do { try checkURType(type) } catch {
+                    state = previous
+                    throw error
+                }
+            }
         } else if text.hasPrefix("B$") {
             var joiner: BBQrJoiner
+            let previous = state
             switch state {
             case .empty: joiner = BBQrJoiner()
             case .bbqr(let j): joiner = j
             default: throw .mixedPayloads(first: describe(), second: "BBQr \(text.prefix(8))")
             }
+            state = .empty  // mutate the joiner's buffers in place
             do { try joiner.receive(text) } catch {
+                state = previous
                 if case .mixedPayloads(let a, let b) = error {
                     throw .mixedPayloads(first: "BBQr series \(a)", second: "BBQr series \(b)")
                 }
                 throw .bbqr(error)
             }
-            if let type = joiner.fileType { try checkBBQrType(type) }
             state = .bbqr(joiner)
+            if let type = joiner.fileType {
+                do { try checkBBQrType(type) } catch {
+                    state = previous
+                    throw error
+                }
+            }
         } else if SpecterMultipart.isPart(text) {
             var joiner: SpecterMultipart
             switch state {
