@@ -119,8 +119,18 @@ struct PayloadDetectionTests {
             ("tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", .address),
             ("1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", .address),
             ("bitcoin:bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq?amount=0.001", .bip21),
-            ("wpkh([37b5eed4/84h/0h/0h]xpub6BkU445MSEBXbPjD3g2c2ch6mn8yy1SXXQUM7EwjgYiq6Wt1NDwDZ45npqWcV8uQC5oi2gHuVukoCoZZyT4HKq8EpotPMqGqxdZRuapCQ23/<0;1>/*)", .descriptor),
-            ("[37b5eed4/84h/0h/0h]xpub6BkU445MSEBXbPjD3g2c2ch6mn8yy1SXXQUM7EwjgYiq6Wt1NDwDZ45npqWcV8uQC5oi2gHuVukoCoZZyT4HKq8EpotPMqGqxdZRuapCQ23", .descriptor),
+            (
+                "wpkh([37b5eed4/84h/0h/0h]"
+                    + "xpub6BkU445MSEBXbPjD3g2c2ch6mn8yy1SXXQUM7EwjgYiq6Wt1NDwD"
+                    + "Z45npqWcV8uQC5oi2gHuVukoCoZZyT4HKq8EpotPMqGqxdZRuapCQ23/<0;1>/*)",
+                .descriptor
+            ),
+            (
+                "[37b5eed4/84h/0h/0h]"
+                    + "xpub6BkU445MSEBXbPjD3g2c2ch6mn8yy1SXXQUM7EwjgYiq6Wt1NDwD"
+                    + "Z45npqWcV8uQC5oi2gHuVukoCoZZyT4HKq8EpotPMqGqxdZRuapCQ23",
+                .descriptor
+            ),
             ("{\"xfp\": \"37B5EED4\"}", .json),
             ("hello world", .text),
             ("cHNidP8BAAoCAAAAAAAAAAAAAAAA", .psbt),
@@ -202,7 +212,9 @@ struct PayloadBadInputTests {
             if case PayloadError.mixedPayloads = error { return true } else { return false }
         }
         #expect {
-            try PayloadDecoder.decode(["bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"])
+            try PayloadDecoder.decode([
+                "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
+            ])
         } throws: { error in
             if case PayloadError.mixedPayloads = error { return true } else { return false }
         }
@@ -254,13 +266,16 @@ struct BIP21Tests {
         #expect(b.label == "Luke-Jr")
         let c = try BIP21URI(string: "bitcoin:\(Self.address)?amount=20.3&label=Luke-Jr")
         #expect(c.amount?.sats == 2_030_000_000)
-        let d = try BIP21URI(string: "bitcoin:\(Self.address)?amount=50&label=Luke-Jr&message=Donation%20for%20project%20xyz")
+        let d = try BIP21URI(
+            string: "bitcoin:\(Self.address)?amount=50&label=Luke-Jr&message=Donation%20for%20project%20xyz")
         #expect(d.amount?.sats == 5_000_000_000)
         #expect(d.message == "Donation for project xyz")
-        let e = try BIP21URI(string: "BITCOIN:\(Self.address)?somethingyoudontunderstand=50&somethingelseyoudontget=999")
+        let e = try BIP21URI(
+            string: "BITCOIN:\(Self.address)?somethingyoudontunderstand=50&somethingelseyoudontget=999")
         #expect(e.otherParameters.map(\.name) == ["somethingyoudontunderstand", "somethingelseyoudontget"])
         #expect(throws: BIP21Error.unknownRequiredParameter("req-somethingyoudontunderstand")) {
-            try BIP21URI(string: "bitcoin:\(Self.address)?req-somethingyoudontunderstand=50&req-somethingelseyoudontget=999")
+            try BIP21URI(
+                string: "bitcoin:\(Self.address)?req-somethingyoudontunderstand=50&req-somethingelseyoudontget=999")
         }
     }
 
@@ -280,7 +295,9 @@ struct BIP21Tests {
         #expect(throws: BIP21Error.duplicateParameter("amount")) {
             try BIP21URI(string: "bitcoin:\(Self.address)?amount=1&amount=2")
         }
-        #expect(throws: BIP21Error.invalidPercentEncoding("Luke%2")) { try BIP21URI(string: "bitcoin:\(Self.address)?label=Luke%2") }
+        #expect(throws: BIP21Error.invalidPercentEncoding("Luke%2")) {
+            try BIP21URI(string: "bitcoin:\(Self.address)?label=Luke%2")
+        }
         #expect(throws: BIP21Error.notBitcoinURI) { try BIP21URI(string: "litecoin:\(Self.address)") }
     }
 }

@@ -31,13 +31,19 @@ public enum BBQr {
     static let headerLength = 8
     static let base36Digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
+    /// `c` with a-z mapped to A-Z; every other character unchanged (no multi-character case mappings).
+    static func asciiUppercase(_ c: Character) -> Character {
+        guard let ascii = c.asciiValue, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(ascii) else { return c }
+        return Character(Unicode.Scalar(ascii - 32))
+    }
+
     static func base36(_ n: Int) -> String { String([base36Digits[n / 36], base36Digits[n % 36]]) }
 
     static func parseBase36(_ s: Substring) -> Int? {
         guard s.count == 2 else { return nil }
         var value = 0
         for c in s {
-            guard let digit = base36Digits.firstIndex(of: Character(c.uppercased())) else { return nil }
+            guard let digit = base36Digits.firstIndex(of: asciiUppercase(c)) else { return nil }
             value = value * 36 + digit
         }
         return value
@@ -59,10 +65,10 @@ package struct BBQrPart: Equatable, Sendable {
         let trimmed = text.trimmingWhitespace()
         guard trimmed.hasPrefix("B$"), trimmed.count >= BBQr.headerLength else { throw .notBBQr }
         let header = Array(trimmed.prefix(BBQr.headerLength))
-        guard let encoding = BBQr.Encoding(rawValue: Character(header[2].uppercased())) else {
+        guard let encoding = BBQr.Encoding(rawValue: BBQr.asciiUppercase(header[2])) else {
             throw .unknownEncoding(header[2])
         }
-        guard let fileType = BBQr.FileType(rawValue: Character(header[3].uppercased())) else {
+        guard let fileType = BBQr.FileType(rawValue: BBQr.asciiUppercase(header[3])) else {
             throw .unknownFileType(header[3])
         }
         let headerText = String(header)

@@ -58,7 +58,8 @@ public struct BBQrJoiner: Sendable {
             }
             guard length > 0 else { throw .inconsistentPartLengths(index: part.index) }
             do {
-                bytes += try first.encoding == .hex ? TextCodec.bytes(hex: part.body) : TextCodec.bytes(base32: part.body)
+                bytes +=
+                    try first.encoding == .hex ? TextCodec.bytes(hex: part.body) : TextCodec.bytes(base32: part.body)
             } catch { throw .invalidBody(index: part.index, error) }
         }
         return first.encoding == .zlib ? try Deflate.inflate(bytes) : bytes

@@ -59,7 +59,8 @@ public struct BBQrSplitter: Sendable {
         let modulus = chosen.splitModulus
         var best: (count: Int, version: Int, capacity: Int)?
         for version in versions {
-            let capacity = (QRCapacity.alphanumericCharacters(version: version, level: errorCorrection) ?? 0)
+            let capacity =
+                (QRCapacity.alphanumericCharacters(version: version, level: errorCorrection) ?? 0)
                 - BBQr.headerLength
             let aligned = capacity - capacity % modulus
             guard aligned > 0 else { continue }

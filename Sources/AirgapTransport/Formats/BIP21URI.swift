@@ -85,8 +85,12 @@ public struct BIP21URI: Equatable, Sendable {
             whole.count <= 8, whole.allSatisfy({ $0.isASCII && $0.isNumber })
         else { throw .invalidAmount(text) }
         let fraction = pieces.count == 2 ? pieces[1] : ""
-        guard fraction.count <= 8, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .invalidAmount(text) }
-        let sats = (UInt64(whole) ?? 0) * 100_000_000 + (UInt64(fraction + String(repeating: "0", count: 8 - fraction.count)) ?? 0)
+        guard fraction.count <= 8, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw .invalidAmount(text)
+        }
+        let sats =
+            (UInt64(whole) ?? 0) * 100_000_000
+            + (UInt64(fraction + String(repeating: "0", count: 8 - fraction.count)) ?? 0)
         guard sats <= 21_000_000 * 100_000_000 else { throw .invalidAmount(text) }
         return Amount(sats: sats)
     }

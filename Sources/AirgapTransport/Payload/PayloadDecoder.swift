@@ -201,7 +201,8 @@ public struct PayloadDecoder: Sendable {
         if AddressCandidate.isPlausibleAddress(text) { return (.address(text), .plain) }
         if looksLikeDescriptor(text) { return (.descriptor(text), .plain) }
         if text.hasPrefix("{") || text.hasPrefix("[{") { return (.json(text), .plain) }
-        if text.utf8.count >= 20, text.utf8.allSatisfy({ TextCodec.base43Alphabet.contains($0) }),
+        // Electrum shows base43 in one QR code; the length bound also bounds the quadratic base conversion.
+        if (20...8192).contains(text.utf8.count), text.utf8.allSatisfy({ TextCodec.base43Alphabet.contains($0) }),
             let bytes = try? TextCodec.bytes(base43: text)
         {
             if bytes.starts(with: psbtMagic) { return (.psbt(bytes), .base43) }
@@ -217,12 +218,15 @@ public struct PayloadDecoder: Sendable {
 
     /// Descriptor text: starts with a script function (BIP380-386) or an extended key with or without origin.
     static func looksLikeDescriptor(_ text: String) -> Bool {
-        let functions = ["sh(", "wsh(", "pk(", "pkh(", "wpkh(", "combo(", "multi(", "sortedmulti(", "multi_a(",
-            "sortedmulti_a(", "tr(", "rawtr(", "addr(", "raw("]
+        let functions = [
+            "sh(", "wsh(", "pk(", "pkh(", "wpkh(", "combo(", "multi(", "sortedmulti(", "multi_a(",
+            "sortedmulti_a(", "tr(", "rawtr(", "addr(", "raw(",
+        ]
         let keys = ["xpub", "tpub", "ypub", "zpub", "upub", "vpub", "Ypub", "Zpub", "Upub", "Vpub"]
         let lower = text.lowercased()
         return functions.contains { lower.hasPrefix($0) } || keys.contains { text.hasPrefix($0) }
-            || (text.hasPrefix("[") && text.dropFirst().prefix(8).allSatisfy(\.isHexDigit))
+            || (text.hasPrefix("[") && text.dropFirst().prefix(8).count == 8
+                && text.dropFirst().prefix(8).allSatisfy(\.isHexDigit) && ["/", "]"].contains(text.dropFirst(9).first))
     }
 
     // MARK: Multi-part results

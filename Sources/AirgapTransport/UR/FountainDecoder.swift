@@ -62,7 +62,8 @@ package struct FountainDecoder: Sendable {
             expected = (part.seqLen, part.messageLength, part.checksum, part.data.count)
         }
         guard seenSeqNums.insert(part.seqNum).inserted else { return false }
-        let indexes = FountainUtilities.chooseFragments(seqNum: part.seqNum, seqLen: part.seqLen, checksum: part.checksum)
+        let indexes = FountainUtilities.chooseFragments(
+            seqNum: part.seqNum, seqLen: part.seqLen, checksum: part.checksum)
         queue.append(Pending(indexes: indexes.sorted(), data: part.data))
         while !isComplete, !queue.isEmpty {
             let item = queue.removeFirst()

@@ -3,7 +3,8 @@
 /// - SeeAlso: https://github.com/BlockchainCommons/bc-ur/blob/master/src/fountain-utils.cpp
 package enum FountainUtilities {
     /// Returns the fragment length bc-ur picks: the smallest fragment count whose even split fits `maxFragmentLength`.
-    package static func nominalFragmentLength(messageLength: Int, minFragmentLength: Int, maxFragmentLength: Int) -> Int {
+    package static func nominalFragmentLength(messageLength: Int, minFragmentLength: Int, maxFragmentLength: Int) -> Int
+    {
         let maxCount = messageLength / max(minFragmentLength, 1)
         guard maxCount >= 1 else { return messageLength }  // shorter than one minimum fragment: a single fragment
         var length = messageLength

@@ -20,7 +20,8 @@ public struct UR: Equatable, Sendable {
     package static func isValidType(_ type: String) -> Bool {
         !type.isEmpty
             && type.utf8.allSatisfy { c in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
                     || c == UInt8(ascii: "-")
             }
     }

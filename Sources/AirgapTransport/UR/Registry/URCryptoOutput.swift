@@ -76,7 +76,8 @@ public indirect enum URCryptoOutput: Equatable, Sendable {
         case .multi(let t, let keys):
             .tagged(URTag.multi, .intMap([(1, .unsigned(UInt64(t))), (2, .array(keys.map { $0.cbor(tags: .v1) }))]))
         case .sortedMulti(let t, let keys):
-            .tagged(URTag.sortedMulti, .intMap([(1, .unsigned(UInt64(t))), (2, .array(keys.map { $0.cbor(tags: .v1) }))]))
+            .tagged(
+                URTag.sortedMulti, .intMap([(1, .unsigned(UInt64(t))), (2, .array(keys.map { $0.cbor(tags: .v1) }))]))
         }
     }
 
@@ -98,7 +99,9 @@ public indirect enum URCryptoOutput: Equatable, Sendable {
             else { throw r.fail("multisig needs 1 <= threshold <= number of keys") }
             var keys: [URKey] = []
             for key in list { keys.append(try URKey(cbor: key, reader: r)) }
-            self = tag == URTag.multi ? .multi(threshold: Int(threshold), keys: keys)
+            self =
+                tag == URTag.multi
+                ? .multi(threshold: Int(threshold), keys: keys)
                 : .sortedMulti(threshold: Int(threshold), keys: keys)
         default:
             throw r.fail("unsupported script expression tag \(tag)")
@@ -140,7 +143,8 @@ public struct URCryptoAccount: Equatable, Sendable {
         guard case .array(let list)? = m[2] else { throw r.fail("missing output descriptor array") }
         var outputs: [URCryptoOutput] = []
         for output in list {
-            outputs.append(try URCryptoOutput(cbor: r.untag(output, [URTag.cryptoOutput], context: "output"), reader: r))
+            outputs.append(
+                try URCryptoOutput(cbor: r.untag(output, [URTag.cryptoOutput], context: "output"), reader: r))
         }
         masterFingerprint = KeyFingerprint(rawValue: fingerprint)
         self.outputs = outputs

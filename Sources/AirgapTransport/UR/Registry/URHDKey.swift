@@ -107,8 +107,11 @@ public struct URHDKey: Equatable, Sendable {
         if let chainCode, chainCode.count != 32 { throw r.fail("hdkey chain-code is not 32 bytes") }
         if isMaster, chainCode == nil { throw r.fail("master hdkey without chain-code") }
         if let info = m[5] {
-            let coin = try r.map(r.untag(info, [URTag.coinInfo, URTag.coinInfoV2], context: "use-info"), context: "coininfo")
-            guard (try r.uint32(coin[1], context: "coin type") ?? 0) == 0 else { throw r.fail("coin type is not BTC (0)") }
+            let coin = try r.map(
+                r.untag(info, [URTag.coinInfo, URTag.coinInfoV2], context: "use-info"), context: "coininfo")
+            guard (try r.uint32(coin[1], context: "coin type") ?? 0) == 0 else {
+                throw r.fail("coin type is not BTC (0)")
+            }
             let raw = UInt64(try r.uint32(coin[2], context: "network") ?? 0)
             guard let network = Network(rawValue: raw) else { throw r.fail("unknown network \(raw)") }
             self.network = network
@@ -166,8 +169,10 @@ public enum URKey: Equatable, Sendable {
 
     init(cbor item: CBOR, reader r: RegistryReader) throws(URError) {
         switch item {
-        case .tagged(URTag.hdKey, let inner), .tagged(URTag.hdKeyV2, let inner): self = .hd(try URHDKey(cbor: inner, reader: r))
-        case .tagged(URTag.ecKey, let inner), .tagged(URTag.ecKeyV2, let inner): self = .ec(try URECKey(cbor: inner, reader: r))
+        case .tagged(URTag.hdKey, let inner), .tagged(URTag.hdKeyV2, let inner):
+            self = .hd(try URHDKey(cbor: inner, reader: r))
+        case .tagged(URTag.ecKey, let inner), .tagged(URTag.ecKeyV2, let inner):
+            self = .ec(try URECKey(cbor: inner, reader: r))
         default: throw r.fail("key is neither a tagged hdkey nor an eckey")
         }
     }

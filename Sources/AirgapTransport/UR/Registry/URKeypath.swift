@@ -49,7 +49,8 @@ public struct URKeypath: Equatable, Sendable {
             switch component {
             case .index(let i, let h): items += [.unsigned(UInt64(i)), .bool(h)]
             case .wildcard(let h): items += [.array([]), .bool(h)]
-            case .range(let low, let high, let h): items += [.array([.unsigned(UInt64(low)), .unsigned(UInt64(high))]), .bool(h)]
+            case .range(let low, let high, let h):
+                items += [.array([.unsigned(UInt64(low)), .unsigned(UInt64(high))]), .bool(h)]
             }
         }
         return .tagged(
@@ -69,7 +70,9 @@ public struct URKeypath: Equatable, Sendable {
             }
             var i = 0
             while i < items.count {
-                guard case .bool(let hardened) = items[i + 1] else { throw r.fail("keypath is-hardened is not a boolean") }
+                guard case .bool(let hardened) = items[i + 1] else {
+                    throw r.fail("keypath is-hardened is not a boolean")
+                }
                 switch items[i] {
                 case .unsigned(let index) where index < 0x8000_0000:
                     components.append(.index(UInt32(index), hardened: hardened))
