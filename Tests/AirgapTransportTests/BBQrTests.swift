@@ -141,4 +141,13 @@ struct BBQrTests {
         var badZ = BBQrJoiner()
         #expect(throws: BBQrError.self) { try badZ.receive("B$ZU0100AAAAAAAA") }
     }
+
+    @Test("Headers are case-insensitive; non-ASCII header characters are errors, not traps")
+    func headerCase() throws {
+        var joiner = BBQrJoiner()
+        try joiner.receive("B$hp0100abcd")
+        #expect(joiner.result == [0xAB, 0xCD])
+        #expect(throws: BBQrError.unknownEncoding("ß")) { try BBQrPart("B$ßP0100AB") }
+        #expect(throws: BBQrError.invalidHeader("B$HPßß00")) { try BBQrPart("B$HPßß00AB") }
+    }
 }

@@ -140,6 +140,11 @@ struct PayloadDetectionTests {
         #expect(try PayloadDecoder.decode([text]).payload.kind == kind)
     }
 
+    @Test("Text whose lower-case form is longer than itself is plain text, not a crash")
+    func unicodeText() throws {
+        #expect(try PayloadDecoder.decode(["İİİ1qqqqqqqqqqqqqqqqq"]).payload == .text("İİİ1qqqqqqqqqqqqqqqqq"))
+    }
+
     @Test("Transactions in hex and Electrum base43; binary PSBT bytes")
     func transactionAndBinary() throws {
         let tx: [UInt8] = [2, 0, 0, 0] + testData(200)
