@@ -9,7 +9,7 @@ func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<C
         let text = String(decoding: bytes, as: UTF8.self)
         var joiner = BBQrJoiner()
         var payload = PayloadDecoder()
-        for line in text.split(separator: "\n").prefix(64) {
+        for line in text.split(separator: "\n").prefix(32) {
             _ = try? joiner.receive(String(line))
             _ = try? payload.receive(String(line))
         }
@@ -25,7 +25,7 @@ func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<C
             _ = try? z.receive("B$ZU0100" + part.dropFirst(8))
         }
         // Whatever the splitter makes, the joiner must give back.
-        if !bytes.isEmpty, bytes.count < 4096,
+        if !bytes.isEmpty, bytes.count < 1024,
             let split = try? BBQrSplitter(versions: 1...10).split(bytes, fileType: .binary)
         {
             var back = BBQrJoiner()

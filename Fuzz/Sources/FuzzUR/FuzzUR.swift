@@ -19,7 +19,7 @@ func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<C
         let text = String(decoding: bytes, as: UTF8.self)
         var decoder = URDecoder()
         var payload = PayloadDecoder()
-        for line in text.split(separator: "\n").prefix(64) {
+        for line in text.split(separator: "\n").prefix(32) {
             _ = try? decoder.receive(String(line))
             _ = try? payload.receive(String(line))
         }
