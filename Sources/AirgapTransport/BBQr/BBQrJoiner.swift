@@ -11,7 +11,9 @@ public struct BBQrJoiner: Sendable {
 
     /// The encoding, file type and count from the first part.
     public private(set) var encoding: BBQr.Encoding?
+    /// The file type from the first part.
     public private(set) var fileType: BBQr.FileType?
+    /// The part count from the first part.
     public private(set) var count: Int?
 
     /// Number of distinct parts received.

@@ -12,6 +12,7 @@ public struct URKeypath: Equatable, Sendable {
         case range(low: UInt32, high: UInt32, hardened: Bool)
     }
 
+    /// The path steps.
     public var components: [Component]
     /// Fingerprint of the key the path starts from (the master key for an origin).
     public var sourceFingerprint: KeyFingerprint?
