@@ -57,7 +57,9 @@ struct BBQrTests {
             let split = try BBQrSplitter(encoding: encoding, versions: 5...40).split(file.bytes, fileType: fileType)
             let capacity = try #require(QRCapacity.alphanumericCharacters(version: split.version))
             #expect(split.parts.allSatisfy { $0.utf8.count <= capacity })
-            #expect(split.parts.allSatisfy { $0.allSatisfy { "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ$%*+-./:".contains($0) } })
+            #expect(
+                split.parts.allSatisfy { $0.allSatisfy { "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ$%*+-./:".contains($0) } }
+            )
             var joiner = BBQrJoiner()
             for part in split.parts.reversed() { try joiner.receive(part) }
             #expect(joiner.result == file.bytes)
@@ -96,7 +98,8 @@ struct BBQrTests {
 
     @Test("Bad input: lying count, mixed payloads, mixed encodings, conflicts, garbage")
     func badInput() throws {
-        let split = try BBQrSplitter(encoding: .hex, versions: 5...5).split([UInt8](repeating: 0xAB, count: 300), fileType: .psbt)
+        let split = try BBQrSplitter(encoding: .hex, versions: 5...5).split(
+            [UInt8](repeating: 0xAB, count: 300), fileType: .psbt)
         #expect(split.parts.count > 2)
         // Headers that lie about the count: a part claiming one part fewer than the others is another series;
         // an index beyond its own count is rejected; a count too high leaves the series incomplete.
@@ -104,12 +107,15 @@ struct BBQrTests {
         var lying = BBQrJoiner()
         try lying.receive(split.parts[0])
         let short = "B$HP" + BBQr.base36(n - 1) + "01" + split.parts[1].dropFirst(8)
-        #expect(throws: BBQrError.mixedPayloads(expected: "B$HP" + BBQr.base36(n), actual: "B$HP" + BBQr.base36(n - 1))) {
+        #expect(throws: BBQrError.mixedPayloads(expected: "B$HP" + BBQr.base36(n), actual: "B$HP" + BBQr.base36(n - 1)))
+        {
             try lying.receive(short)
         }
         #expect(throws: BBQrError.invalidHeader("B$HP0205")) { try BBQrPart("B$HP0205AB") }
         var tooMany = BBQrJoiner()
-        for (i, p) in split.parts.enumerated() { try tooMany.receive("B$HP" + BBQr.base36(n + 1) + BBQr.base36(i) + p.dropFirst(8)) }
+        for (i, p) in split.parts.enumerated() {
+            try tooMany.receive("B$HP" + BBQr.base36(n + 1) + BBQr.base36(i) + p.dropFirst(8))
+        }
         #expect(!tooMany.isComplete)
         #expect(tooMany.missingIndexes == [n])
         // Parts that no honest split produces: a final part longer than the others.
@@ -134,5 +140,14 @@ struct BBQrTests {
         }
         var badZ = BBQrJoiner()
         #expect(throws: BBQrError.self) { try badZ.receive("B$ZU0100AAAAAAAA") }
+    }
+
+    @Test("Headers are case-insensitive; non-ASCII header characters are errors, not traps")
+    func headerCase() throws {
+        var joiner = BBQrJoiner()
+        try joiner.receive("B$hp0100abcd")
+        #expect(joiner.result == [0xAB, 0xCD])
+        #expect(throws: BBQrError.unknownEncoding("ß")) { try BBQrPart("B$ßP0100AB") }
+        #expect(throws: BBQrError.invalidHeader("B$HPßß00")) { try BBQrPart("B$HPßß00AB") }
     }
 }

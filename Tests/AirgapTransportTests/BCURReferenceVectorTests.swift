@@ -57,7 +57,11 @@ struct BCURReferenceVectorTests {
             }
             for failure in group["decode_must_fail"] as? [[String: String]] ?? [] {
                 let style: Bytewords.Style =
-                    switch failure["style"] { case "uri": .uri; case "minimal": .minimal; default: .standard }
+                    switch failure["style"] {
+                    case "uri": .uri;
+                    case "minimal": .minimal;
+                    default: .standard
+                    }
                 #expect(throws: BytewordsError.self) { try Bytewords.decode(failure["text"] ?? "", style: style) }
             }
         }
@@ -187,7 +191,8 @@ struct BCURReferenceVectorTests {
         let g = try #require(try Self.vectors()["fountain_cbor_roundtrip"] as? [String: Any])
         let part = FountainPart(
             seqNum: UInt32(try #require(g["seq_num"] as? Int)), seqLen: try #require(g["seq_len"] as? Int),
-            messageLength: try #require(g["message_len"] as? Int), checksum: UInt32(try #require(g["checksum"] as? Int)),
+            messageLength: try #require(g["message_len"] as? Int),
+            checksum: UInt32(try #require(g["checksum"] as? Int)),
             data: (try #require(g["data"] as? [Int])).map { UInt8($0) })
         // Upstream builds this part by hand; its 5-byte data cannot split 100 bytes into 8, so the decoder's
         // consistency check rejects it while the CBOR itself round-trips.

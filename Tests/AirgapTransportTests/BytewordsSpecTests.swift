@@ -51,16 +51,23 @@ struct BytewordsSpecTests {
             let encoded = Bytewords.encode([UInt8(byte)], style: .minimal)
             #expect(encoded.prefix(2) == file.minimal[byte])
             #expect(try Bytewords.decode(encoded, style: .minimal) == [UInt8(byte)])
-            #expect(try Bytewords.decode(Bytewords.encode([UInt8(byte)], style: .standard), style: .standard) == [UInt8(byte)])
+            #expect(
+                try Bytewords.decode(Bytewords.encode([UInt8(byte)], style: .standard), style: .standard) == [
+                    UInt8(byte)
+                ])
         }
         #expect(Set(file.minimal).count == 256)
     }
 
     @Test("Bad bytewords: unknown word, odd minimal length, flipped checksum")
     func bad() throws {
-        #expect(throws: BytewordsError.invalidWord("abcd")) { try Bytewords.decode("abcd able acid also lava", style: .standard) }
+        #expect(throws: BytewordsError.invalidWord("abcd")) {
+            try Bytewords.decode("abcd able acid also lava", style: .standard)
+        }
         #expect(throws: BytewordsError.invalidLength(3)) { try Bytewords.decode("aea", style: .minimal) }
         #expect(throws: BytewordsError.checksumMismatch) { try Bytewords.decode("aeadaolazmjendeowf", style: .minimal) }
-        #expect(throws: BytewordsError.invalidWord("zz")) { try Bytewords.decode("zzadaolazmjendeoti", style: .minimal) }
+        #expect(throws: BytewordsError.invalidWord("zz")) {
+            try Bytewords.decode("zzadaolazmjendeoti", style: .minimal)
+        }
     }
 }

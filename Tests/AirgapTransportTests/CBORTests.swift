@@ -13,9 +13,13 @@ struct CBORTests {
             ("1a000f4240", .unsigned(1_000_000)), ("1b000000e8d4a51000", .unsigned(1_000_000_000_000)),
             ("20", .negative(0)), ("3863", .negative(99)), ("40", .bytes([])), ("4401020304", .bytes([1, 2, 3, 4])),
             ("6161", .text("a")), ("62c3bc", .text("ü")), ("80", .array([])),
-            ("8301820203820405", .array([.unsigned(1), .array([.unsigned(2), .unsigned(3)]), .array([.unsigned(4), .unsigned(5)])])),
+            (
+                "8301820203820405",
+                .array([.unsigned(1), .array([.unsigned(2), .unsigned(3)]), .array([.unsigned(4), .unsigned(5)])])
+            ),
             ("a201020304", .map([CBORMapEntry(.unsigned(1), .unsigned(2)), CBORMapEntry(.unsigned(3), .unsigned(4))])),
-            ("c11a514b67b0", .tagged(1, .unsigned(1_363_896_240))), ("f4", .bool(false)), ("f5", .bool(true)), ("f6", .null),
+            ("c11a514b67b0", .tagged(1, .unsigned(1_363_896_240))), ("f4", .bool(false)), ("f5", .bool(true)),
+            ("f6", .null),
         ])
     func roundTrip(hex: String, value: CBOR) throws {
         #expect(value.serialized() == TestHex.bytes(hex))

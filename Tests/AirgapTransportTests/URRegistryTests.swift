@@ -99,7 +99,8 @@ struct URRegistryTests {
         #expect(fields.parentFingerprint.description == "78412e3a")
         #expect(fields.childNumber == 0x8000_0000)
         #expect(TestHex.string(fields.chainCode) == "637807030d55d01f9a0cb3a7839515d796bd07706386a6eddf06cc29a65a0e29")
-        #expect(output.descriptorText { _ in key.keyExpression(encodedKey: "XPUB") } == "pkh([d34db33f/44h/0h/0h]XPUB/1/*)")
+        #expect(
+            output.descriptorText { _ in key.keyExpression(encodedKey: "XPUB") } == "pkh([d34db33f/44h/0h/0h]XPUB/1/*)")
     }
 
     @Test("crypto-account renders the script expressions of BCR-2020-015")
@@ -114,11 +115,12 @@ struct URRegistryTests {
                 return hd.keyExpression(encodedKey: "K")
             }
         }
-        #expect(rendered == [
-            "pkh([37b5eed4/44h/0h/0h]K)", "sh(wpkh([37b5eed4/49h/0h/0h]K))", "wpkh([37b5eed4/84h/0h/0h]K)",
-            "sh(cosigner([37b5eed4/45h]K))", "sh(wsh(cosigner([37b5eed4/48h/0h/0h/1h]K)))",
-            "wsh(cosigner([37b5eed4/48h/0h/0h/2h]K))", "tr([37b5eed4/86h/0h/0h]K)",
-        ])
+        #expect(
+            rendered == [
+                "pkh([37b5eed4/44h/0h/0h]K)", "sh(wpkh([37b5eed4/49h/0h/0h]K))", "wpkh([37b5eed4/84h/0h/0h]K)",
+                "sh(cosigner([37b5eed4/45h]K))", "sh(wsh(cosigner([37b5eed4/48h/0h/0h/1h]K)))",
+                "wsh(cosigner([37b5eed4/48h/0h/0h/2h]K))", "tr([37b5eed4/86h/0h/0h]K)",
+            ])
         // The expected text names each xpub; the descriptors there differ from ours only in the key.
         let expectedLines = try #require(example.related_text?.last).split(separator: "\n")
         #expect(expectedLines.count == rendered.count)
@@ -130,9 +132,11 @@ struct URRegistryTests {
         guard case .accountDescriptor(let account) = try URRegistryItem(UR(string: try #require(example.ur))) else {
             throw URError.unsupportedType("shape")
         }
-        #expect(account.descriptors.map(\.source) == [
-            "pkh(@0)", "sh(wpkh(@0))", "wpkh(@0)", "sh(cosigner(@0))", "sh(wsh(cosigner(@0)))", "wsh(cosigner(@0))", "tr(@0)",
-        ])
+        #expect(
+            account.descriptors.map(\.source) == [
+                "pkh(@0)", "sh(wpkh(@0))", "wpkh(@0)", "sh(cosigner(@0))", "sh(wsh(cosigner(@0)))", "wsh(cosigner(@0))",
+                "tr(@0)",
+            ])
         #expect(account.descriptors[6].descriptorText { _ in "K" } == "tr(K)")
     }
 
@@ -146,7 +150,8 @@ struct URRegistryTests {
                 sourceFingerprint: KeyFingerprint(rawValue: 0x37b5_eed4), depth: 3),
             children: URKeypath(components: [.index(0, hardened: false), .wildcard(hardened: false)]),
             parentFingerprint: KeyFingerprint(rawValue: 0x1234_5678))
-        let account = URCryptoAccount(masterFingerprint: KeyFingerprint(rawValue: 0x37b5_eed4), outputs: [.wpkh(.hd(key))])
+        let account = URCryptoAccount(
+            masterFingerprint: KeyFingerprint(rawValue: 0x37b5_eed4), outputs: [.wpkh(.hd(key))])
         let ur = try URRegistryItem.cryptoAccount(account).ur()
         #expect(try URRegistryItem(UR(string: ur.string.uppercased())) == .cryptoAccount(account))
         #expect(key.keyExpression(encodedKey: "tpub") == "[37b5eed4/84h/1h/0h]tpub/0/*")

@@ -31,59 +31,21 @@ public enum BBQr {
     static let headerLength = 8
     static let base36Digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
+    /// `c` with a-z mapped to A-Z; every other character unchanged (no multi-character case mappings).
+    static func asciiUppercase(_ c: Character) -> Character {
+        guard let ascii = c.asciiValue, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(ascii) else { return c }
+        return Character(Unicode.Scalar(ascii - 32))
+    }
+
     static func base36(_ n: Int) -> String { String([base36Digits[n / 36], base36Digits[n % 36]]) }
 
     static func parseBase36(_ s: Substring) -> Int? {
         guard s.count == 2 else { return nil }
         var value = 0
         for c in s {
-            guard let digit = base36Digits.firstIndex(of: Character(c.uppercased())) else { return nil }
+            guard let digit = base36Digits.firstIndex(of: asciiUppercase(c)) else { return nil }
             value = value * 36 + digit
         }
         return value
-    }
-}
-
-/// One parsed BBQr part.
-package struct BBQrPart: Equatable, Sendable {
-    package let encoding: BBQr.Encoding
-    package let fileType: BBQr.FileType
-    package let count: Int
-    package let index: Int
-    package let body: String
-
-    /// Parses one QR text as a BBQr part (header case-insensitive, body upper-cased).
-    ///
-    /// - Throws: `BBQrError` on a bad header.
-    package init(_ text: String) throws(BBQrError) {
-        let trimmed = text.trimmingWhitespace()
-        guard trimmed.hasPrefix("B$"), trimmed.count >= BBQr.headerLength else { throw .notBBQr }
-        let header = Array(trimmed.prefix(BBQr.headerLength))
-        guard let encoding = BBQr.Encoding(rawValue: Character(header[2].uppercased())) else {
-            throw .unknownEncoding(header[2])
-        }
-        guard let fileType = BBQr.FileType(rawValue: Character(header[3].uppercased())) else {
-            throw .unknownFileType(header[3])
-        }
-        let headerText = String(header)
-        guard let count = BBQr.parseBase36(Substring(String(header[4...5]))),
-            let index = BBQr.parseBase36(Substring(String(header[6...7]))), count >= 1, index < count
-        else { throw .invalidHeader(headerText) }
-        self.encoding = encoding
-        self.fileType = fileType
-        self.count = count
-        self.index = index
-        body = String(trimmed.dropFirst(BBQr.headerLength)).uppercased()
-    }
-
-    /// The first six header characters, which every part of one payload shares.
-    package var seriesHeader: String { "B$\(encoding.rawValue)\(fileType.rawValue)" + BBQr.base36(count) }
-}
-
-extension String {
-    /// The string without leading and trailing spaces, tabs, CR and LF (QR decoders sometimes add a newline).
-    func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\r\n" }
-        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }

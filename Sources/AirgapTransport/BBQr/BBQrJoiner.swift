@@ -11,7 +11,9 @@ public struct BBQrJoiner: Sendable {
 
     /// The encoding, file type and count from the first part.
     public private(set) var encoding: BBQr.Encoding?
+    /// The file type from the first part.
     public private(set) var fileType: BBQr.FileType?
+    /// The part count from the first part.
     public private(set) var count: Int?
 
     /// Number of distinct parts received.
@@ -58,7 +60,8 @@ public struct BBQrJoiner: Sendable {
             }
             guard length > 0 else { throw .inconsistentPartLengths(index: part.index) }
             do {
-                bytes += try first.encoding == .hex ? TextCodec.bytes(hex: part.body) : TextCodec.bytes(base32: part.body)
+                bytes +=
+                    try first.encoding == .hex ? TextCodec.bytes(hex: part.body) : TextCodec.bytes(base32: part.body)
             } catch { throw .invalidBody(index: part.index, error) }
         }
         return first.encoding == .zlib ? try Deflate.inflate(bytes) : bytes

@@ -10,9 +10,13 @@ public struct BBQrSplitter: Sendable {
     /// Airlock's default highest version (see docs/qr-formats.md): 117×117 modules, ~1,850 characters at level L.
     public static let defaultMaxVersion = 25
 
+    /// Requested encoding (Z falls back to 2 when compression does not help).
     public var encoding: BBQr.Encoding
+    /// QR versions to consider (1...40).
     public var versions: ClosedRange<Int>
+    /// Error-correction level the codes will be drawn at.
     public var errorCorrection: QRCapacity.ErrorCorrection
+    /// Most parts allowed (at most 1295, `ZZ` in base 36).
     public var maxParts: Int
 
     public init(
@@ -27,9 +31,11 @@ public struct BBQrSplitter: Sendable {
 
     /// The parts and the QR version they were sized for.
     public struct Split: Equatable, Sendable {
+        /// The QR version every part fits.
         public let version: Int
         /// Z falls back to base32 when compression does not shrink the data, as the reference does.
         public let encoding: BBQr.Encoding
+        /// The part texts, index 0 first.
         public let parts: [String]
     }
 
@@ -59,7 +65,8 @@ public struct BBQrSplitter: Sendable {
         let modulus = chosen.splitModulus
         var best: (count: Int, version: Int, capacity: Int)?
         for version in versions {
-            let capacity = (QRCapacity.alphanumericCharacters(version: version, level: errorCorrection) ?? 0)
+            let capacity =
+                (QRCapacity.alphanumericCharacters(version: version, level: errorCorrection) ?? 0)
                 - BBQr.headerLength
             let aligned = capacity - capacity % modulus
             guard aligned > 0 else { continue }

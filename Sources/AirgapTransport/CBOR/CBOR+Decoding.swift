@@ -1,7 +1,8 @@
 extension CBOR {
     /// Decodes exactly one deterministic CBOR item from `bytes`.
     ///
-    /// - Throws: `CBORError` on truncated, non-minimal, indefinite, unsorted or too deeply nested input, or trailing bytes.
+    /// - Throws: `CBORError` on truncated, non-minimal, indefinite, unsorted or too deeply nested input, or on
+    ///   trailing bytes.
     /// - SeeAlso: https://www.rfc-editor.org/rfc/rfc8949.html#section-4.2.1
     package init(serialized bytes: [UInt8]) throws(CBORError) {
         var reader = CBORReader(bytes: bytes)

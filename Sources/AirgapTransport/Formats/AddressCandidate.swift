@@ -12,9 +12,9 @@ public enum AddressCandidate {
     ///
     /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0173.mediawiki
     public static func isPlausibleAddress(_ text: String) -> Bool {
-        if let separator = text.lastIndex(of: "1") {
-            let lower = text.lowercased()
-            if (text == lower || text == text.uppercased()), knownHRPs.contains(String(lower[..<separator])) {
+        let lower = text.lowercased()
+        if let separator = lower.lastIndex(of: "1") {
+            if text == lower || text == text.uppercased(), knownHRPs.contains(String(lower[..<separator])) {
                 let data = lower[lower.index(after: separator)...]
                 return (14...90).contains(text.count) && data.count >= 8 && data.allSatisfy(bech32Charset.contains)
             }

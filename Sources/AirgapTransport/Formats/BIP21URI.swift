@@ -4,18 +4,25 @@
 public struct BIP21URI: Equatable, Sendable {
     /// An amount in BTC as BIP21 writes it, held in satoshis.
     public struct Amount: Equatable, Sendable {
+        /// The amount in satoshis.
         public let sats: UInt64
     }
 
     /// A parameter this type does not interpret, percent-decoded.
     public struct Parameter: Equatable, Sendable {
+        /// Parameter name, lower case.
         public let name: String
+        /// Parameter value, percent-decoded.
         public let value: String
     }
 
+    /// The address, checked syntactically only (see `AddressCandidate`).
     public let address: String
+    /// `amount`, when given.
     public let amount: Amount?
+    /// `label`, percent-decoded.
     public let label: String?
+    /// `message`, percent-decoded.
     public let message: String?
     /// Other parameters (for example `lightning`, `pj`), in order.
     public let otherParameters: [Parameter]
@@ -85,25 +92,13 @@ public struct BIP21URI: Equatable, Sendable {
             whole.count <= 8, whole.allSatisfy({ $0.isASCII && $0.isNumber })
         else { throw .invalidAmount(text) }
         let fraction = pieces.count == 2 ? pieces[1] : ""
-        guard fraction.count <= 8, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .invalidAmount(text) }
-        let sats = (UInt64(whole) ?? 0) * 100_000_000 + (UInt64(fraction + String(repeating: "0", count: 8 - fraction.count)) ?? 0)
+        guard fraction.count <= 8, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw .invalidAmount(text)
+        }
+        let sats =
+            (UInt64(whole) ?? 0) * 100_000_000
+            + (UInt64(fraction + String(repeating: "0", count: 8 - fraction.count)) ?? 0)
         guard sats <= 21_000_000 * 100_000_000 else { throw .invalidAmount(text) }
         return Amount(sats: sats)
     }
-}
-
-/// Errors from parsing a BIP21 URI.
-public enum BIP21Error: Error, Equatable, Sendable {
-    /// The text does not start with `bitcoin:` followed by something.
-    case notBitcoinURI
-    /// The address part does not look like a Bitcoin address.
-    case invalidAddress(String)
-    /// The amount is not a plain decimal BTC value within the money supply.
-    case invalidAmount(String)
-    /// A `%` escape that is not two hex digits, or escapes that are not UTF-8.
-    case invalidPercentEncoding(String)
-    /// The same parameter twice.
-    case duplicateParameter(String)
-    /// A `req-` parameter this parser does not know; BIP21 requires rejecting the URI.
-    case unknownRequiredParameter(String)
 }

@@ -20,7 +20,8 @@ public struct SpecterMultipart: Sendable {
         guard text.first == "p" || text.first == "P", let space = text.firstIndex(of: " ") else { return nil }
         let header = text[text.index(after: text.startIndex)..<space].lowercased()
         let numbers = header.split(separator: "of", omittingEmptySubsequences: false)
-        guard numbers.count == 2, numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+        guard numbers.count == 2,
+            numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
         else { return nil }
         guard numbers[0].count <= 4, numbers[1].count <= 4, let m = Int(numbers[0]), let n = Int(numbers[1]),
             m >= 1, m <= n, n <= maxParts
@@ -62,16 +63,4 @@ public struct SpecterMultipart: Sendable {
             "p\(i + 1)of\(n) " + String(chars[min(i * size, chars.count)..<min((i + 1) * size, chars.count)])
         }
     }
-}
-
-/// Errors from joining Specter `pMofN` parts.
-public enum SpecterMultipartError: Error, Equatable, Sendable {
-    /// The text does not start with `p<M>of<N> `.
-    case notSpecterPart
-    /// M is 0 or above N, or N above `SpecterMultipart.maxParts`.
-    case invalidHeader(String)
-    /// A part declaring a different N than the parts already received.
-    case mixedPayloads(expectedCount: Int, actualCount: Int)
-    /// Two different chunks for one part number.
-    case conflictingPart(index: Int)
 }

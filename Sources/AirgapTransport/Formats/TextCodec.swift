@@ -184,7 +184,8 @@ package enum TextCodec {
                 carry /= 43
             }
         }
-        let text = [UInt8](repeating: base43Alphabet[0], count: zeros) + digits.reversed().map { base43Alphabet[Int($0)] }
+        let text =
+            [UInt8](repeating: base43Alphabet[0], count: zeros) + digits.reversed().map { base43Alphabet[Int($0)] }
         return String(decoding: text, as: UTF8.self)
     }
 

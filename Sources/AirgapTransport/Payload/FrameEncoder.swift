@@ -17,7 +17,8 @@ public struct FrameEncoder: Sendable {
     public var bbqr: BBQrSplitter
 
     public init(
-        urMaxFragmentLength: Int = defaultURFragmentLength, urExtraParts: Int? = nil, urPSBTType: String = "crypto-psbt",
+        urMaxFragmentLength: Int = defaultURFragmentLength, urExtraParts: Int? = nil,
+        urPSBTType: String = "crypto-psbt",
         bbqr: BBQrSplitter = BBQrSplitter()
     ) {
         self.urMaxFragmentLength = urMaxFragmentLength

@@ -102,29 +102,47 @@ public struct PayloadDecoder: Sendable {
         guard !text.isEmpty else { throw .empty }
         if text.count >= 3, text.prefix(3).lowercased() == "ur:" {
             var decoder: URDecoder
+            let previous = state
             switch state {
             case .empty: decoder = URDecoder()
             case .ur(let d): decoder = d
             default: throw .mixedPayloads(first: describe(), second: "UR \(text.prefix(24))…")
             }
-            do { try decoder.receive(text) } catch { throw mapUR(error, decoder: decoder, text: text) }
-            if let type = decoder.type { try checkURType(type) }
+            state = .empty  // drop the stored copy so that the decoder's buffers are mutated in place
+            do { try decoder.receive(text) } catch {
+                state = previous
+                throw mapUR(error, decoder: decoder, text: text)
+            }
             state = .ur(decoder)
+            if let type = decoder.type {
+                do { try checkURType(type) } catch {
+                    state = previous
+                    throw error
+                }
+            }
         } else if text.hasPrefix("B$") {
             var joiner: BBQrJoiner
+            let previous = state
             switch state {
             case .empty: joiner = BBQrJoiner()
             case .bbqr(let j): joiner = j
             default: throw .mixedPayloads(first: describe(), second: "BBQr \(text.prefix(8))")
             }
+            state = .empty  // mutate the joiner's buffers in place
             do { try joiner.receive(text) } catch {
+                state = previous
                 if case .mixedPayloads(let a, let b) = error {
                     throw .mixedPayloads(first: "BBQr series \(a)", second: "BBQr series \(b)")
                 }
                 throw .bbqr(error)
             }
-            if let type = joiner.fileType { try checkBBQrType(type) }
             state = .bbqr(joiner)
+            if let type = joiner.fileType {
+                do { try checkBBQrType(type) } catch {
+                    state = previous
+                    throw error
+                }
+            }
         } else if SpecterMultipart.isPart(text) {
             var joiner: SpecterMultipart
             switch state {
@@ -183,7 +201,8 @@ public struct PayloadDecoder: Sendable {
         if AddressCandidate.isPlausibleAddress(text) { return (.address(text), .plain) }
         if looksLikeDescriptor(text) { return (.descriptor(text), .plain) }
         if text.hasPrefix("{") || text.hasPrefix("[{") { return (.json(text), .plain) }
-        if text.utf8.count >= 20, text.utf8.allSatisfy({ TextCodec.base43Alphabet.contains($0) }),
+        // Electrum shows base43 in one QR code; the length bound also bounds the quadratic base conversion.
+        if (20...8192).contains(text.utf8.count), text.utf8.allSatisfy({ TextCodec.base43Alphabet.contains($0) }),
             let bytes = try? TextCodec.bytes(base43: text)
         {
             if bytes.starts(with: psbtMagic) { return (.psbt(bytes), .base43) }
@@ -199,12 +218,15 @@ public struct PayloadDecoder: Sendable {
 
     /// Descriptor text: starts with a script function (BIP380-386) or an extended key with or without origin.
     static func looksLikeDescriptor(_ text: String) -> Bool {
-        let functions = ["sh(", "wsh(", "pk(", "pkh(", "wpkh(", "combo(", "multi(", "sortedmulti(", "multi_a(",
-            "sortedmulti_a(", "tr(", "rawtr(", "addr(", "raw("]
+        let functions = [
+            "sh(", "wsh(", "pk(", "pkh(", "wpkh(", "combo(", "multi(", "sortedmulti(", "multi_a(",
+            "sortedmulti_a(", "tr(", "rawtr(", "addr(", "raw(",
+        ]
         let keys = ["xpub", "tpub", "ypub", "zpub", "upub", "vpub", "Ypub", "Zpub", "Upub", "Vpub"]
         let lower = text.lowercased()
         return functions.contains { lower.hasPrefix($0) } || keys.contains { text.hasPrefix($0) }
-            || (text.hasPrefix("[") && text.dropFirst().prefix(8).allSatisfy(\.isHexDigit))
+            || (text.hasPrefix("[") && text.dropFirst().prefix(8).count == 8
+                && text.dropFirst().prefix(8).allSatisfy(\.isHexDigit) && ["/", "]"].contains(text.dropFirst(9).first))
     }
 
     // MARK: Multi-part results

@@ -73,7 +73,7 @@ package enum Bytewords {
     ///
     /// - Throws: `BytewordsError` on an unknown word, a bad length, fewer than 5 bytes or a checksum mismatch.
     package static func decode(_ text: String, style: Style) throws(BytewordsError) -> [UInt8] {
-        let chars = Array(text.lowercased().utf8)
+        let chars = text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
         var bytes: [UInt8] = []
         switch style {
         case .minimal:

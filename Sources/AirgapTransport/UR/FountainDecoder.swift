@@ -62,7 +62,8 @@ package struct FountainDecoder: Sendable {
             expected = (part.seqLen, part.messageLength, part.checksum, part.data.count)
         }
         guard seenSeqNums.insert(part.seqNum).inserted else { return false }
-        let indexes = FountainUtilities.chooseFragments(seqNum: part.seqNum, seqLen: part.seqLen, checksum: part.checksum)
+        let indexes = FountainUtilities.chooseFragments(
+            seqNum: part.seqNum, seqLen: part.seqLen, checksum: part.checksum)
         queue.append(Pending(indexes: indexes.sorted(), data: part.data))
         while !isComplete, !queue.isEmpty {
             let item = queue.removeFirst()
@@ -92,9 +93,17 @@ package struct FountainDecoder: Sendable {
 
     private mutating func processMixed(_ part: Pending) {
         guard mixed[part.indexes] == nil else { return }
-        var reduced = part
-        for (index, data) in fragments { reduced = Self.reduce(reduced, by: Pending(indexes: [index], data: data)) }
-        for (indexes, data) in mixed { reduced = Self.reduce(reduced, by: Pending(indexes: indexes, data: data)) }
+        // Reduce by every known fragment (each is a strict subset while more than one index remains).
+        var remaining: [Int] = []
+        var data = part.data
+        for index in part.indexes {
+            if let fragment = fragments[index] { Self.xorInPlace(&data, fragment) } else { remaining.append(index) }
+        }
+        guard !remaining.isEmpty else { return }  // every fragment already known: nothing new
+        var reduced = Pending(indexes: remaining, data: data)
+        for (indexes, mixedData) in mixed where reduced.indexes.count > 1 {
+            reduced = Self.reduce(reduced, by: Pending(indexes: indexes, data: mixedData))
+        }
         if reduced.indexes.count == 1 {
             queue.append(reduced)
         } else if mixed[reduced.indexes] == nil {
@@ -112,11 +121,26 @@ package struct FountainDecoder: Sendable {
         mixed = next
     }
 
-    /// Removes `b` from `a` when `b`'s fragments are a strict subset of `a`'s.
+    /// Removes `b` from `a` when `b`'s fragments are a strict subset of `a`'s (both index lists sorted).
     private static func reduce(_ a: Pending, by b: Pending) -> Pending {
-        let setA = Set(a.indexes)
-        let setB = Set(b.indexes)
-        guard setB.isStrictSubset(of: setA) else { return a }
-        return Pending(indexes: setA.subtracting(setB).sorted(), data: FountainUtilities.xor(a.data, b.data))
+        guard b.indexes.count < a.indexes.count else { return a }
+        var difference: [Int] = []
+        difference.reserveCapacity(a.indexes.count - b.indexes.count)
+        var j = 0
+        for index in a.indexes {
+            if j < b.indexes.count, b.indexes[j] == index {
+                j += 1
+            } else if j < b.indexes.count, b.indexes[j] < index {
+                return a  // b has an index a lacks
+            } else {
+                difference.append(index)
+            }
+        }
+        guard j == b.indexes.count else { return a }
+        var data = a.data
+        xorInPlace(&data, b.data)
+        return Pending(indexes: difference, data: data)
     }
+
+    private static func xorInPlace(_ a: inout [UInt8], _ b: [UInt8]) { FountainUtilities.xorInPlace(&a, b) }
 }

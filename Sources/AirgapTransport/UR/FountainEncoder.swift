@@ -27,7 +27,7 @@ package struct FountainEncoder: Sendable {
         seqNum &+= 1
         let indexes = FountainUtilities.chooseFragments(seqNum: seqNum, seqLen: seqLen, checksum: checksum)
         var mixed = [UInt8](repeating: 0, count: fragmentLength)
-        for index in indexes { mixed = FountainUtilities.xor(mixed, fragments[index]) }
+        for index in indexes { FountainUtilities.xorInPlace(&mixed, fragments[index]) }
         return FountainPart(
             seqNum: seqNum, seqLen: seqLen, messageLength: messageLength, checksum: checksum, data: mixed)
     }

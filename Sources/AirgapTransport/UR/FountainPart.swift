@@ -45,7 +45,8 @@ public struct FountainPart: Equatable, Sendable {
         // The fragment length must be the one that splits messageLen into exactly seqLen fragments.
         let expectedSeqLen = (Int(messageLength) + data.count - 1) / data.count
         guard expectedSeqLen == Int(seqLen) else {
-            throw .invalidFountainPart("\(data.count)-byte fragments cannot split \(messageLength) bytes into \(seqLen)")
+            throw .invalidFountainPart(
+                "\(data.count)-byte fragments cannot split \(messageLength) bytes into \(seqLen)")
         }
         self.init(
             seqNum: UInt32(seqNum), seqLen: Int(seqLen), messageLength: Int(messageLength),

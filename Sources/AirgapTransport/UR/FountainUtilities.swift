@@ -3,7 +3,8 @@
 /// - SeeAlso: https://github.com/BlockchainCommons/bc-ur/blob/master/src/fountain-utils.cpp
 package enum FountainUtilities {
     /// Returns the fragment length bc-ur picks: the smallest fragment count whose even split fits `maxFragmentLength`.
-    package static func nominalFragmentLength(messageLength: Int, minFragmentLength: Int, maxFragmentLength: Int) -> Int {
+    package static func nominalFragmentLength(messageLength: Int, minFragmentLength: Int, maxFragmentLength: Int) -> Int
+    {
         let maxCount = messageLength / max(minFragmentLength, 1)
         guard maxCount >= 1 else { return messageLength }  // shorter than one minimum fragment: a single fragment
         var length = messageLength
@@ -53,8 +54,21 @@ package enum FountainUtilities {
         return Set(shuffled.prefix(degree))
     }
 
-    /// XORs `b` into `a` (equal lengths).
+    /// Returns `a` XOR `b` (the shorter length).
     package static func xor(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
-        zip(a, b).map { $0 ^ $1 }
+        var out = a
+        xorInPlace(&out, b)
+        return out
+    }
+
+    /// XORs `b` into `a` over the shorter length.
+    package static func xorInPlace(_ a: inout [UInt8], _ b: [UInt8]) {
+        let n = min(a.count, b.count)
+        a.withUnsafeMutableBufferPointer { out in
+            b.withUnsafeBufferPointer { input in
+                for i in 0..<n { out[i] ^= input[i] }
+            }
+        }
+        if a.count > n { a.removeLast(a.count - n) }
     }
 }

@@ -20,7 +20,8 @@ public struct UR: Equatable, Sendable {
     package static func isValidType(_ type: String) -> Bool {
         !type.isEmpty
             && type.utf8.allSatisfy { c in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
                     || c == UInt8(ascii: "-")
             }
     }
@@ -37,40 +38,5 @@ public struct UR: Equatable, Sendable {
         let cbor: [UInt8]
         do { cbor = try Bytewords.decode(parsed.body, style: .minimal) } catch { throw .bytewords(error) }
         try self.init(type: parsed.type, cbor: cbor)
-    }
-}
-
-/// The components of a UR string: type, optional `seqNum-seqLen`, and bytewords body.
-package struct URString: Sendable {
-    package let type: String
-    package let sequence: (seqNum: UInt32, seqLen: Int, text: String)?
-    package let body: String
-
-    /// Splits `text` (case-insensitive) into its components.
-    ///
-    /// - Throws: `URError.notUR`, `.invalidType`, `.invalidPath` or `.invalidSequence`.
-    package init(_ text: String) throws(URError) {
-        let lower = text.lowercased()
-        guard lower.hasPrefix("ur:") else { throw .notUR }
-        let components = lower.dropFirst(3).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard let type = components.first, UR.isValidType(type) else {
-            throw .invalidType(components.first ?? "")
-        }
-        switch components.count {
-        case 2:
-            sequence = nil
-        case 3:
-            let seq = components[1]
-            let numbers = seq.split(separator: "-", omittingEmptySubsequences: false)
-            guard numbers.count == 2, numbers.allSatisfy({ !$0.isEmpty && $0.count <= 10 && $0.allSatisfy(\.isASCII) }),
-                let seqNum = UInt32(numbers[0]), let seqLen = Int(numbers[1]), seqNum >= 1, seqLen >= 1
-            else { throw .invalidSequence(seq) }
-            sequence = (seqNum, seqLen, seq)
-        default:
-            throw .invalidPath(String(text.prefix(40)))
-        }
-        guard let body = components.last, !body.isEmpty else { throw .invalidPath(String(text.prefix(40))) }
-        self.type = type
-        self.body = body
     }
 }

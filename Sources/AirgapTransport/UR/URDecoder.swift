@@ -21,9 +21,11 @@ public struct URDecoder: Sendable {
         do { bytes = try Bytewords.decode(parsed.body, style: .minimal) } catch { throw .bytewords(error) }
         guard let sequence = parsed.sequence else {
             let ur = try UR(type: parsed.type, cbor: bytes)
-            if let result { 
-                guard result == ur else { throw .partFromDifferentMessage(
-                    expectedChecksum: CRC32.checksum(result.cbor), actualChecksum: CRC32.checksum(bytes), seqNum: 1) }
+            if let result {
+                guard result == ur else {
+                    throw .partFromDifferentMessage(
+                        expectedChecksum: CRC32.checksum(result.cbor), actualChecksum: CRC32.checksum(bytes), seqNum: 1)
+                }
                 return false
             }
             if fountain.seqLen != nil {
@@ -60,5 +62,7 @@ public struct URDecoder: Sendable {
     /// Fragment indexes (1-based) not yet recovered; a later mixed part may still supply any of them.
     public var missingFragments: [Int] { isComplete ? [] : fountain.missingFragmentIndexes.map { $0 + 1 } }
     /// Number of distinct parts accepted.
-    public var receivedPartCount: Int { fountain.processedPartCount + (result != nil && fountain.seqLen == nil ? 1 : 0) }
+    public var receivedPartCount: Int {
+        fountain.processedPartCount + (result != nil && fountain.seqLen == nil ? 1 : 0)
+    }
 }

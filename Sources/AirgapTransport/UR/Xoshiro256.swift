@@ -20,7 +20,9 @@ package struct Xoshiro256: Sendable {
 
     /// Seeds from the SHA-256 of the big-endian bytes of `value` (the CRC-32 constructor).
     package init(uint32 value: UInt32) {
-        self.init(seed: [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)])
+        self.init(seed: [
+            UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF),
+        ])
     }
 
     /// Returns the next 64-bit output.

@@ -24,8 +24,9 @@ public struct URHDKey: Equatable, Sendable {
     public var children: URKeypath?
     /// Fingerprint of this key's parent.
     public var parentFingerprint: KeyFingerprint?
-    /// Optional name and note.
+    /// Optional name.
     public var name: String?
+    /// Optional note.
     public var note: String?
 
     public init(
@@ -47,11 +48,15 @@ public struct URHDKey: Equatable, Sendable {
 
     /// The raw BIP32 serialization fields, for the caller to add the version bytes and base58check it.
     public struct ExtendedKeyFields: Equatable, Sendable {
+        /// Derivation depth.
         public let depth: UInt8
+        /// Fingerprint of the parent key (0 for a master key).
         public let parentFingerprint: KeyFingerprint
         /// Child number with the hardened bit (2^31) set for hardened steps.
         public let childNumber: UInt32
+        /// 32-byte chain code.
         public let chainCode: [UInt8]
+        /// 33-byte key data.
         public let keyData: [UInt8]
     }
 
@@ -107,8 +112,11 @@ public struct URHDKey: Equatable, Sendable {
         if let chainCode, chainCode.count != 32 { throw r.fail("hdkey chain-code is not 32 bytes") }
         if isMaster, chainCode == nil { throw r.fail("master hdkey without chain-code") }
         if let info = m[5] {
-            let coin = try r.map(r.untag(info, [URTag.coinInfo, URTag.coinInfoV2], context: "use-info"), context: "coininfo")
-            guard (try r.uint32(coin[1], context: "coin type") ?? 0) == 0 else { throw r.fail("coin type is not BTC (0)") }
+            let coin = try r.map(
+                r.untag(info, [URTag.coinInfo, URTag.coinInfoV2], context: "use-info"), context: "coininfo")
+            guard (try r.uint32(coin[1], context: "coin type") ?? 0) == 0 else {
+                throw r.fail("coin type is not BTC (0)")
+            }
             let raw = UInt64(try r.uint32(coin[2], context: "network") ?? 0)
             guard let network = Network(rawValue: raw) else { throw r.fail("unknown network \(raw)") }
             self.network = network
@@ -120,55 +128,5 @@ public struct URHDKey: Equatable, Sendable {
         parentFingerprint = try r.uint32(m[8], context: "parent-fingerprint").map(KeyFingerprint.init(rawValue:))
         name = try r.text(m[9], context: "name")
         note = try r.text(m[10], context: "note")
-    }
-}
-
-/// A single elliptic-curve key as `crypto-eckey` carries it.
-///
-/// - SeeAlso: https://github.com/BlockchainCommons/Research/blob/master/papers/bcr-2020-008-eckey.md
-public struct URECKey: Equatable, Sendable {
-    /// Whether `data` is a private key.
-    public var isPrivate: Bool
-    /// 33-byte compressed (or 65-byte uncompressed) public key, or a 32-byte private key.
-    public var data: [UInt8]
-
-    public init(isPrivate: Bool = false, data: [UInt8]) {
-        self.isPrivate = isPrivate
-        self.data = data
-    }
-
-    func cbor(tags: URTagSet) -> CBOR {
-        .tagged(tags.ecKey, .intMap([(2, isPrivate ? .bool(true) : nil), (3, .bytes(data))]))
-    }
-
-    init(cbor item: CBOR, reader r: RegistryReader) throws(URError) {
-        let m = try r.map(item, context: "eckey")
-        guard (try r.uint32(m[1], context: "curve") ?? 0) == 0 else { throw r.fail("eckey curve is not secp256k1") }
-        isPrivate = try r.bool(m[2], context: "is-private") ?? false
-        guard let data = try r.bytes(m[3], context: "eckey data"), [32, 33, 65].contains(data.count) else {
-            throw r.fail("eckey data is not 32, 33 or 65 bytes")
-        }
-        self.data = data
-    }
-}
-
-/// A key inside a script expression: an extended key or a single key.
-public enum URKey: Equatable, Sendable {
-    case hd(URHDKey)
-    case ec(URECKey)
-
-    func cbor(tags: URTagSet) -> CBOR {
-        switch self {
-        case .hd(let key): key.cbor(tags: tags)
-        case .ec(let key): key.cbor(tags: tags)
-        }
-    }
-
-    init(cbor item: CBOR, reader r: RegistryReader) throws(URError) {
-        switch item {
-        case .tagged(URTag.hdKey, let inner), .tagged(URTag.hdKeyV2, let inner): self = .hd(try URHDKey(cbor: inner, reader: r))
-        case .tagged(URTag.ecKey, let inner), .tagged(URTag.ecKeyV2, let inner): self = .ec(try URECKey(cbor: inner, reader: r))
-        default: throw r.fail("key is neither a tagged hdkey nor an eckey")
-        }
     }
 }

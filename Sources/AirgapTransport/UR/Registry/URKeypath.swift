@@ -12,6 +12,7 @@ public struct URKeypath: Equatable, Sendable {
         case range(low: UInt32, high: UInt32, hardened: Bool)
     }
 
+    /// The path steps.
     public var components: [Component]
     /// Fingerprint of the key the path starts from (the master key for an origin).
     public var sourceFingerprint: KeyFingerprint?
@@ -49,7 +50,8 @@ public struct URKeypath: Equatable, Sendable {
             switch component {
             case .index(let i, let h): items += [.unsigned(UInt64(i)), .bool(h)]
             case .wildcard(let h): items += [.array([]), .bool(h)]
-            case .range(let low, let high, let h): items += [.array([.unsigned(UInt64(low)), .unsigned(UInt64(high))]), .bool(h)]
+            case .range(let low, let high, let h):
+                items += [.array([.unsigned(UInt64(low)), .unsigned(UInt64(high))]), .bool(h)]
             }
         }
         return .tagged(
@@ -69,7 +71,9 @@ public struct URKeypath: Equatable, Sendable {
             }
             var i = 0
             while i < items.count {
-                guard case .bool(let hardened) = items[i + 1] else { throw r.fail("keypath is-hardened is not a boolean") }
+                guard case .bool(let hardened) = items[i + 1] else {
+                    throw r.fail("keypath is-hardened is not a boolean")
+                }
                 switch items[i] {
                 case .unsigned(let index) where index < 0x8000_0000:
                     components.append(.index(UInt32(index), hardened: hardened))

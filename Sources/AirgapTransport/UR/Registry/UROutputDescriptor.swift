@@ -7,7 +7,9 @@ public struct UROutputDescriptor: Equatable, Sendable {
     public var source: String
     /// The keys, `@0` first.
     public var keys: [URKey]
+    /// Optional name.
     public var name: String?
+    /// Optional note.
     public var note: String?
 
     public init(source: String, keys: [URKey], name: String? = nil, note: String? = nil) {
@@ -68,47 +70,5 @@ public struct UROutputDescriptor: Equatable, Sendable {
         self.keys = keys
         name = try r.text(m[3], context: "name")
         note = try r.text(m[4], context: "note")
-    }
-}
-
-/// An account as the 2023 `account-descriptor` type carries it.
-///
-/// - SeeAlso: https://github.com/BlockchainCommons/Research/blob/master/papers/bcr-2023-019-account-descriptor.md
-public struct URAccountDescriptor: Equatable, Sendable {
-    public var masterFingerprint: KeyFingerprint
-    public var descriptors: [UROutputDescriptor]
-
-    public init(masterFingerprint: KeyFingerprint, descriptors: [UROutputDescriptor]) {
-        self.masterFingerprint = masterFingerprint
-        self.descriptors = descriptors
-    }
-
-    /// The CBOR, each descriptor tagged 40308.
-    public func serialized() -> [UInt8] {
-        CBOR.intMap([
-            (1, .unsigned(UInt64(masterFingerprint.rawValue))),
-            (2, .array(descriptors.map { .tagged(URTag.outputDescriptor, $0.cbor()) })),
-        ]).serialized()
-    }
-
-    /// Decodes the CBOR of a `ur:account-descriptor`.
-    ///
-    /// - Throws: `URError.cbor` or `.invalidRegistryItem`.
-    public init(serialized bytes: [UInt8]) throws(URError) {
-        let r = RegistryReader(type: "account-descriptor")
-        let item: CBOR
-        do { item = try CBOR(serialized: bytes) } catch { throw .cbor(error) }
-        let m = try r.map(item, context: "account-descriptor")
-        guard let fingerprint = try r.uint32(m[1], context: "master-fingerprint") else {
-            throw r.fail("missing master fingerprint")
-        }
-        guard case .array(let list)? = m[2] else { throw r.fail("missing descriptor array") }
-        var descriptors: [UROutputDescriptor] = []
-        for d in list {
-            descriptors.append(
-                try UROutputDescriptor(cbor: r.untag(d, [URTag.outputDescriptor], context: "descriptor"), reader: r))
-        }
-        masterFingerprint = KeyFingerprint(rawValue: fingerprint)
-        self.descriptors = descriptors
     }
 }

@@ -48,7 +48,9 @@ public enum URRegistryItem: Equatable, Sendable {
         case .bytes(let b): return try UR(type: "bytes", cbor: CBOR.bytes(b).serialized())
         case .psbt(let b):
             let t = type ?? "psbt"
-            guard t == "psbt" || t == "crypto-psbt" else { throw .unexpectedType(expected: ["psbt", "crypto-psbt"], actual: t) }
+            guard t == "psbt" || t == "crypto-psbt" else {
+                throw .unexpectedType(expected: ["psbt", "crypto-psbt"], actual: t)
+            }
             return try UR(type: t, cbor: CBOR.bytes(b).serialized())
         case .cryptoOutput(let o): return try UR(type: "crypto-output", cbor: o.serialized())
         case .cryptoAccount(let a): return try UR(type: "crypto-account", cbor: a.serialized())
