@@ -1,3 +1,4 @@
+import BitcoinCrypto
 import Foundation
 import TestSupport
 import Testing
@@ -44,14 +45,14 @@ struct BBQrTests {
         let text = String(decoding: bytes, as: UTF8.self)
         for fragment in upstream["decoded_contains"] as? [String] ?? [] { #expect(text.contains(fragment)) }
         #expect(bytes.count == derived["decoded_length"] as? Int)
-        #expect(TestHex.string(TransportSHA256.hash(bytes)) == derived["decoded_sha256"] as? String)
+        #expect(TestHex.string(SHA256.hash(bytes)) == derived["decoded_sha256"] as? String)
         #expect(text.split(separator: "\n").first.map(String.init) == derived["decoded_first_line"] as? String)
     }
 
     @Test("Every test_data file round-trips through H, 2 and Z", arguments: try BBQrDataFile.all())
     func roundTrip(file: BBQrDataFile) throws {
         #expect(file.bytes.count == file.size)
-        #expect(TestHex.string(TransportSHA256.hash(file.bytes)) == file.sha256)
+        #expect(TestHex.string(SHA256.hash(file.bytes)) == file.sha256)
         let fileType: BBQr.FileType = file.name.hasSuffix(".psbt") ? .psbt : .transaction
         for encoding in BBQr.Encoding.allCases {
             let split = try BBQrSplitter(encoding: encoding, versions: 5...40).split(file.bytes, fileType: fileType)

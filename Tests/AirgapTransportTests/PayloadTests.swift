@@ -261,7 +261,16 @@ struct PayloadBadInputTests {
 
 @Suite("BIP21 URIs (BIP-21)")
 struct BIP21Tests {
-    static let address = "175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W"
+    /// BIP21's examples use 175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W, whose base58check checksum is wrong (embit and
+    /// Bitcoin Core reject it too); the examples are run with a valid mainnet address in its place.
+    static let address = "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"
+
+    @Test("The BIP's own example address is refused: its checksum is wrong")
+    func bipExampleAddressChecksum() {
+        #expect(throws: BIP21Error.invalidAddress("175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W")) {
+            try BIP21URI(string: "bitcoin:175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W")
+        }
+    }
 
     @Test("The BIP's examples parse")
     func bipExamples() throws {

@@ -1,3 +1,4 @@
+import BitcoinCrypto
 /// The Xoshiro256** generator as bc-ur seeds and uses it for fountain-part fragment choice.
 ///
 /// The state is the SHA-256 of the seed bytes, read as four big-endian 64-bit words.
@@ -7,7 +8,7 @@ package struct Xoshiro256: Sendable {
 
     /// Seeds from the SHA-256 of `seed`.
     package init(seed: [UInt8]) {
-        let digest = TransportSHA256.hash(seed)
+        let digest = SHA256.hash(seed)
         var words: [UInt64] = [0, 0, 0, 0]
         for i in 0..<4 {
             for n in 0..<8 { words[i] = words[i] << 8 | UInt64(digest[i * 8 + n]) }
