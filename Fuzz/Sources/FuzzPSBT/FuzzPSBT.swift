@@ -2,7 +2,8 @@
 // PSBT from outside. Every input must end in a PSBT or a typed PSBTError, never a crash or a sanitizer report; and
 // whatever parses must serialize back to the very same bytes and parse again to an equal value. The operations a
 // signer runs next (unsigned transaction, typed field views, finalizer, extractor, signer, combiner) run on it too.
-// Build and run: see docs/fuzzing.md (the libraries need -sanitize=address and -sanitize-coverage from the command line).
+// Build and run: see docs/fuzzing.md (the libraries need -sanitize=address and -sanitize-coverage on the command
+// line, which Fuzz/Package.swift cannot set for a dependency).
 import Bitcoin
 import BitcoinCrypto
 import FuzzDriver

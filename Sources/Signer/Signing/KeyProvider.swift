@@ -25,8 +25,8 @@ public protocol KeyProvider: Sendable {
 
 /// Keys derived from one BIP32 master key (a seed), answering requests whose origin starts at its fingerprint.
 ///
-/// Account-level keys (the hardened prefix of a path) are derived once and cached, so signing many inputs of one
-/// account costs two normal derivations per input.
+/// Account-level keys (the hardened prefix of a path) and the parents of requested keys (the branches) are derived
+/// once and cached, so signing many inputs of one account costs one normal derivation per input.
 public final class SeedKeyProvider: KeyProvider, @unchecked Sendable {
     private let master: ExtendedPrivateKey
     private var accounts: [DerivationPath: ExtendedPrivateKey] = [:]
@@ -57,11 +57,17 @@ public final class SeedKeyProvider: KeyProvider, @unchecked Sendable {
     }
 
     /// The extended key at `origin`, or nil when the origin is not under this master.
+    ///
+    /// The parent of the requested key is cached too (the account's receive or change branch), so a PSBT spending
+    /// many coins of one account costs one CKDpriv per input.
     private func derive(_ origin: KeyOrigin) throws -> ExtendedPrivateKey? {
         guard origin.fingerprint == master.fingerprint else { return nil }
         let components = origin.path.components
-        let split = (components.lastIndex(where: \.isHardened).map { $0 + 1 }) ?? 0
-        let prefix = try DerivationPath(Array(components[..<split]))
+        guard let last = components.last else { return master }
+        let parent = try DerivationPath(Array(components.dropLast()))
+        if let cached = lock.withLock({ accounts[parent] }) { return try cached.deriveChild(last) }
+        let split = (parent.components.lastIndex(where: \.isHardened).map { $0 + 1 }) ?? 0
+        let prefix = try DerivationPath(Array(parent.components[..<split]))
         let account: ExtendedPrivateKey
         if let cached = lock.withLock({ accounts[prefix] }) {
             account = cached
@@ -70,8 +76,10 @@ public final class SeedKeyProvider: KeyProvider, @unchecked Sendable {
             lock.withLock { accounts[prefix] = account }
         }
         var key = account
-        for component in components[split...] { key = try key.deriveChild(component) }
-        return key
+        for component in parent.components[split...] { key = try key.deriveChild(component) }
+        let branch = key
+        lock.withLock { accounts[parent] = branch }
+        return try branch.deriveChild(last)
     }
 }
 
