@@ -76,8 +76,20 @@ public struct PrivateKey: Sendable {
             return secp256k1_ec_seckey_negate(Secp256k1Context.shared, target)
         }
         precondition(code == 1, "secp256k1_ec_seckey_negate failed on a validated key")
-        // The negation of a valid key is valid.
-        return (try? PrivateKey(secret: out)) ?? self
+        // The negation of a valid key is valid, and its public key is -P: the same x with the other parity, which
+        // costs a point decompression instead of a multiplication (taproot signing negates every other key).
+        var flipped = publicKey.compressed
+        flipped[0] ^= 0x01
+        guard let negatedPublicKey = try? PublicKey(serialized: flipped) else {
+            return (try? PrivateKey(secret: out)) ?? self
+        }
+        return PrivateKey(validatedSecret: out, publicKey: negatedPublicKey)
+    }
+
+    /// A key from a secret already known valid and its public key (for derived keys whose point is known).
+    private init(validatedSecret: SecretBytes, publicKey: PublicKey) {
+        self.secret = validatedSecret
+        self.publicKey = publicKey
     }
 
     /// Signs a 32-byte digest with ECDSA: deterministic nonce (RFC6979), low-S, and low-R grinding as Bitcoin Core
