@@ -34,7 +34,9 @@ extension AirlockBench {
             let psbt: PSBT
         }
 
-        /// One workload's times. `medianMilliseconds` is process CPU time, which a shared machine disturbs far less
+        /// One workload's times.
+        ///
+        /// `medianMilliseconds` is process CPU time, which a shared machine disturbs far less
         /// than the wall-clock time reported beside it; the work is single-threaded, so the two agree on an idle one.
         struct Result: Codable {
             let name: String
@@ -156,8 +158,9 @@ extension AirlockBench {
                 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         }
 
-        /// A PSBT spending `inputs` coins of the account at `path` (receive branch, indexes 0…), to one payee and a
-        /// change output. With `funding` > 0 the coins come from that many synthetic transactions, each carried whole
+        /// A PSBT spending `inputs` coins of the account at `path` (receive branch, indexes 0…).
+        ///
+        /// The coins go to one payee and a change output. With `funding` > 0 the coins come from that many synthetic transactions, each carried whole
         /// as the inputs' non-witness UTXO (as the strict signer wants for segwit v0); with 0, only witness UTXOs.
         static func psbt(
             _ master: ExtendedPrivateKey, kind: String, path: String, inputs count: Int, funding: Int

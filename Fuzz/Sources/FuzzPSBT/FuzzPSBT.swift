@@ -12,7 +12,9 @@ import Signer
 /// A fixed key (the BIP340 test vector 0 secret, 3), so the signer has a provider to ask; inputs naming its public
 /// key get signed.
 private let provider: StaticKeyProvider? = {
-    guard let key = try? PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0, count: 31) + [3])) else { return nil }
+    guard let key = try? PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0, count: 31) + [3])) else {
+        return nil
+    }
     return StaticKeyProvider(keys: [key])
 }()
 
@@ -39,7 +41,8 @@ func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<C
         }
         var copy = psbt
         if copy.finalize() { _ = try? copy.extractTransaction() }
-        let signer = PSBTSigner(options: SigningOptions(allowNonDefaultSighash: true, allowMissingPreviousTransaction: true))
+        let signer = PSBTSigner(
+            options: SigningOptions(allowNonDefaultSighash: true, allowMissingPreviousTransaction: true))
         _ = try? signer.sign(psbt, with: provider)
         _ = try? psbt.combined(with: [copy])
     }
