@@ -34,12 +34,17 @@ extension AirlockBench {
             let psbt: PSBT
         }
 
+        /// One workload's times.
+        ///
+        /// `medianMilliseconds` is process CPU time, which a shared machine disturbs far less
+        /// than the wall-clock time reported beside it; the work is single-threaded, so the two agree on an idle one.
         struct Result: Codable {
             let name: String
             let operation: String
             let inputs: Int
             let bytes: Int
             let medianMilliseconds: Double
+            let medianWallMilliseconds: Double
             let runsMilliseconds: [Double]
         }
 
@@ -61,28 +66,34 @@ extension AirlockBench {
             for workload in workloads {
                 let bytes = workload.psbt.serialized()
                 var times: [Double] = []
+                var wallTimes: [Double] = []
                 for _ in 0..<runs {
                     switch workload.operation {
                     case "sign":
                         // A fresh provider each run: its account cache starts cold, as on a signing device.
                         let provider = SeedKeyProvider(master: master)
                         var report: SigningReport?
-                        times.append(
-                            try Self.milliseconds { report = try PSBTSigner().sign(workload.psbt, with: provider) })
+                        let (cpu, wall) = try Self.milliseconds {
+                            report = try PSBTSigner().sign(workload.psbt, with: provider)
+                        }
+                        times.append(cpu)
+                        wallTimes.append(wall)
                         guard report?.signedInputs.count == workload.psbt.inputs.count else {
                             throw ValidationError("\(workload.name): not every input was signed")
                         }
                     default:
                         var again: [UInt8] = []
-                        times.append(try Self.milliseconds { again = try PSBT(serialized: bytes).serialized() })
+                        let (cpu, wall) = try Self.milliseconds { again = try PSBT(serialized: bytes).serialized() }
+                        times.append(cpu)
+                        wallTimes.append(wall)
                         guard again == bytes else { throw ValidationError("\(workload.name): round trip differs") }
                     }
                 }
-                let sorted = times.sorted()
                 results.append(
                     Result(
                         name: workload.name, operation: workload.operation, inputs: workload.psbt.inputs.count,
-                        bytes: bytes.count, medianMilliseconds: sorted[sorted.count / 2], runsMilliseconds: times))
+                        bytes: bytes.count, medianMilliseconds: Self.median(times),
+                        medianWallMilliseconds: Self.median(wallTimes), runsMilliseconds: times))
             }
             if json {
                 let encoder = JSONEncoder()
@@ -90,10 +101,13 @@ extension AirlockBench {
                 print(String(decoding: try encoder.encode(Report(runs: runs, results: results)), as: UTF8.self))
             } else {
                 print("PSBT workloads (median of \(runs) runs)")
-                print("workload                 inputs       bytes    median ms")
+                print("workload                 inputs       bytes    CPU ms   wall ms")
                 for r in results {
                     let name = r.name.padding(toLength: 22, withPad: " ", startingAt: 0)
-                    print(String(format: "%@ %8d %11d %12.2f", name, r.inputs, r.bytes, r.medianMilliseconds))
+                    print(
+                        String(
+                            format: "%@ %8d %11d %9.2f %9.2f", name, r.inputs, r.bytes, r.medianMilliseconds,
+                            r.medianWallMilliseconds))
                 }
             }
         }
@@ -122,15 +136,31 @@ extension AirlockBench {
             try data.write(to: url.appendingPathComponent("workloads.json"))
         }
 
-        static func milliseconds(_ body: () throws -> Void) throws -> Double {
+        /// The process CPU time and the wall-clock time of `body`, in milliseconds.
+        static func milliseconds(_ body: () throws -> Void) throws -> (cpu: Double, wall: Double) {
+            let cpuStart = cpuMilliseconds()
             let start = ContinuousClock.now
             try body()
             let elapsed = start.duration(to: .now)
-            return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18) * 1e3
+            let wall = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18) * 1e3
+            return (cpuMilliseconds() - cpuStart, wall)
         }
 
-        /// A PSBT spending `inputs` coins of the account at `path` (receive branch, indexes 0…), to one payee and a
-        /// change output. With `funding` > 0 the coins come from that many synthetic transactions, each carried whole
+        static func cpuMilliseconds() -> Double {
+            var time = timespec()
+            guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time) == 0 else { return .nan }
+            return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) * 1e-6
+        }
+
+        static func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            return sorted.count % 2 == 1
+                ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        }
+
+        /// A PSBT spending `inputs` coins of the account at `path` (receive branch, indexes 0…).
+        ///
+        /// The coins go to one payee and a change output. With `funding` > 0 the coins come from that many synthetic transactions, each carried whole
         /// as the inputs' non-witness UTXO (as the strict signer wants for segwit v0); with 0, only witness UTXOs.
         static func psbt(
             _ master: ExtendedPrivateKey, kind: String, path: String, inputs count: Int, funding: Int

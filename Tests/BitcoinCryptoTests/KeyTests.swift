@@ -118,4 +118,19 @@ struct KeyTests {
             try PasswordSeal.deriveKey(password: password, salt: [1, 2, 3], parameters: parameters)
         }
     }
+
+    /// The public key a private key carries (computed once, or derived cheaply for a negated key) is the one
+    /// secp256k1_ec_pubkey_create gives for its secret, and BIP341 tweaking keeps the two in step.
+    @Test("Carried public keys match the secret: new, negated and taproot-tweaked keys, 64 random keys")
+    func carriedPublicKeys() throws {
+        for _ in 0..<64 {
+            let key = PrivateKey.random()
+            for derived in [key, key.negated(), try key.taprootTweaked(merkleRoot: nil)] {
+                let recomputed = try PrivateKey(secret: SecretBytes(copying: derived.secret.unsafeCopyToArray()))
+                #expect(derived.publicKey == recomputed.publicKey)
+            }
+            #expect(key.negated().publicKey.xOnly.key == key.publicKey.xOnly.key)
+            #expect(key.negated().publicKey != key.publicKey)
+        }
+    }
 }

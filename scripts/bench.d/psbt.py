@@ -6,7 +6,8 @@ Prints JSON-lines rows for scripts/bench.d/table.py: Airlock's medians, then BDK
 
 Signing is timed on an already parsed PSBT in every implementation (BDK: `wallet.sign(psbt, SignOptions())` with a
 wallet holding the account's tprv descriptors; embit: `psbt.sign_with(root)`), each run on a freshly parsed copy.
-Parse+serialize: BDK's Python API takes and gives base64 text, embit and Airlock binary.
+Parse+serialize: BDK's Python API takes and gives base64 text, embit and Airlock binary. Times are process CPU
+time (the machine may be shared); wall-clock medians travel along in `wall_ms`.
 """
 import json
 import statistics
@@ -24,14 +25,25 @@ NET = NETWORKS["regtest"]
 EMBIT_SIGN_RUNS = 2
 
 
-def row(workload, impl, times, detail=""):
-    return {"section": "psbt", "workload": workload, "impl": impl, "ms": statistics.median(times), "detail": detail}
+def row(workload, impl, times, detail="", wall=None):
+    return {"section": "psbt", "workload": workload, "impl": impl, "ms": statistics.median(times), "detail": detail,
+            "wall_ms": statistics.median(wall) if wall else None}
 
 
-def timed(body):
-    start = time.perf_counter()
-    body()
-    return (time.perf_counter() - start) * 1e3
+class Times:
+    """Process CPU times (what the table compares, as airlock-bench reports them) and wall-clock times, in ms."""
+
+    def __init__(self):
+        self.cpu, self.wall = [], []
+
+    def measure(self, body):
+        cpu, start = time.process_time(), time.perf_counter()
+        body()
+        self.wall.append((time.perf_counter() - start) * 1e3)
+        self.cpu.append((time.process_time() - cpu) * 1e3)
+
+    def row(self, workload, impl, detail=""):
+        return row(workload, impl, self.cpu, detail, self.wall)
 
 
 def bdk_wallet(root, kind, path):
@@ -55,7 +67,8 @@ def main():
     directory, runs = Path(sys.argv[1]), int(sys.argv[2])
     spec = json.loads((directory / "workloads.json").read_text())
     airlock = json.loads((directory / "airlock.json").read_text())
-    rows = [row(r["name"], "airlock", [r["medianMilliseconds"]]) for r in airlock["results"]]
+    rows = [row(r["name"], "airlock", [r["medianMilliseconds"]], wall=[r["medianWallMilliseconds"]])
+            for r in airlock["results"]]
     root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(spec["mnemonic"]), version=NET["xprv"])
     options = bdk.SignOptions(
         trust_witness_utxo=False, assume_height=None, allow_all_sighashes=False, try_finalize=False,
@@ -66,28 +79,29 @@ def main():
         text = PSBT.parse(raw).to_base64()
         if workload["operation"] == "sign":
             wallet = bdk_wallet(root, kind, workload["account_path"])
-            bdk_times, embit_times = [], []
+            bdk_times, embit_times = Times(), Times()
             for run in range(runs):
                 psbt = bdk.Psbt(text)
-                bdk_times.append(timed(lambda: wallet.sign(psbt, options)))
+                bdk_times.measure(lambda: wallet.sign(psbt, options))
                 if signed_inputs_bdk(psbt, kind) != workload["inputs"]:
                     sys.exit("psbt bench: BDK did not sign every input of " + name)
                 if run >= EMBIT_SIGN_RUNS:
                     continue
                 parsed = PSBT.parse(raw)
                 count = []
-                embit_times.append(timed(lambda: count.append(parsed.sign_with(root))))
+                embit_times.measure(lambda: count.append(parsed.sign_with(root)))
                 if count[0] != workload["inputs"]:
                     sys.exit("psbt bench: embit signed {} of {} inputs".format(count[0], workload["inputs"]))
-            rows.append(row(name, "bdk", bdk_times))
-            rows.append(row(name, "embit", embit_times, "{} run{}".format(len(embit_times), "s"[len(embit_times) == 1:])))
+            embit_runs = len(embit_times.cpu)
+            rows.append(bdk_times.row(name, "bdk"))
+            rows.append(embit_times.row(name, "embit", "{} run{}".format(embit_runs, "s"[embit_runs == 1:])))
         else:
-            bdk_times, embit_times = [], []
+            bdk_times, embit_times = Times(), Times()
             for _ in range(runs):
-                bdk_times.append(timed(lambda: bdk.Psbt(text).serialize()))
-                embit_times.append(timed(lambda: PSBT.parse(raw).serialize()))
-            rows.append(row(name, "bdk", bdk_times, "base64"))
-            rows.append(row(name, "embit", embit_times))
+                bdk_times.measure(lambda: bdk.Psbt(text).serialize())
+                embit_times.measure(lambda: PSBT.parse(raw).serialize())
+            rows.append(bdk_times.row(name, "bdk", "base64"))
+            rows.append(embit_times.row(name, "embit"))
     for r in rows:
         print(json.dumps(r))
 

@@ -3,7 +3,8 @@
 workload, Airlock's time, each peer's time, and the ratio Airlock / peer (below 1 means Airlock is faster).
 
 A row: {"section": "psbt", "workload": "sign-p2wpkh-1445", "impl": "airlock" | "<peer>", "ms": 12.3,
-        "detail": "optional note"}. A section adds rows; it never prints its own table.
+        "detail": "optional note", "wall_ms": optional}. `ms` is what is compared (the psbt section: process CPU
+time). A section adds rows; it never prints its own table.
 """
 import json
 import sys

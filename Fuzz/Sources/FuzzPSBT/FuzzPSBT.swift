@@ -2,7 +2,8 @@
 // PSBT from outside. Every input must end in a PSBT or a typed PSBTError, never a crash or a sanitizer report; and
 // whatever parses must serialize back to the very same bytes and parse again to an equal value. The operations a
 // signer runs next (unsigned transaction, typed field views, finalizer, extractor, signer, combiner) run on it too.
-// Build and run: see docs/fuzzing.md (the libraries need -sanitize=address and -sanitize-coverage from the command line).
+// Build and run: see docs/fuzzing.md (the libraries need -sanitize=address and -sanitize-coverage on the command
+// line, which Fuzz/Package.swift cannot set for a dependency).
 import Bitcoin
 import BitcoinCrypto
 import FuzzDriver
@@ -11,7 +12,9 @@ import Signer
 /// A fixed key (the BIP340 test vector 0 secret, 3), so the signer has a provider to ask; inputs naming its public
 /// key get signed.
 private let provider: StaticKeyProvider? = {
-    guard let key = try? PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0, count: 31) + [3])) else { return nil }
+    guard let key = try? PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0, count: 31) + [3])) else {
+        return nil
+    }
     return StaticKeyProvider(keys: [key])
 }()
 
@@ -38,7 +41,8 @@ func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<C
         }
         var copy = psbt
         if copy.finalize() { _ = try? copy.extractTransaction() }
-        let signer = PSBTSigner(options: SigningOptions(allowNonDefaultSighash: true, allowMissingPreviousTransaction: true))
+        let signer = PSBTSigner(
+            options: SigningOptions(allowNonDefaultSighash: true, allowMissingPreviousTransaction: true))
         _ = try? signer.sign(psbt, with: provider)
         _ = try? psbt.combined(with: [copy])
     }

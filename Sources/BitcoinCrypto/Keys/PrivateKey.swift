@@ -16,6 +16,12 @@ public struct PrivateKey: Sendable {
         }
         guard valid == 1 else { throw .invalidPrivateKey }
         self.secret = secret
+        var raw = secp256k1_pubkey()
+        let code = secret.withBytePointer { pointer, _ in
+            secp256k1_ec_pubkey_create(Secp256k1Context.shared, &raw, pointer)
+        }
+        precondition(code == 1, "secp256k1_ec_pubkey_create failed on a validated key")
+        self.publicKey = PublicKey(raw: raw)
     }
 
     /// A fresh random private key from the operating system's random source.
@@ -26,14 +32,11 @@ public struct PrivateKey: Sendable {
     }
 
     /// The compressed public key.
-    public var publicKey: PublicKey {
-        var raw = secp256k1_pubkey()
-        let code = secret.withBytePointer { pointer, _ in
-            secp256k1_ec_pubkey_create(Secp256k1Context.shared, &raw, pointer)
-        }
-        precondition(code == 1, "secp256k1_ec_pubkey_create failed on a validated key")
-        return PublicKey(raw: raw)
-    }
+    ///
+    /// Computed once, when the key is made: every use of a private key here needs it (BIP32 children, fingerprints,
+    /// the signer's check that a provider's key is the one the PSBT names), and secp256k1_ec_pubkey_create is the
+    /// most expensive step of signing an input after the signature itself.
+    public let publicKey: PublicKey
 
     /// The x-only public key (BIP340).
     public var xOnlyPublicKey: XOnlyPublicKey { publicKey.xOnly.key }
@@ -73,8 +76,20 @@ public struct PrivateKey: Sendable {
             return secp256k1_ec_seckey_negate(Secp256k1Context.shared, target)
         }
         precondition(code == 1, "secp256k1_ec_seckey_negate failed on a validated key")
-        // The negation of a valid key is valid.
-        return (try? PrivateKey(secret: out)) ?? self
+        // The negation of a valid key is valid, and its public key is -P: the same x with the other parity, which
+        // costs a point decompression instead of a multiplication (taproot signing negates every other key).
+        var flipped = publicKey.compressed
+        flipped[0] ^= 0x01
+        guard let negatedPublicKey = try? PublicKey(serialized: flipped) else {
+            return (try? PrivateKey(secret: out)) ?? self
+        }
+        return PrivateKey(validatedSecret: out, publicKey: negatedPublicKey)
+    }
+
+    /// A key from a secret already known valid and its public key (for derived keys whose point is known).
+    private init(validatedSecret: SecretBytes, publicKey: PublicKey) {
+        self.secret = validatedSecret
+        self.publicKey = publicKey
     }
 
     /// Signs a 32-byte digest with ECDSA: deterministic nonce (RFC6979), low-S, and low-R grinding as Bitcoin Core

@@ -25,11 +25,11 @@ public protocol KeyProvider: Sendable {
 
 /// Keys derived from one BIP32 master key (a seed), answering requests whose origin starts at its fingerprint.
 ///
-/// Branch-level keys (the parent of each requested key) are derived once and cached, so signing many inputs of one
-/// account costs one normal derivation per input.
+/// Account-level keys (the hardened prefix of a path) and the parents of requested keys (the branches) are derived
+/// once and cached, so signing many inputs of one account costs one normal derivation per input.
 public final class SeedKeyProvider: KeyProvider, @unchecked Sendable {
     private let master: ExtendedPrivateKey
-    private var parents: [DerivationPath: ExtendedPrivateKey] = [:]
+    private var accounts: [DerivationPath: ExtendedPrivateKey] = [:]
     private let lock = NSLockLike()
 
     /// The master fingerprint requests must name.
@@ -58,21 +58,28 @@ public final class SeedKeyProvider: KeyProvider, @unchecked Sendable {
 
     /// The extended key at `origin`, or nil when the origin is not under this master.
     ///
-    /// The parent of the requested key (for an account, the receive or change branch) is cached, so consecutive
-    /// addresses of one branch cost one normal derivation each.
+    /// The parent of the requested key is cached too (the account's receive or change branch), so a PSBT spending
+    /// many coins of one account costs one CKDpriv per input.
     private func derive(_ origin: KeyOrigin) throws -> ExtendedPrivateKey? {
         guard origin.fingerprint == master.fingerprint else { return nil }
         let components = origin.path.components
         guard let last = components.last else { return master }
-        let parentPath = try DerivationPath(Array(components.dropLast()))
-        let parent: ExtendedPrivateKey
-        if let cached = lock.withLock({ parents[parentPath] }) {
-            parent = cached
+        let parent = try DerivationPath(Array(components.dropLast()))
+        if let cached = lock.withLock({ accounts[parent] }) { return try cached.deriveChild(last) }
+        let split = (parent.components.lastIndex(where: \.isHardened).map { $0 + 1 }) ?? 0
+        let prefix = try DerivationPath(Array(parent.components[..<split]))
+        let account: ExtendedPrivateKey
+        if let cached = lock.withLock({ accounts[prefix] }) {
+            account = cached
         } else {
-            parent = try master.derive(parentPath)
-            lock.withLock { parents[parentPath] = parent }
+            account = try master.derive(prefix)
+            lock.withLock { accounts[prefix] = account }
         }
-        return try parent.deriveChild(last)
+        var key = account
+        for component in parent.components[split...] { key = try key.deriveChild(component) }
+        let branch = key
+        lock.withLock { accounts[parent] = branch }
+        return try branch.deriveChild(last)
     }
 }
 

@@ -2,8 +2,8 @@ import Bitcoin
 import BitcoinCrypto
 import Foundation
 import Signer
-import Testing
 import TestSupport
+import Testing
 
 /// PSBTs across implementations that were not written here (DESIGN.md section 9): embit and BDK (bdkpython) make
 /// PSBTs that Airlock signs, Airlock makes PSBTs that BDK signs, and every final transaction, finalized by Airlock and
@@ -24,7 +24,10 @@ struct PSBTPeerInteropTests {
 
     /// The account kinds, named as `psbt_peers.py` names them.
     enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case wpkh, shWpkh = "sh-wpkh", pkh, tr, wshMulti = "wsh-multi"
+        case wpkh
+        case shWpkh = "sh-wpkh"
+        case pkh, tr
+        case wshMulti = "wsh-multi"
 
         var testDescription: String { rawValue }
 
@@ -107,7 +110,9 @@ struct PSBTPeerInteropTests {
         return try first.combined(with: Array(partials.dropFirst()))
     }
 
-    @Test("A peer's PSBT, signed by Airlock, finalized by Airlock, embit and BDK, passes the kernel", arguments: peerCases)
+    @Test(
+        "A peer's PSBT, signed by Airlock, finalized by Airlock, embit and BDK, passes the kernel", arguments: peerCases
+    )
     func peerMadePSBT(_ test: Case) throws {
         let made = try PeerScript.call(Self.request("create", test.kind, ["creator": test.creator.rawValue]))
         let unsignedText = try PeerScript.string(made, "psbt", action: "create")
@@ -141,7 +146,8 @@ struct PSBTPeerInteropTests {
     static func airlockDescriptor(_ kind: Kind) throws -> Descriptor {
         var keys: [String] = []
         for cosigner in kind.cosigners {
-            let master = try ExtendedPrivateKey(seed: try Mnemonic(phrase: mnemonics[cosigner]).seed(), network: .regtest)
+            let master = try ExtendedPrivateKey(
+                seed: try Mnemonic(phrase: mnemonics[cosigner]).seed(), network: .regtest)
             let account = try master.derive(try DerivationPath(string: "m/" + kind.accountPath))
             keys.append("[\(master.fingerprint)/\(kind.accountPath)]\(account.extendedPublicKey.base58String)/<0;1>/*")
         }
@@ -155,13 +161,16 @@ struct PSBTPeerInteropTests {
             version: 2, inputs: [TxIn(previousOutput: OutPoint(txid: fake, vout: 0))],
             outputs: [
                 TxOut(value: try Amount(sats: 80_000), scriptPubKey: try descriptor.scriptPubKey(at: 0, path: 0)),
-                TxOut(value: try Amount(sats: 1_000), scriptPubKey: .p2wpkh(try PubkeyHash(bytes: [UInt8](repeating: 7, count: 20)))),
+                TxOut(
+                    value: try Amount(sats: 1_000),
+                    scriptPubKey: .p2wpkh(try PubkeyHash(bytes: [UInt8](repeating: 7, count: 20)))),
                 TxOut(value: try Amount(sats: 30_000), scriptPubKey: try descriptor.scriptPubKey(at: 1, path: 1)),
             ])
     }
 
-    @Test("A PSBT Airlock creates from a descriptor, signed by BDK, finalized by Airlock, passes the kernel",
-          arguments: Kind.allCases)
+    @Test(
+        "A PSBT Airlock creates from a descriptor, signed by BDK, finalized by Airlock, passes the kernel",
+        arguments: Kind.allCases)
     func airlockMadePSBT(_ kind: Kind) throws {
         let descriptor = try Self.airlockDescriptor(kind)
         let funding = try Self.funding(descriptor, kind)
