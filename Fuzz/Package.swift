@@ -1,7 +1,10 @@
 // swift-tools-version:6.1
-// libFuzzer targets for every parser of outside data (DESIGN.md section 9). Built apart from the main package:
-//   cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library --product FuzzUR
-//   .build/release/FuzzUR -runs=1000000 corpus/FuzzUR
+// libFuzzer targets for every parser of outside data (DESIGN.md section 9). Built apart from the main package, with
+// coverage and ASan given to every module (SwiftPM cannot pass settings to a dependency's targets):
+//   cd Fuzz && swift build -c release -Xswiftc -sanitize=address \
+//       -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table -Xswiftc -parse-as-library \
+//       --product FuzzUR
+//   .build/release/FuzzUR -runs=1000000 /tmp/fuzz-ur corpus/FuzzUR
 // See docs/fuzzing.md.
 import PackageDescription
 
