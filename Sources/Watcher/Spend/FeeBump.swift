@@ -140,6 +140,6 @@ public struct FeeBumper: Sendable {
     }
 
     private func changeScript(keychain: Keychain) -> Script {
-        (try? store.nextUnusedAddress(wallet: wallet, keychain: keychain, reveal: false).script) ?? Script([])
+        (try? store.nextUnusedAddress(wallet: wallet, keychain: keychain, reveal: false).script) ?? .empty
     }
 }

@@ -35,7 +35,7 @@ struct Combine: AsyncParsableCommand {
             let psbts = try inputs.map { try PSBTFiles.read([$0]) }
             var combined = psbts[0]
             if psbts.count > 1 {
-                do { combined = try combined.combined(with: Array(psbts.dropFirst())) } catch .combineMismatch {
+                do { combined = try combined.combined(with: Array(psbts.dropFirst())) } catch PSBTError.combineMismatch {
                     throw CLIError(.invalidInput, "the PSBTs are for different transactions")
                 }
             }
