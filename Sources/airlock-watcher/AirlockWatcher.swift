@@ -23,7 +23,8 @@ struct AirlockWatcher: AsyncParsableCommand {
         version: AirlockVersion.string,
         subcommands: [
             Import.self, Node.self, Sync.self, Balance.self, History.self, Utxos.self, Addresses.self, Receive.self,
-            Labels.self, BackupCommand.self, Restore.self, Wallets.self, Send.self,
+            Labels.self, BackupCommand.self, Restore.self, Wallets.self, Send.self, Combine.self, Finalize.self,
+            Broadcast.self, Bump.self,
         ]
     )
 }

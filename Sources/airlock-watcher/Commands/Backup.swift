@@ -27,7 +27,7 @@ struct BackupCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(data + Data("\n".utf8))
                 return
             }
-            try InputReader.write(data, to: out)
+            try LocalFiles.write(data, to: out)
             if global.json {
                 try JSONOutput.printObject(["file": out, "wallets": backup.wallets.map(\.name)] as [String: Any])
             } else {
@@ -53,7 +53,7 @@ struct Restore: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            let data = try InputReader.read(file)
+            let data = try LocalFiles.read(file)
             let decoder = JSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase
             let backup: Watcher.Backup

@@ -1,3 +1,4 @@
+import AirgapTransport
 import ArgumentParser
 import Bitcoin
 import CLISupport
@@ -9,7 +10,8 @@ struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import an account: a descriptor, two descriptors, an xpub with origin, or a signer's JSON export.",
         discussion: """
-            IN is a file, or - for stdin. Accepted:
+            IN is a file, - for stdin, or PNG images of QR codes (one code, a sheet, or animated frames; UR
+            crypto-account, crypto-output, output-descriptor, account-descriptor, BBQr, plain text). Accepted:
               - a descriptor with checksum, e.g. wpkh([fp/84h/1h/0h]tpub.../<0;1>/*)#checksum (BIP389 multipath),
                 or tr(...), wsh(sortedmulti(2,...)), sh(wpkh(...)), pkh(...)
               - two single-path descriptors on two lines: receive (/0/*) then change (/1/*)
@@ -24,8 +26,8 @@ struct Import: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The account: a file, or - for stdin.")
-    var input: String
+    @Argument(help: "The account: a file, - for stdin, or PNG images (or a directory of them).")
+    var input: [String]
 
     @Option(help: "Name of the new wallet (default: the export section, else 'default').")
     var name: String?
@@ -51,7 +53,8 @@ struct Import: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            let text = try InputReader.text(input)
+            let read = try InputReader.read(input, expecting: ImportPayload.kinds)
+            let text = try ImportPayload.text(of: read.payload, section: section)
             let account = try AccountImport.parse(text, network: network.flatMap(Network.init(name:)), section: section)
             let context = try WatcherContext(global)
             var descriptors: [Keychain: String] = [.external: account.external.description]

@@ -25,7 +25,7 @@ struct Labels: AsyncParsableCommand {
                 if file == "-" {
                     print(text, terminator: "")
                 } else {
-                    try InputReader.write(Data(text.utf8), to: file)
+                    try LocalFiles.write(Data(text.utf8), to: file)
                     if global.json {
                         try JSONOutput.printObject(["exported": labels.count, "file": file] as [String: Any])
                     } else {
@@ -51,7 +51,7 @@ struct Labels: AsyncParsableCommand {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let labels = try LabelsFile.parse(try InputReader.text(file))
+                let labels = try LabelsFile.parse(try LocalFiles.text(file))
                 let context = try WatcherContext(global)
                 let wallet = try context.wallet()
                 try context.store.upsertLabels(labels, walletID: try wallet.requireID())

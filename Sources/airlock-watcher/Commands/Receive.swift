@@ -58,7 +58,7 @@ struct Receive: AsyncParsableCommand {
                 } catch {
                     throw CLIError(.invalidInput, "cannot make a QR code of \(uri): \(error)")
                 }
-                try InputReader.write(Data(png), to: qr)
+                try LocalFiles.write(Data(png), to: qr)
             }
             if global.json {
                 try JSONOutput.printObject([

@@ -5,19 +5,21 @@ import CLISupport
 import Foundation
 import Watcher
 
-/// `airlock-watcher send`: plans the payment (coin selection, change, locktime, RBF). Writing it as a PSBT waits
-/// for the PSBT module (Sources/Bitcoin/PSBT); until then `--dry-run` shows the plan.
+/// `airlock-watcher send`: plans the payment (coin selection, change, locktime, RBF) and writes it as an unsigned
+/// v0 PSBT, which it also keeps in the data directory to combine with the signer's (possibly trimmed) answer.
 struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build an unsigned transaction paying one or more addresses.",
         discussion: """
             AMT is 0.001btc, 100000sat, or a plain number of BTC. Coins are chosen by branch and bound (no change
             when possible), else by single random draw with change to the next change address. RBF is on unless
-            --no-rbf; the locktime is set against fee sniping.
+            --no-rbf; the locktime is set against fee sniping. The unsigned PSBT goes to --out (binary), --qr
+            (UR frames), --terminal, or as base64 to stdout; a summary goes to stderr (or --json).
 
             Examples:
-              airlock-watcher send --to bcrt1q... --amount 0.001btc --fee-rate 2 --dry-run
-              airlock-watcher send --to bcrt1q... --max --target-blocks 6 --dry-run --json
+              airlock-watcher send --to bcrt1q... --amount 0.001btc --fee-rate 2 --qr unsigned.png
+              airlock-watcher send --to bcrt1q... --max --target-blocks 6 --out unsigned.psbt --json
+              airlock-watcher send --to bcrt1q... --amount 100000sat --fee-rate 2 --dry-run
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -43,8 +45,7 @@ struct Send: AsyncParsableCommand {
     @Flag(help: "Do not signal replace-by-fee.")
     var noRbf = false
 
-    @Option(help: "Write the unsigned PSBT to this file.")
-    var out: String?
+    @OptionGroup var output: OutputOptions
 
     @Flag(help: "Show the planned transaction without writing a PSBT.")
     var dryRun = false
@@ -106,25 +107,55 @@ struct Send: AsyncParsableCommand {
             let plan = try SpendPlanner(store: context.store, wallet: wallet).plan(
                 recipients: parsed, feeRate: rate, only: only, rbf: !noRbf, using: &generator)
             let tx = plan.transaction
-            guard dryRun else {
-                throw CLIError(.usage, "writing the unsigned PSBT needs the PSBT module, which has not landed yet; use --dry-run")
+            if dryRun {
+                try showPlan(plan, network: wallet.network)
+                return
             }
+            let account = try Account(record: wallet)
+            let psbt = try plan.psbt(account: account)
+            try PSBTArchive(store: context.store).save(psbt)
+            let written = try PSBTFiles.write(psbt, options: output, json: global.json)
+            let inputVSize = try SpendPlanner(store: context.store, wallet: wallet).inputVSize
+            let vsize = tx.vsize + plan.inputs.count * (inputVSize - 41)
+            let changeScripts: Set<Script> = plan.change.map { [plan.outputs[$0.position].scriptPubKey] } ?? []
+            let summary = PSBTFiles.summary(tx, fee: plan.fee.sats, vsize: vsize, network: wallet.network, own: changeScripts)
             if global.json {
-                try JSONOutput.printObject([
-                    "txid": tx.txid.hexString, "fee": plan.fee.sats, "fee_rate_sat_per_kvb": plan.feeRate.satsPerKVB,
-                    "algorithm": plan.algorithm.rawValue, "waste": plan.waste, "locktime": Int(plan.lockTime.rawValue),
-                    "rbf": !noRbf, "inputs": plan.inputs.map { ["outpoint": $0.utxo.outpoint.description, "value": $0.utxo.value.sats] as [String: Any] },
-                    "outputs": plan.outputs.enumerated().map { i, o in
-                        ["script": o.scriptPubKey.hexString, "value": o.value.sats, "change": plan.change?.position == i] as [String: Any]
-                    },
-                    "unsigned_tx": tx.serialized().hexString,
-                ] as [String: Any])
+                var object = summary.json
+                object["txid"] = tx.txid.hexString
+                object["psbt"] = psbt.base64String
+                object["written"] = written
+                object["inputs"] = plan.inputs.map { ["outpoint": $0.utxo.outpoint.description, "value": $0.utxo.value.sats] as [String: Any] }
+                object["change_index"] = plan.change.map { $0.index as Any } ?? NSNull()
+                object["algorithm"] = plan.algorithm.rawValue
+                object["locktime"] = Int(plan.lockTime.rawValue)
+                object["rbf"] = !noRbf
+                try JSONOutput.printObject(object)
             } else {
-                print("inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.rawValue)")
-                for (i, output) in plan.outputs.enumerated() {
-                    let address = (try? Address(scriptPubKey: output.scriptPubKey, network: wallet.network))?.description ?? output.scriptPubKey.hexString
-                    print("  \(address)  \(output.value.btcString) BTC" + (plan.change?.position == i ? "  (change)" : ""))
-                }
+                Diagnostics.print("unsigned transaction \(tx.txid.hexString): \(plan.inputs.count) input(s), \(plan.algorithm.rawValue)")
+                for line in summary.lines { Diagnostics.print(line) }
+                for path in written { Diagnostics.print("wrote \(path)") }
+            }
+        }
+    }
+
+    /// `--dry-run`: the plan and the unsigned transaction, without a PSBT.
+    private func showPlan(_ plan: SpendPlan, network: Network) throws {
+        let tx = plan.transaction
+        if global.json {
+            try JSONOutput.printObject([
+                "txid": tx.txid.hexString, "fee": plan.fee.sats, "fee_rate_sat_per_kvb": plan.feeRate.satsPerKVB,
+                "algorithm": plan.algorithm.rawValue, "waste": plan.waste, "locktime": Int(plan.lockTime.rawValue),
+                "rbf": !noRbf, "inputs": plan.inputs.map { ["outpoint": $0.utxo.outpoint.description, "value": $0.utxo.value.sats] as [String: Any] },
+                "outputs": plan.outputs.enumerated().map { i, o in
+                    ["script": o.scriptPubKey.hexString, "value": o.value.sats, "change": plan.change?.position == i] as [String: Any]
+                },
+                "unsigned_tx": tx.serialized().hexString,
+            ] as [String: Any])
+        } else {
+            print("inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.rawValue)")
+            for (i, output) in plan.outputs.enumerated() {
+                let address = (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description ?? output.scriptPubKey.hexString
+                print("  \(address)  \(output.value.btcString) BTC" + (plan.change?.position == i ? "  (change)" : ""))
             }
         }
     }

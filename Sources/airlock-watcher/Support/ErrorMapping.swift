@@ -1,3 +1,4 @@
+import Bitcoin
 import ChainBackends
 import CLISupport
 import Watcher
@@ -53,5 +54,9 @@ extension BackupError: ExitStatusProviding {
 }
 
 extension CoinSelectionError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .invalidInput }
+}
+
+extension PSBTError: ExitStatusProviding {
     public var exitStatus: ExitStatus { .invalidInput }
 }

@@ -1,8 +1,9 @@
 import CLISupport
 import Foundation
 
-/// Reads command input from a file or `-` (stdin). A stop-gap until CLISupport's shared input helpers land.
-enum InputReader {
+/// Plain files (labels, backups) read from a path or `-` (stdin) and written atomically; data that may come as QR
+/// codes goes through CLISupport.InputReader.
+enum LocalFiles {
     /// The bytes of `path`, or of stdin for `-`.
     static func read(_ path: String) throws -> Data {
         if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Bitcoin
+import ChainBackends
+import CLISupport
+import Foundation
+import Watcher
+
+/// `airlock-watcher broadcast IN …`: combine, finalize, extract and send a signed transaction.
+struct Broadcast: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send a signed PSBT (or raw transaction) to the node.",
+        discussion: """
+            IN is a file (PSBT in binary/base64/hex, or a raw transaction in hex), - for stdin, or PNG images (or
+            a directory) of its QR codes. Each IN is one PSBT; several are combined first. A trimmed
+            (signatures-only) PSBT from the signer is combined with the PSBT this watcher created. What is sent
+            (outputs, fee) is printed on stderr before sending. A rejection by the node exits 5 with its reason.
+
+            Examples:
+              airlock-watcher broadcast signed.psbt
+              airlock-watcher broadcast signed-01of03.png signed-02of03.png signed-03of03.png
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The signed PSBT: files, '-', or PNG images (or a directory of them).")
+    var inputs: [String]
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let context = try WatcherContext(global)
+            let wallet = try context.wallet()
+            let transaction: Transaction
+            var fee: UInt64?
+            let read = try readInputs()
+            switch read {
+            case .transaction(let tx):
+                transaction = tx
+            case .psbt(let psbt):
+                let finalized = try finalizedPSBT(psbt, store: context.store)
+                transaction = try finalized.extractTransaction()
+                fee = PSBTFiles.fee(finalized, transaction: transaction)
+            }
+            let own = try PSBTFiles.ownScripts(context, wallet: wallet)
+            let summary = PSBTFiles.summary(transaction, fee: fee, vsize: transaction.vsize, network: wallet.network, own: own)
+            Diagnostics.print("sending \(transaction.txid.hexString):")
+            for line in summary.lines { Diagnostics.print(line) }
+            let source = try context.chainSource(network: wallet.network)
+            let txid: Txid
+            do {
+                txid = try await source.broadcast(transaction)
+            } catch {
+                await source.close()
+                throw error
+            }
+            await source.close()
+            if global.json {
+                var object = summary.json
+                object["txid"] = txid.hexString
+                object["transaction"] = transaction.serialized().hexString
+                try JSONOutput.printObject(object)
+            } else {
+                print(txid.hexString)
+            }
+        }
+    }
+
+    enum Signed {
+        case psbt(PSBT)
+        case transaction(Transaction)
+    }
+
+    /// The PSBT (several combined) or raw transaction of the arguments. A directory or a set of PNG images is one
+    /// PSBT; otherwise each file is one.
+    private func readInputs() throws -> Signed {
+        let allImages = inputs.allSatisfy { $0.lowercased().hasSuffix(".png") }
+        let groups: [[String]] = allImages ? [inputs] : inputs.map { [$0] }
+        var psbts: [PSBT] = []
+        for group in groups {
+            let read = try InputReader.read(group, expecting: [.psbt, .transaction])
+            switch read.payload {
+            case .psbt(let bytes):
+                do { psbts.append(try PSBT(serialized: bytes)) } catch {
+                    throw CLIError(.invalidInput, "\(group.joined(separator: " ")): not a valid PSBT: \(error)")
+                }
+            case .transaction(let bytes):
+                guard groups.count == 1 else { throw CLIError(.usage, "give one raw transaction, or PSBTs to combine") }
+                do { return .transaction(try Transaction(serialized: bytes)) } catch {
+                    throw CLIError(.invalidInput, "not a valid transaction: \(error)")
+                }
+            default:
+                throw CLIError(.invalidInput, "expected a signed PSBT, got a \(read.payload.kind.rawValue)")
+            }
+        }
+        guard var first = psbts.first else { throw CLIError(.usage, "no input") }
+        if psbts.count > 1 {
+            do { first = try first.combined(with: Array(psbts.dropFirst())) } catch {
+                throw CLIError(.invalidInput, "the PSBTs are for different transactions")
+            }
+        }
+        return .psbt(first)
+    }
+}

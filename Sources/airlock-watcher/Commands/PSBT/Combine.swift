@@ -1,0 +1,64 @@
+import ArgumentParser
+import Bitcoin
+import CLISupport
+import Foundation
+import Watcher
+
+/// `airlock-watcher combine IN …`: the BIP174 Combiner over several signers' PSBTs.
+struct Combine: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Merge the partial signatures of several PSBTs of the same transaction.",
+        discussion: """
+            Each IN is one PSBT: a file (binary, base64 or hex), - for stdin, one PNG (a single QR code or a sheet),
+            or a directory of PNG frames of one animated QR series. When this watcher created the PSBT, its kept
+            copy is merged in as well, so signers may return trimmed (signatures-only) PSBTs.
+
+            Examples:
+              airlock-watcher combine signed-alice.psbt signed-bob-frames/ --out combined.psbt
+              airlock-watcher combine a.psbt b.png --qr combined.png
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The PSBTs: files, '-', single PNGs or directories of PNG frames (one PSBT each).")
+    var inputs: [String]
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give at least one PSBT") }
+        guard inputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("'-' (stdin) can be given once") }
+    }
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let psbts = try inputs.map { try PSBTFiles.read([$0]) }
+            var combined = psbts[0]
+            if psbts.count > 1 {
+                do { combined = try combined.combined(with: Array(psbts.dropFirst())) } catch PSBTError.combineMismatch {
+                    throw CLIError(.invalidInput, "the PSBTs are for different transactions")
+                }
+            }
+            let context = try WatcherContext(global)
+            let (result, usedArchive) = try PSBTArchive(store: context.store).completed(combined)
+            let written = try PSBTFiles.write(result, options: output, json: global.json)
+            let signatures = result.inputs.map { $0.map.entries.filter(isSignature).count }
+            if global.json {
+                try JSONOutput.printObject([
+                    "txid": try result.unsignedTxid().hexString, "psbt": result.base64String, "written": written,
+                    "signatures": signatures, "used_kept_psbt": usedArchive,
+                ] as [String: Any])
+            } else {
+                Diagnostics.print("combined \(psbts.count) PSBT(s)" + (usedArchive ? " with the one this watcher created" : ""))
+                Diagnostics.print("signatures per input: \(signatures.map(String.init).joined(separator: ", "))")
+                for path in written { Diagnostics.print("wrote \(path)") }
+            }
+        }
+    }
+}
+
+/// Whether a PSBT input entry is a signature or a final script.
+func isSignature(_ entry: PSBTEntry) -> Bool {
+    [PSBTKeyType.Input.partialSig, PSBTKeyType.Input.tapKeySig, PSBTKeyType.Input.tapScriptSig,
+     PSBTKeyType.Input.finalScriptWitness, PSBTKeyType.Input.finalScriptSig].contains(entry.keyType)
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Bitcoin
+import CLISupport
+import Foundation
+import Watcher
+
+/// `airlock-watcher finalize IN`: the BIP174 Finalizer.
+struct Finalize: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Finalize a signed PSBT (final scriptSig and witness for every input).",
+        discussion: """
+            IN is a file, - for stdin, or PNG images of the PSBT's QR codes. A trimmed (signatures-only) PSBT is
+            first combined with the PSBT this watcher created. The finalized PSBT goes to --out/--qr, else as base64
+            to stdout; --json adds the signed transaction in hex.
+
+            Examples:
+              airlock-watcher finalize signed.psbt --out final.psbt
+              airlock-watcher finalize signed-frames/ --json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The signed PSBT: a file, '-', or PNG images (or a directory of them).")
+    var input: [String]
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let context = try WatcherContext(global)
+            let finalized = try finalizedPSBT(try PSBTFiles.read(input), store: context.store)
+            let transaction = try finalized.extractTransaction()
+            let written = try PSBTFiles.write(finalized, options: output, json: global.json)
+            if global.json {
+                try JSONOutput.printObject([
+                    "txid": transaction.txid.hexString, "psbt": finalized.base64String,
+                    "transaction": transaction.serialized().hexString, "written": written,
+                ] as [String: Any])
+            } else {
+                Diagnostics.print("finalized \(transaction.txid.hexString) (\(transaction.inputs.count) input(s))")
+                for path in written { Diagnostics.print("wrote \(path)") }
+            }
+        }
+    }
+}
+
+/// `psbt` combined with the watcher's kept copy and finalized.
+///
+/// - Throws: `CLIError` (invalid input) naming the inputs that lack signatures or data.
+func finalizedPSBT(_ psbt: PSBT, store: Store) throws -> PSBT {
+    var (result, _) = try PSBTArchive(store: store).completed(psbt)
+    var problems: [String] = []
+    for index in result.inputs.indices where !result.inputs[index].isFinalized {
+        do { try result.finalizeInput(index) } catch {
+            problems.append("input \(index): \(error)")
+        }
+    }
+    result.canonicalize()
+    guard problems.isEmpty else {
+        throw CLIError(.invalidInput, "the PSBT cannot be finalized: " + problems.joined(separator: "; "))
+    }
+    return result
+}
