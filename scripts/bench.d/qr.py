@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""The qr section of scripts/bench: Airlock decodes 100 UR frame PNGs and joins them into the payload; zbarimg reads
+the same files to text only (one process, all files). Wall time of whole runs, median of RUNS; rows on stdout.
+
+Usage: qr.py AIRLOCK_BENCH DIR RUNS
+"""
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+
+def main():
+    bench, directory, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    files = sorted(str(p) for p in __import__("pathlib").Path(directory).glob("*.png"))
+    airlock, zbar = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        out = subprocess.run([bench, "qr-decode", directory, "--join", "--json"], check=True, capture_output=True)
+        airlock.append((time.perf_counter() - start) * 1000)
+        report = json.loads(out.stdout)
+        start = time.perf_counter()
+        texts = subprocess.run(["zbarimg", "-q", "--raw", *files], check=True, capture_output=True).stdout
+        zbar.append((time.perf_counter() - start) * 1000)
+    codes = len([line for line in texts.splitlines() if line.strip()])
+    workload = f"decode {len(files)} UR PNGs"
+    print(json.dumps({"section": "qr", "workload": workload, "impl": "airlock", "ms": statistics.median(airlock),
+                      "detail": f"joined {report['joined_payload_bytes']} B"}))
+    print(json.dumps({"section": "qr", "workload": workload, "impl": "zbarimg", "ms": statistics.median(zbar),
+                      "detail": f"{codes} texts only"}))
+
+
+if __name__ == "__main__":
+    main()
