@@ -2,6 +2,7 @@
 exit 2 with the fault named (BIP174, BIP370, BIP371, BIP373 and Bitcoin Core's rpc_psbt.json)."""
 
 import base64
+import hashlib
 import json
 
 import pytest
@@ -10,6 +11,29 @@ from embit.psbt import PSBT as EmbitPSBT
 
 def _load(vectors, name):
     return json.loads((vectors / "psbt" / name).read_text())
+
+
+def _read_compact(data: bytes, at: int):
+    first = data[at]
+    if first < 0xFD:
+        return first, at + 1
+    size = {0xFD: 2, 0xFE: 4, 0xFF: 8}[first]
+    return int.from_bytes(data[at + 1 : at + 1 + size], "little"), at + 1 + size
+
+
+def _unsigned_txid(raw: bytes) -> str:
+    """The txid of a v0 PSBT's global unsigned transaction, read straight from the bytes (key type 0x00)."""
+    at = 5
+    while True:
+        key_len, at = _read_compact(raw, at)
+        assert key_len > 0, "no unsigned transaction in the global map"
+        key = raw[at : at + key_len]
+        at += key_len
+        value_len, at = _read_compact(raw, at)
+        value = raw[at : at + value_len]
+        at += value_len
+        if key == b"\x00":
+            return hashlib.sha256(hashlib.sha256(value).digest()).digest()[::-1].hex()
 
 
 def _cases(vectors):
@@ -40,8 +64,9 @@ def test_every_vector_through_inspect(run, vectors, home):
         assert report["type"] == "psbt", label
         raw = base64.b64decode(b64)
         if report["psbt_version"] == 0:
-            # The unsigned transaction's id, computed by a peer (embit) from the same bytes.
-            assert report["txid"] == EmbitPSBT.parse(raw).tx.txid().hex(), label
+            # The unsigned transaction's id, hashed here from the global map's bytes (embit cannot read every
+            # vector: it takes a zero-input transaction's count for a segwit marker).
+            assert report["txid"] == _unsigned_txid(raw), label
     for label, b64 in invalid:
         path = home.root / "bad.psbt"
         path.write_text(b64)
