@@ -82,25 +82,36 @@ package enum TextCodec {
         guard [0, 2, 4, 5, 7].contains(chars.count % 8) else {
             throw .invalidLength(encoding: "base32", length: chars.count)
         }
+        return try unpack(chars, bitsPerCharacter: 5, encoding: "base32") { c in
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): c - UInt8(ascii: "A")
+            case UInt8(ascii: "2")...UInt8(ascii: "7"): c - UInt8(ascii: "2") + 26
+            default: nil
+            }
+        }
+    }
+
+    /// Packs characters of `bitsPerCharacter` bits each (their values from `value`) into bytes, most significant
+    /// bit first, and checks that the leftover padding bits are zero (base32 and base64 share this).
+    ///
+    /// - Throws: `TextEncodingError.invalidCharacter` or `.nonCanonicalPadding`.
+    private static func unpack(
+        _ chars: [UInt8], bitsPerCharacter: Int, encoding: String, value: (UInt8) -> UInt8?
+    ) throws(TextEncodingError) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(chars.count * 5 / 8)
+        out.reserveCapacity(chars.count * bitsPerCharacter / 8)
         var buffer: UInt32 = 0
         var bits = 0
         for (offset, c) in chars.enumerated() {
-            let value: UInt8
-            switch c {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = c - UInt8(ascii: "A")
-            case UInt8(ascii: "2")...UInt8(ascii: "7"): value = c - UInt8(ascii: "2") + 26
-            default: throw .invalidCharacter(encoding: "base32", offset: offset)
-            }
-            buffer = ((buffer << 5) | UInt32(value)) & 0xFFFF
-            bits += 5
+            guard let digit = value(c) else { throw .invalidCharacter(encoding: encoding, offset: offset) }
+            buffer = ((buffer << UInt32(bitsPerCharacter)) | UInt32(digit)) & 0xFFFF
+            bits += bitsPerCharacter
             if bits >= 8 {
                 bits -= 8
                 out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
             }
         }
-        guard buffer & ((1 << UInt32(bits)) - 1) == 0 else { throw .nonCanonicalPadding(encoding: "base32") }
+        guard buffer & ((1 << UInt32(bits)) - 1) == 0 else { throw .nonCanonicalPadding(encoding: encoding) }
         return out
     }
 
@@ -139,29 +150,16 @@ package enum TextCodec {
             throw .invalidLength(encoding: "base64", length: chars.count + padding)
         }
         guard chars.count % 4 != 1 else { throw .invalidLength(encoding: "base64", length: chars.count) }
-        var out: [UInt8] = []
-        out.reserveCapacity(chars.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for (offset, c) in chars.enumerated() {
-            let value: UInt8
+        return try unpack(chars, bitsPerCharacter: 6, encoding: "base64") { c in
             switch c {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = c - UInt8(ascii: "A")
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = c - UInt8(ascii: "a") + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = c - UInt8(ascii: "0") + 52
-            case UInt8(ascii: "+"): value = 62
-            case UInt8(ascii: "/"): value = 63
-            default: throw .invalidCharacter(encoding: "base64", offset: offset)
-            }
-            buffer = ((buffer << 6) | UInt32(value)) & 0xFFFF
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): c - UInt8(ascii: "A")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): c - UInt8(ascii: "a") + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0") + 52
+            case UInt8(ascii: "+"): 62
+            case UInt8(ascii: "/"): 63
+            default: nil
             }
         }
-        guard buffer & ((1 << UInt32(bits)) - 1) == 0 else { throw .nonCanonicalPadding(encoding: "base64") }
-        return out
     }
 
     // MARK: Base43 (Electrum)
