@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""The watcher section of scripts/bench: a full sync of a wallet with 5,000 transactions (10,000 UTXOs) from the
+regtest node's Electrum server, by `airlock-watcher sync` and by BDK's ElectrumClient.full_scan, on the same server
+in the same run; then coin selection over those 10,000 UTXOs (`airlock-watcher send` and BDK's TxBuilder).
+
+Usage: watcher.py AIRLOCK_WATCHER AIRLOCK_BENCH WORKDIR RUNS [--cache DIR]
+The chain comes from watcher_fixture.py (built once, then cached). Prints JSON-lines rows for table.py.
+
+Every figure is wall-clock time, the median of RUNS:
+- Airlock sync: the whole `airlock-watcher sync` process, each run from a fresh data dir (import and `node set`
+  are not timed). It fetches histories, transactions, merkle proofs and headers in batches of the gap limit (20
+  scripts), checks every txid, every merkle proof against its header, and every header's proof of work and link to
+  its predecessor, and commits each batch to SQLite.
+- BDK sync: `ElectrumClient(url)` + `full_scan(stop_gap=20, batch_size=10, fetch_prev_txouts=False)` +
+  `apply_update`, each run on a fresh in-memory wallet. bdk_electrum 0.24 batches the history requests, fetches
+  each transaction and merkle proof with its own request, and checks each merkle proof against the header's merkle
+  root (no proof-of-work or header-link check); nothing is written to disk. fetch_prev_txouts=False because the
+  wallet's inputs are all foreign and Airlock does not fetch them either.
+- Coin selection: the whole `airlock-watcher send --to ADDR --amount X --fee-rate N --out F --json` process (opens
+  the store, loads 10,000 UTXOs and 5,000 transactions, selects, writes the PSBT with every input's previous
+  transaction) against BDK's `TxBuilder().add_recipient().fee_rate().finish(wallet)` in process on the synced
+  wallet. Both select by branch and bound with a single-random-draw fallback.
+A sync whose balance or UTXO count differs from the chain's is an error: the section stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import bdkpython as bdk
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import watcher_fixture  # noqa: E402
+
+STOP_GAP = 20
+BDK_BATCH = 10
+FEE_RATE = 5  # sat/vB
+AMOUNTS = [1_000_000, 100_000_000]  # 0.01 BTC and 1 BTC
+
+
+def fail(message: str) -> None:
+    sys.exit("watcher bench: " + message)
+
+
+def row(workload: str, impl: str, times: list[float], detail: str, cpu: list[float] | None = None,
+        server_cpu: list[float] | None = None) -> dict:
+    """`ms` is the median wall time; `cpu_ms` the client's CPU time, `server_cpu_ms` the node's, medians too."""
+    return {"section": "watcher", "workload": workload, "impl": impl, "ms": statistics.median(times),
+            "detail": detail, "runs": len(times), "cpu_ms": statistics.median(cpu) if cpu else None,
+            "server_cpu_ms": statistics.median(server_cpu) if server_cpu else None}
+
+
+def process_cpu_ms(pid: int) -> float:
+    """User + system CPU time of a running process (the regtest node), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1e3 / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_ms() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1e3
+
+
+class Airlock:
+    def __init__(self, binary: str, workdir: Path):
+        self.binary = binary
+        self.workdir = workdir
+
+    def env(self, data: Path) -> dict:
+        env = dict(os.environ)
+        env["AIRLOCK_HOME"] = str(data)
+        env["HOME"] = str(data.parent)
+        env["AIRLOCK_ALLOW_NETWORK"] = "1"
+        env["AIRLOCK_NODE_TIMEOUT"] = "600"
+        return env
+
+    def run(self, data: Path, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
+        proc = subprocess.run([self.binary, *args], env=self.env(data), input=input, capture_output=True, text=True)
+        if proc.returncode != 0:
+            fail(f"airlock-watcher {' '.join(args)} exited {proc.returncode}: {proc.stderr.strip()}")
+        return proc
+
+    def timed(self, data: Path, *args: str) -> tuple[float, float, subprocess.CompletedProcess]:
+        """(wall ms, the process's CPU ms, the finished process)."""
+        cpu, start = children_cpu_ms(), time.perf_counter()
+        proc = self.run(data, *args)
+        return (time.perf_counter() - start) * 1e3, children_cpu_ms() - cpu, proc
+
+
+def airlock_sync(airlock: Airlock, fixture: dict, node, runs: int) -> tuple[dict, Path]:
+    times, cpu, server, synced = [], [], [], None
+    for n in range(runs):
+        data = airlock.workdir / f"airlock-sync-{n}" / "data"
+        shutil.rmtree(data.parent, ignore_errors=True)
+        data.parent.mkdir(parents=True)
+        airlock.run(data, "import", "-", "--name", "bench", "--network", "regtest", input=fixture["descriptor"])
+        airlock.run(data, "node", "set", f"electrum://127.0.0.1:{node.electrum_port}")
+        server_before = process_cpu_ms(node.proc.pid)
+        ms, cpu_ms, proc = airlock.timed(data, "sync", "--json")
+        server.append(process_cpu_ms(node.proc.pid) - server_before)
+        cpu.append(cpu_ms)
+        summary = json.loads(proc.stdout)
+        balance = json.loads(airlock.run(data, "balance", "--json").stdout)
+        utxos = json.loads(airlock.run(data, "utxos", "--json").stdout)
+        if balance["total"] != fixture["balance_sats"] or len(utxos) != fixture["utxos"] \
+                or summary["transactions"] != fixture["transactions"]:
+            fail(f"Airlock synced wrong: balance {balance['total']} (expected {fixture['balance_sats']}), "
+                 f"{len(utxos)} UTXOs (expected {fixture['utxos']}), {summary['transactions']} transactions")
+        print(f"watcher: airlock sync run {n + 1}: {ms:.0f} ms (CPU: airlock {cpu_ms:.0f} ms, node "
+              f"{server[-1]:.0f} ms)", file=sys.stderr)
+        times.append(ms)
+        if synced is not None:
+            shutil.rmtree(synced.parent, ignore_errors=True)
+        synced = data
+    detail = (f"{summary['scripts_checked']} scripts, {summary['transactions']} txs; batches of {STOP_GAP}; "
+              "merkle proofs + header PoW and links checked; SQLite")
+    return row("full sync 5,000 txs", "airlock", times, detail, cpu, server), synced
+
+
+def bdk_wallet(fixture: dict):
+    return bdk.Wallet(
+        bdk.Descriptor(fixture["receive_descriptor"], bdk.NetworkKind.TEST),
+        bdk.Descriptor(fixture["change_descriptor"], bdk.NetworkKind.TEST),
+        bdk.Network.REGTEST,
+        bdk.Persister.new_in_memory(),
+    )
+
+
+def bdk_sync(fixture: dict, node, runs: int):
+    times, cpu, server, wallet = [], [], [], None
+    for n in range(runs):
+        wallet = bdk_wallet(fixture)
+        request = wallet.start_full_scan().build()
+        server_before, cpu_before, start = process_cpu_ms(node.proc.pid), time.process_time(), time.perf_counter()
+        client = bdk.ElectrumClient(node.electrum_url)
+        update = client.full_scan(request, STOP_GAP, BDK_BATCH, False)
+        wallet.apply_update(update)
+        ms = (time.perf_counter() - start) * 1e3
+        cpu.append((time.process_time() - cpu_before) * 1e3)
+        server.append(process_cpu_ms(node.proc.pid) - server_before)
+        del client
+        total = wallet.balance().total.to_sat()
+        utxos = len(wallet.list_unspent())
+        if total != fixture["balance_sats"] or utxos != fixture["utxos"]:
+            fail(f"BDK synced wrong: balance {total} (expected {fixture['balance_sats']}), {utxos} UTXOs")
+        print(f"watcher: bdk sync run {n + 1}: {ms:.0f} ms (CPU: bdk {cpu[-1]:.0f} ms, node {server[-1]:.0f} ms)",
+              file=sys.stderr)
+        times.append(ms)
+    detail = (f"batch {BDK_BATCH}, one request per tx and proof; merkle root checked, no PoW/links; in memory")
+    return row("full sync 5,000 txs", "bdk", times, detail, cpu, server), wallet
+
+
+def airlock_send(airlock: Airlock, synced: Path, address: str, sats: int, runs: int) -> dict:
+    times, report = [], None
+    for n in range(runs):
+        data = airlock.workdir / f"airlock-send-{n}" / "data"
+        shutil.rmtree(data.parent, ignore_errors=True)
+        shutil.copytree(synced, data)
+        out = data.parent / "unsigned.psbt"
+        ms, _, proc = airlock.timed(data, "send", "--to", address, "--amount", f"{sats}sat",
+                                 "--fee-rate", str(FEE_RATE), "--out", str(out), "--json")
+        report = json.loads(proc.stdout)
+        paid = sum(i["value"] for i in report["inputs"])
+        if paid < sats + report["fee"]:
+            fail(f"Airlock's send spends {paid} sat for {sats} + fee {report['fee']}")
+        times.append(ms)
+        shutil.rmtree(data.parent, ignore_errors=True)
+    return row(f"send {sats:,} sat @{FEE_RATE}", "airlock", times,
+               f"{len(report['inputs'])} in, fee {report['fee']}, {report['algorithm']}; whole process")
+
+
+def bdk_send(wallet, address: str, sats: int, runs: int) -> dict:
+    script = bdk.Address(address, bdk.Network.REGTEST).script_pubkey()
+    times, inputs, fee = [], 0, 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        psbt = (bdk.TxBuilder().add_recipient(script, bdk.Amount.from_sat(sats))
+                .fee_rate(bdk.FeeRate.from_sat_per_vb(FEE_RATE)).finish(wallet))
+        times.append((time.perf_counter() - start) * 1e3)
+        inputs = len(json.loads(psbt.json_serialize())["unsigned_tx"]["input"])
+        fee = psbt.fee()
+    return row(f"send {sats:,} sat @{FEE_RATE}", "bdk", times, f"{inputs} in, fee {fee}; TxBuilder.finish")
+
+
+def airlock_bench_coinselect(bench: str) -> list[dict]:
+    proc = subprocess.run([bench, "coinselect", "--json", "--fee-rate", str(FEE_RATE)], capture_output=True,
+                          text=True, check=True)
+    rows = []
+    for r in json.loads(proc.stdout):
+        rows.append({"section": "watcher", "workload": f"select {r['target_sats']:,} (pool)", "impl": "airlock",
+                     "ms": r["seconds"] * 1e3,
+                     "detail": f"airlock-bench coinselect: {r['utxos']} synthetic UTXOs, {r['algorithm']}, "
+                               f"{r['inputs']} in, best of 3, selection only"})
+    return rows
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("watcher")
+    p.add_argument("bench")
+    p.add_argument("workdir", type=Path)
+    p.add_argument("runs", type=int)
+    p.add_argument("--cache", type=Path, default=watcher_fixture.default_cache())
+    args = p.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    fixture = watcher_fixture.ensure(args.cache)
+    print(f"watcher: chain of {fixture['transactions']} wallet transactions, balance {fixture['balance_sats']} sat "
+          f"in {fixture['utxos']} UTXOs (cache {fixture['datadir']})", file=sys.stderr)
+    node = watcher_fixture.start_node(fixture, args.workdir)
+    rows = []
+    try:
+        airlock = Airlock(args.watcher, args.workdir)
+        airlock_row, synced = airlock_sync(airlock, fixture, node, args.runs)
+        bdk_row, wallet = bdk_sync(fixture, node, args.runs)
+        rows += [airlock_row, bdk_row]
+        recipient = watcher_fixture.FUNDER_SPK.address(watcher_fixture.NET)
+        for sats in AMOUNTS:
+            rows.append(airlock_send(airlock, synced, recipient, sats, args.runs))
+            rows.append(bdk_send(wallet, recipient, sats, args.runs))
+        rows += airlock_bench_coinselect(args.bench)
+    finally:
+        code = node.stop()
+    if code != 0:
+        fail(f"the regtest node exited {code}; log: {node.log_path}")
+    for r in rows:
+        print(json.dumps(r))
+
+
+if __name__ == "__main__":
+    main()

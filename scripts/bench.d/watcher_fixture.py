@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""The chain of the watcher section of scripts/bench: a regtest node whose chain holds 5,000 transactions to one
+wallet, each paying it two outputs (10,000 UTXOs), spread over its receive and change addresses so a gap-limit-20
+discovery finds them all.
+
+The wallet is BIP84 (wpkh) on the BIP39 test mnemonic "abandon ... about", account m/84h/1h/0h. Its transactions:
+transaction i pays receive index i // 5 (1,000 receive addresses, 5 outputs each) and change index i // 20 (250
+change addresses, 20 outputs each), with values drawn log-uniformly from 1,000 to 2,000,000 sat by a seeded
+generator. They spend the outputs of 4 fan-out transactions (1,250 outputs each, ~155,000 WU: under the standard
+400,000 WU) that a funder key makes from 4 mature coinbases, and are mined with `generateblock`, 250 per block,
+in 20 blocks.
+
+Generation takes a minute or two (embit signs 5,000 inputs, the kernel validates the blocks), so the datadir is
+cached under $XDG_CACHE_HOME/airlock-bench (else ~/.cache/airlock-bench) in a directory named after VERSION, with
+the expected figures in fixture.json. Change anything that changes the chain, and bump VERSION.
+
+Usage: watcher_fixture.py [--cache DIR]   (prints fixture.json; builds the cache first if needed)
+As a module: `ensure(cache_dir)` returns the fixture dict; `start_node(fixture, workdir)` starts a node on a copy
+of the cached datadir (the node writes to its datadir, the cache stays as built).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import random
+import shutil
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "Tests" / "e2e"))
+
+from embit import bip32, bip39, ec, script as escript  # noqa: E402
+from embit.descriptor.checksum import add_checksum  # noqa: E402
+from embit.networks import NETWORKS  # noqa: E402
+from embit.transaction import Transaction, TransactionInput, TransactionOutput  # noqa: E402
+
+from regtest_fixture import FAUCET_ADDRESS, RegtestNode, sign_p2wpkh  # noqa: E402
+
+VERSION = "watcher-v1"
+NET = NETWORKS["regtest"]
+MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+ACCOUNT_PATH = "84h/1h/0h"
+TRANSACTIONS = 5_000
+RECEIVE_PER_ADDRESS = 5
+CHANGE_PER_ADDRESS = 20
+FANOUTS = 4
+PER_BLOCK = 250
+MIN_SATS, MAX_SATS = 1_000, 2_000_000
+WALLET_TX_FEE = 300  # sat; a 1-input, 2-output P2WPKH transaction is 141 vB
+FANOUT_FEE_RATE = 2  # sat/vB
+FUNDER_KEY = ec.PrivateKey(hashlib.sha256(b"airlock bench funder").digest())
+FUNDER_SPK = escript.p2wpkh(FUNDER_KEY.get_public_key())
+
+
+def default_cache() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "airlock-bench"
+
+
+def account():
+    """(descriptor with origin for Airlock, receive and change descriptors for BDK, account xpub node)."""
+    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(MNEMONIC), version=NET["xprv"])
+    xpub = root.derive("m/" + ACCOUNT_PATH).to_public()
+    key = f"[{root.my_fingerprint.hex()}/{ACCOUNT_PATH}]{xpub.to_base58(version=NET['xpub'])}"
+    return {
+        "descriptor": add_checksum(f"wpkh({key}/<0;1>/*)"),
+        "receive_descriptor": add_checksum(f"wpkh({key}/0/*)"),
+        "change_descriptor": add_checksum(f"wpkh({key}/1/*)"),
+    }, xpub
+
+
+def _spk(xpub, branch: int, index: int):
+    return escript.p2wpkh(xpub.derive([branch, index]))
+
+
+def _values(count: int) -> list[int]:
+    rng = random.Random(20261121)
+    return [int(math.exp(rng.uniform(math.log(MIN_SATS), math.log(MAX_SATS)))) for _ in range(count)]
+
+
+def build(datadir: Path) -> dict:
+    """Builds the chain in a fresh node at `datadir`; returns the fixture's figures."""
+    started = time.perf_counter()
+    info, xpub = account()
+    node = RegtestNode.start(datadir)
+    try:
+        funder_address = FUNDER_SPK.address(NET)
+        # FANOUTS coinbases to the funder, matured by 100 blocks to the faucet.
+        node.mine(FANOUTS, funder_address)
+        node.mine(100)
+        coinbases = []
+        for height in range(1, FANOUTS + 1):
+            block = node.cli("getblock", node.cli("getblockhash", height), 2)
+            cb = block["tx"][0]
+            coinbases.append((cb["txid"], 0, round(cb["vout"][0]["value"] * 100_000_000)))
+
+        values = _values(2 * TRANSACTIONS)
+        needs = [values[2 * i] + values[2 * i + 1] + WALLET_TX_FEE for i in range(TRANSACTIONS)]
+        per_fanout = TRANSACTIONS // FANOUTS
+        fanouts, funding = [], []  # funding[i] = (txid, vout, value) that wallet transaction i spends
+        for f, (cb_txid, cb_vout, cb_value) in enumerate(coinbases):
+            chunk = needs[f * per_fanout:(f + 1) * per_fanout]
+            outs = [TransactionOutput(v, FUNDER_SPK) for v in chunk]
+            vsize = 11 + 68 + 31 * (len(outs) + 1) + 3
+            change = cb_value - sum(chunk) - vsize * FANOUT_FEE_RATE
+            outs.append(TransactionOutput(change, FUNDER_SPK))
+            tx = Transaction(version=2, vin=[TransactionInput(bytes.fromhex(cb_txid), cb_vout)], vout=outs)
+            sign_p2wpkh(tx, 0, FUNDER_KEY, cb_value)
+            assert len(tx.serialize()) * 4 < 400_000, "a fan-out transaction above the standard weight"
+            fanouts.append(tx.serialize().hex())
+            txid = tx.txid().hex()
+            funding += [(txid, n, v) for n, v in enumerate(chunk)]
+        node.cli("generateblock", FAUCET_ADDRESS, fanouts)
+
+        wallet_txs = []
+        for i in range(TRANSACTIONS):
+            txid, vout, value = funding[i]
+            tx = Transaction(
+                version=2, vin=[TransactionInput(bytes.fromhex(txid), vout, sequence=0xFFFFFFFD)],
+                vout=[TransactionOutput(values[2 * i], _spk(xpub, 0, i // RECEIVE_PER_ADDRESS)),
+                      TransactionOutput(values[2 * i + 1], _spk(xpub, 1, i // CHANGE_PER_ADDRESS))])
+            sign_p2wpkh(tx, 0, FUNDER_KEY, value)
+            wallet_txs.append(tx.serialize().hex())
+        first_height = node.height() + 1
+        for start in range(0, TRANSACTIONS, PER_BLOCK):
+            node.cli("generateblock", FAUCET_ADDRESS, wallet_txs[start:start + PER_BLOCK])
+        height = node.height()
+        # Spot checks through the node: the wallet's first receive script holds RECEIVE_PER_ADDRESS outputs.
+        first = node.cli("scantxoutset", "start", [f"raw({_spk(xpub, 0, 0).data.hex()})"])
+        assert len(first["unspents"]) == RECEIVE_PER_ADDRESS, first
+    finally:
+        code = node.stop()
+    assert code == 0, f"the regtest node exited {code} while building the bench chain"
+    return {
+        "version": VERSION,
+        **info,
+        "mnemonic": MNEMONIC,
+        "account_path": ACCOUNT_PATH,
+        "transactions": TRANSACTIONS,
+        "utxos": 2 * TRANSACTIONS,
+        "balance_sats": sum(values),
+        "receive_addresses": TRANSACTIONS // RECEIVE_PER_ADDRESS,
+        "change_addresses": TRANSACTIONS // CHANGE_PER_ADDRESS,
+        "blocks_with_wallet_transactions": (TRANSACTIONS + PER_BLOCK - 1) // PER_BLOCK,
+        "first_height": first_height,
+        "height": height,
+        "build_seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def ensure(cache: Path) -> dict:
+    """The cached fixture (its datadir at fixture["datadir"]), built first if missing."""
+    target = cache / VERSION
+    meta = target / "fixture.json"
+    if meta.exists():
+        fixture = json.loads(meta.read_text())
+    else:
+        cache.mkdir(parents=True, exist_ok=True)
+        building = cache / (VERSION + ".building")
+        shutil.rmtree(building, ignore_errors=True)
+        print(f"watcher fixture: building the {TRANSACTIONS}-transaction chain in {building} ...", file=sys.stderr)
+        fixture = build(building / "datadir")
+        (building / "fixture.json").write_text(json.dumps(fixture, indent=1) + "\n")
+        os.replace(building, target)
+        print(f"watcher fixture: built in {fixture['build_seconds']} s, cached in {target}", file=sys.stderr)
+    fixture["datadir"] = str(target / "datadir")
+    return fixture
+
+
+def start_node(fixture: dict, workdir: Path) -> RegtestNode:
+    """A node on a fresh copy of the cached datadir (its log and lock files stay out of the cache)."""
+    copy = workdir / "regtest-datadir"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(fixture["datadir"], copy, ignore=shutil.ignore_patterns("node.log", ".lock", ".cookie",
+                                                                            "node.json"))
+    node = RegtestNode.start(copy, timeout=300)
+    if node.height() != fixture["height"]:
+        node.stop()
+        raise RuntimeError(f"the cached chain has height {node.height()}, expected {fixture['height']}")
+    return node
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--cache", type=Path, default=default_cache())
+    args = p.parse_args()
+    print(json.dumps(ensure(args.cache), indent=1))
+
+
+if __name__ == "__main__":
+    main()
