@@ -4,7 +4,9 @@ workload, Airlock's time, each peer's time, and the ratio Airlock / peer (below 
 
 A row: {"section": "psbt", "workload": "sign-p2wpkh-1445", "impl": "airlock" | "<peer>", "ms": 12.3,
         "detail": "optional note", "wall_ms": optional}. `ms` is what is compared (the psbt section: process CPU
-time). A section adds rows; it never prints its own table.
+time). Optional "note" (a longer description, printed once under the section's table), "cpu_ms" and
+"server_cpu_ms" (CPU time of the client and of the server, printed under the table too). A section adds rows; it
+never prints its own table.
 """
 import json
 import sys
@@ -38,6 +40,20 @@ def main():
                 label = peer["impl"] + (" ({})".format(peer["detail"]) if peer.get("detail") else "")
                 ratio = "{:.3f}".format(airlock["ms"] / peer["ms"]) if airlock and peer["ms"] > 0 else "-"
                 print("{:<24} {:>12}  {:<22} {:>12.2f} {:>14}".format(name, ours, label, peer["ms"], ratio))
+        mine = [r for r in rows if r["section"] == section]
+        for r in mine:
+            if r["impl"] == "airlock" and r.get("detail"):
+                print("  airlock, {}: {}".format(r["workload"], r["detail"]))
+        for r in mine:
+            if r.get("cpu_ms") is not None:
+                print("  {}, {}: CPU {:.0f} ms in the client, {:.0f} ms in the server".format(
+                    r["impl"], r["workload"], r["cpu_ms"], r.get("server_cpu_ms") or 0))
+        notes = []
+        for r in mine:
+            if r.get("note") and (r["impl"], r["note"]) not in notes:
+                notes.append((r["impl"], r["note"]))
+        for impl, note in notes:
+            print("  {}: {}".format(impl, note))
         print()
 
 

@@ -51,11 +51,11 @@ def fail(message: str) -> None:
     sys.exit("watcher bench: " + message)
 
 
-def row(workload: str, impl: str, times: list[float], detail: str, cpu: list[float] | None = None,
+def row(workload: str, impl: str, times: list[float], detail: str, note: str = "", cpu: list[float] | None = None,
         server_cpu: list[float] | None = None) -> dict:
     """`ms` is the median wall time; `cpu_ms` the client's CPU time, `server_cpu_ms` the node's, medians too."""
     return {"section": "watcher", "workload": workload, "impl": impl, "ms": statistics.median(times),
-            "detail": detail, "runs": len(times), "cpu_ms": statistics.median(cpu) if cpu else None,
+            "detail": detail, "note": note, "runs": len(times), "cpu_ms": statistics.median(cpu) if cpu else None,
             "server_cpu_ms": statistics.median(server_cpu) if server_cpu else None}
 
 
@@ -121,9 +121,10 @@ def airlock_sync(airlock: Airlock, fixture: dict, node, runs: int) -> tuple[dict
         if synced is not None:
             shutil.rmtree(synced.parent, ignore_errors=True)
         synced = data
-    detail = (f"{summary['scripts_checked']} scripts, {summary['transactions']} txs; batches of {STOP_GAP}; "
-              "merkle proofs + header PoW and links checked; SQLite")
-    return row("full sync 5,000 txs", "airlock", times, detail, cpu, server), synced
+    detail = f"{summary['scripts_checked']} scripts, {summary['transactions']} txs, {len(utxos)} UTXOs"
+    note = (f"sync: whole process, fresh data dir; requests batched by {STOP_GAP} scripts; txids, merkle proofs, "
+            "header PoW and links checked; each batch committed to SQLite")
+    return row("full sync 5,000 txs", "airlock", times, detail, note, cpu, server), synced
 
 
 def bdk_wallet(fixture: dict):
@@ -155,8 +156,10 @@ def bdk_sync(fixture: dict, node, runs: int):
         print(f"watcher: bdk sync run {n + 1}: {ms:.0f} ms (CPU: bdk {cpu[-1]:.0f} ms, node {server[-1]:.0f} ms)",
               file=sys.stderr)
         times.append(ms)
-    detail = (f"batch {BDK_BATCH}, one request per tx and proof; merkle root checked, no PoW/links; in memory")
-    return row("full sync 5,000 txs", "bdk", times, detail, cpu, server), wallet
+    note = (f"sync: full_scan(stop_gap={STOP_GAP}, batch_size={BDK_BATCH}, fetch_prev_txouts=False) + apply_update, "
+            "fresh in-memory wallet; one request per tx and per proof; merkle proof checked against the header's "
+            "root, no PoW or header-link check; bdk_electrum 0.24")
+    return row("full sync 5,000 txs", "bdk", times, f"batch {BDK_BATCH}", note, cpu, server), wallet
 
 
 def airlock_send(airlock: Airlock, synced: Path, address: str, sats: int, runs: int) -> dict:
@@ -175,7 +178,9 @@ def airlock_send(airlock: Airlock, synced: Path, address: str, sats: int, runs: 
         times.append(ms)
         shutil.rmtree(data.parent, ignore_errors=True)
     return row(f"send {sats:,} sat @{FEE_RATE}", "airlock", times,
-               f"{len(report['inputs'])} in, fee {report['fee']}, {report['algorithm']}; whole process")
+               f"{len(report['inputs'])} inputs, fee {report['fee']} sat, {report['algorithm']}",
+               "send: the whole `airlock-watcher send ... --out F --json` process on the synced wallet (loads 10,000 "
+               "UTXOs and 5,000 transactions, selects, writes the PSBT)")
 
 
 def bdk_send(wallet, address: str, sats: int, runs: int) -> dict:
@@ -188,7 +193,8 @@ def bdk_send(wallet, address: str, sats: int, runs: int) -> dict:
         times.append((time.perf_counter() - start) * 1e3)
         inputs = len(json.loads(psbt.json_serialize())["unsigned_tx"]["input"])
         fee = psbt.fee()
-    return row(f"send {sats:,} sat @{FEE_RATE}", "bdk", times, f"{inputs} in, fee {fee}; TxBuilder.finish")
+    return row(f"send {sats:,} sat @{FEE_RATE}", "bdk", times, f"{inputs} in, fee {fee}",
+               "send: TxBuilder().add_recipient().fee_rate().finish(wallet), in process on the synced wallet")
 
 
 def airlock_bench_coinselect(bench: str) -> list[dict]:
@@ -198,8 +204,8 @@ def airlock_bench_coinselect(bench: str) -> list[dict]:
     for r in json.loads(proc.stdout):
         rows.append({"section": "watcher", "workload": f"select {r['target_sats']:,} (pool)", "impl": "airlock",
                      "ms": r["seconds"] * 1e3,
-                     "detail": f"airlock-bench coinselect: {r['utxos']} synthetic UTXOs, {r['algorithm']}, "
-                               f"{r['inputs']} in, best of 3, selection only"})
+                     "detail": f"{r['utxos']} synthetic UTXOs, {r['algorithm']}, {r['inputs']} inputs; "
+                               "airlock-bench coinselect, selection only, best of 3"})
     return rows
 
 
