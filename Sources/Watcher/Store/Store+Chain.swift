@@ -2,6 +2,7 @@ import Bitcoin
 import ChainBackends
 import Foundation
 import GRDB
+import Synchronization
 
 /// A derived address of a wallet.
 public struct AddressRecord: Sendable, Equatable {
@@ -71,14 +72,17 @@ extension Store {
             db, sql: "SELECT txid, raw, height, block_hash, verified, first_seen FROM tx WHERE wallet_id = ?",
             arguments: [walletID]
         ).map { row in
-            let raw: Data = row["raw"]
-            let txidText: String = row["txid"]
-            guard let transaction = try? Transaction(serialized: Array(raw)), transaction.txid.hexString == txidText else {
+            let txidText: String = row[0]
+            let raw: Data = row[1]
+            guard let transaction = ParsedTransactions.shared.transaction(raw: raw, txid: txidText) else {
                 throw StoreError.corrupt("transaction \(txidText)")
             }
-            let height: Int? = row["height"]
-            let anchor = height.map { BlockAnchor(height: $0, blockHash: row["block_hash"] ?? "", verified: row["verified"]) }
-            return TransactionRecord(txid: transaction.txid, transaction: transaction, anchor: anchor, firstSeen: row["first_seen"])
+            let height: Int? = row[2]
+            let blockHash: String? = row[3]
+            let verified: Bool = row[4]
+            let firstSeen: Int = row[5]
+            let anchor = height.map { BlockAnchor(height: $0, blockHash: blockHash ?? "", verified: verified) }
+            return TransactionRecord(txid: transaction.txid, transaction: transaction, anchor: anchor, firstSeen: firstSeen)
         }
     }
 
@@ -124,38 +128,37 @@ extension Store {
     public func apply(walletID: Int64, addresses: [AddressRecord], update: SyncUpdate) throws(StoreError) {
         try write { db in
             let now = Int(Date().timeIntervalSince1970)
+            let insertAddress = try db.cachedStatement(sql: """
+                INSERT INTO address (wallet_id, keychain, idx, script, address, used) VALUES (?, ?, ?, ?, ?, 0)
+                ON CONFLICT (wallet_id, keychain, idx) DO NOTHING
+                """)
             for address in addresses {
-                try db.execute(
-                    sql: """
-                        INSERT INTO address (wallet_id, keychain, idx, script, address, used) VALUES (?, ?, ?, ?, ?, 0)
-                        ON CONFLICT (wallet_id, keychain, idx) DO NOTHING
-                        """,
+                try insertAddress.execute(
                     arguments: [walletID, address.keychain.rawValue, address.index, Data(address.script.bytes), address.address])
             }
+            let insertTransaction = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO tx (wallet_id, txid, raw, first_seen) VALUES (?, ?, ?, ?)")
             for (txid, transaction) in update.transactions {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO tx (wallet_id, txid, raw, first_seen) VALUES (?, ?, ?, ?)",
-                    arguments: [walletID, txid.hexString, Data(transaction.serialized()), now])
+                try insertTransaction.execute(arguments: [walletID, txid.hexString, Data(transaction.serialized()), now])
             }
+            let markUsed = try db.cachedStatement(sql: "UPDATE address SET used = 1 WHERE wallet_id = ? AND script = ?")
+            let unconfirm = try db.cachedStatement(
+                sql: "UPDATE tx SET height = NULL, block_hash = NULL, verified = 0 WHERE wallet_id = ? AND txid = ?")
             for (script, entries) in update.histories where !entries.isEmpty {
-                try db.execute(
-                    sql: "UPDATE address SET used = 1 WHERE wallet_id = ? AND script = ?",
-                    arguments: [walletID, Data(script.bytes)])
+                try markUsed.execute(arguments: [walletID, Data(script.bytes)])
                 for entry in entries where entry.height == nil {
-                    try db.execute(
-                        sql: "UPDATE tx SET height = NULL, block_hash = NULL, verified = 0 WHERE wallet_id = ? AND txid = ?",
-                        arguments: [walletID, entry.txid.hexString])
+                    try unconfirm.execute(arguments: [walletID, entry.txid.hexString])
                 }
             }
+            let confirm = try db.cachedStatement(
+                sql: "UPDATE tx SET height = ?, block_hash = ?, verified = ? WHERE wallet_id = ? AND txid = ?")
             for (txid, anchor) in update.anchors {
-                try db.execute(
-                    sql: "UPDATE tx SET height = ?, block_hash = ?, verified = ? WHERE wallet_id = ? AND txid = ?",
-                    arguments: [anchor.height, anchor.blockHash, anchor.verified, walletID, txid.hexString])
+                try confirm.execute(arguments: [anchor.height, anchor.blockHash, anchor.verified, walletID, txid.hexString])
             }
+            let spentElsewhere = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO spent_elsewhere (wallet_id, txid, vout) VALUES (?, ?, ?)")
             for outpoint in update.spentElsewhere {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO spent_elsewhere (wallet_id, txid, vout) VALUES (?, ?, ?)",
-                    arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
+                try spentElsewhere.execute(arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
             }
             try Self.recomputeUTXOs(db, walletID: walletID)
         }
@@ -178,37 +181,101 @@ extension Store {
     }
 
     /// Rebuilds the UTXO table of a wallet from its transactions: outputs to its scripts that no stored transaction
-    /// spends and no backend reported spent.
+    /// spends and no backend reported spent. Only the rows that change are written (a sync calls this once per batch).
     static func recomputeUTXOs(_ db: Database, walletID: Int64) throws {
         var owner: [Script: (Keychain, Int)] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT keychain, idx, script FROM address WHERE wallet_id = ?", arguments: [walletID]) {
-            let script: Data = row["script"]
-            if let keychain = Keychain(rawValue: row["keychain"]) { owner[Script(Array(script))] = (keychain, row["idx"]) }
+            let script: Data = row[2]
+            let index: Int = row[1]
+            if let keychain = Keychain(rawValue: row[0]) { owner[Script(Array(script))] = (keychain, index) }
         }
         let transactions = try fetchTransactions(db, walletID: walletID)
         var spent: Set<OutPoint> = []
         for record in transactions { for input in record.transaction.inputs { spent.insert(input.previousOutput) } }
         for row in try Row.fetchAll(db, sql: "SELECT txid, vout FROM spent_elsewhere WHERE wallet_id = ?", arguments: [walletID]) {
-            let txid: String = row["txid"]
-            let vout: Int = row["vout"]
+            let txid: String = row[0]
+            let vout: Int = row[1]
             if let id = try? Txid(hex: txid) { spent.insert(OutPoint(txid: id, vout: UInt32(vout))) }
         }
-        try db.execute(sql: "DELETE FROM utxo WHERE wallet_id = ?", arguments: [walletID])
+        // What the table should hold, keyed by (txid hex, vout).
+        var wanted: [UTXOKey: UTXORow] = [:]
         for record in transactions {
             let coinbase = record.transaction.isCoinbase
+            var txidText: String?
             for (vout, output) in record.transaction.outputs.enumerated() {
                 guard let (keychain, index) = owner[output.scriptPubKey] else { continue }
-                let outpoint = OutPoint(txid: record.txid, vout: UInt32(vout))
-                guard !spent.contains(outpoint) else { continue }
-                try db.execute(
-                    sql: """
-                        INSERT INTO utxo (wallet_id, txid, vout, value, script, keychain, idx, height, coinbase)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [walletID, record.txid.hexString, vout, Int64(output.value.sats),
-                                Data(output.scriptPubKey.bytes), keychain.rawValue, index, record.anchor?.height, coinbase])
+                guard !spent.contains(OutPoint(txid: record.txid, vout: UInt32(vout))) else { continue }
+                if txidText == nil { txidText = record.txid.hexString }
+                wanted[UTXOKey(txid: txidText!, vout: vout)] = UTXORow(
+                    value: Int64(output.value.sats), script: output.scriptPubKey, keychain: keychain.rawValue,
+                    index: index, height: record.anchor?.height, coinbase: coinbase)
             }
         }
+        let delete = try db.cachedStatement(sql: "DELETE FROM utxo WHERE wallet_id = ? AND txid = ? AND vout = ?")
+        for row in try Row.fetchAll(
+            db, sql: "SELECT txid, vout, value, keychain, idx, height, coinbase FROM utxo WHERE wallet_id = ?",
+            arguments: [walletID])
+        {
+            let key = UTXOKey(txid: row[0], vout: row[1])
+            let value: Int64 = row[2]
+            let keychain: Int = row[3]
+            let index: Int = row[4]
+            let height: Int? = row[5]
+            let coinbase: Bool = row[6]
+            if let want = wanted[key], want.value == value, want.keychain == keychain, want.index == index,
+                want.height == height, want.coinbase == coinbase
+            {
+                wanted[key] = nil  // already there as it should be
+            } else {
+                try delete.execute(arguments: [walletID, key.txid, key.vout])
+            }
+        }
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO utxo (wallet_id, txid, vout, value, script, keychain, idx, height, coinbase)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (key, row) in wanted {
+            try insert.execute(arguments: [walletID, key.txid, key.vout, row.value, Data(row.script.bytes), row.keychain,
+                                           row.index, row.height, row.coinbase])
+        }
+    }
+}
+
+/// A row of the utxo table: its key, and the rest.
+private struct UTXOKey: Hashable {
+    var txid: String
+    var vout: Int
+}
+
+private struct UTXORow {
+    var value: Int64
+    var script: Script
+    var keychain: Int
+    var index: Int
+    var height: Int?
+    var coinbase: Bool
+}
+
+/// Parsed stored transactions by their raw bytes, so that the per-batch reloads of a sync do not parse and hash the
+/// same transactions again. A raw transaction always parses to the same value; the txid check is kept (a row whose
+/// txid column differs from the hash of its bytes is still reported corrupt).
+final class ParsedTransactions: Sendable {
+    static let shared = ParsedTransactions()
+    /// Entries kept before the cache starts over (a few MB).
+    static let limit = 200_000
+
+    private let entries = Mutex<[Data: (txid: String, transaction: Transaction)]>([:])
+
+    /// The transaction of `raw`, or nil when it does not parse or its txid is not `txid` (hex).
+    func transaction(raw: Data, txid: String) -> Transaction? {
+        if let hit = entries.withLock({ $0[raw] }) { return hit.txid == txid ? hit.transaction : nil }
+        guard let transaction = try? Transaction(serialized: Array(raw)) else { return nil }
+        let computed = transaction.txid.hexString
+        entries.withLock { entries in
+            if entries.count >= Self.limit { entries.removeAll() }
+            entries[raw] = (computed, transaction)
+        }
+        return computed == txid ? transaction : nil
     }
 }
 
