@@ -68,7 +68,7 @@ extension Store {
     }
 
     static func fetchTransactions(_ db: Database, walletID: Int64) throws -> [TransactionRecord] {
-        try Row.fetchAll(
+        try Array(Row.fetchCursor(
             db, sql: "SELECT txid, raw, height, block_hash, verified, first_seen FROM tx WHERE wallet_id = ?",
             arguments: [walletID]
         ).map { row in
@@ -83,7 +83,7 @@ extension Store {
             let firstSeen: Int = row[5]
             let anchor = height.map { BlockAnchor(height: $0, blockHash: blockHash ?? "", verified: verified) }
             return TransactionRecord(txid: transaction.txid, transaction: transaction, anchor: anchor, firstSeen: firstSeen)
-        }
+        })
     }
 
     /// The unspent outputs of a wallet.

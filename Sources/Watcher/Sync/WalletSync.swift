@@ -1,5 +1,6 @@
 import Bitcoin
 import ChainBackends
+import Foundation
 
 /// Progress of a sync, for a progress bar.
 public struct SyncProgress: Sendable {
@@ -109,10 +110,12 @@ public struct WalletSync: Sendable {
                 do {
                     try store.apply(walletID: walletID, addresses: batch, update: update)
                     addresses = try store.addresses(walletID: walletID)
-                    stored = try store.transactions(walletID: walletID)
                 } catch {
                     throw .store(error)
                 }
+                // What the batch stored, merged into the transactions already loaded (reloading them all after
+                // each batch made a sync quadratic in the wallet's transactions).
+                stored = Self.merge(update, into: stored)
                 tip = update.tip
                 checked += batch.count
                 progress(SyncProgress(checked: checked, expected: max(expected(), checked)))
@@ -132,6 +135,28 @@ public struct WalletSync: Sendable {
             throw .store(error)
         }
         return SyncSummary(tip: finalTip, scriptsChecked: checked, transactions: stored.count, newTransactions: newTransactions)
+    }
+
+    /// `stored` after `Store.apply(update)`: new transactions added (an already stored one is kept), confirmations
+    /// set, and transactions a history lists as unconfirmed unanchored.
+    static func merge(_ update: SyncUpdate, into stored: [TransactionRecord]) -> [TransactionRecord] {
+        var records = stored
+        var position: [Txid: Int] = [:]
+        for (i, record) in records.enumerated() { position[record.txid] = i }
+        let now = Int(Date().timeIntervalSince1970)
+        for (txid, transaction) in update.transactions where position[txid] == nil {
+            position[txid] = records.count
+            records.append(TransactionRecord(txid: txid, transaction: transaction, anchor: nil, firstSeen: now))
+        }
+        for entries in update.histories.values {
+            for entry in entries where entry.height == nil {
+                if let i = position[entry.txid] { records[i].anchor = nil }
+            }
+        }
+        for (txid, anchor) in update.anchors {
+            if let i = position[txid] { records[i].anchor = anchor }
+        }
+        return records
     }
 
     private func makeRequest(scripts: [Script], stored: [TransactionRecord], addresses: [AddressRecord]) -> SyncRequest {
