@@ -18,13 +18,8 @@ from watcher_helpers import EsploraAdapter, LyingElectrumProxy, make_account
 
 
 def watcher(run, *args, input=None, check=True):
-    """Runs airlock-watcher; leading --wallet/--data-dir options go after the subcommand, where they are parsed."""
-    args = list(args)
-    globals_ = []
-    while args and args[0] in ("--wallet", "--data-dir"):
-        globals_ += args[:2]
-        args = args[2:]
-    return run("airlock-watcher", *args, *globals_, input=input, check=check)
+    """Runs airlock-watcher with the arguments as given (shared options may stand before the subcommand)."""
+    return run("airlock-watcher", *args, input=input, check=check)
 
 
 def jout(proc):
@@ -220,6 +215,9 @@ def test_backup_restore_roundtrip(run, home, regtest_node, tmp_path):
                       + json.dumps({"type": "addr", "ref": wpkh.address(0), "label": "first"}) + "\n")
     watcher(run, "--wallet", "single", "labels", "import", str(labels))
     watcher(run, "--wallet", "single", "receive", "--new")
+    # Shared options stand before or after the subcommand alike.
+    assert watcher(run, "--wallet=single", "--json", "balance").stdout == watcher(
+        run, "balance", "--wallet", "single", "--json").stdout
     state = lambda extra: ([jout(watcher(run, *extra, "--wallet", n, "balance", "--json")) for n in ("single", "vault")],  # noqa: E731
                            watcher(run, *extra, "--wallet", "single", "labels", "export", "-").stdout,
                            jout(watcher(run, *extra, "wallets", "--json")))
@@ -228,6 +226,7 @@ def test_backup_restore_roundtrip(run, home, regtest_node, tmp_path):
     watcher(run, "backup", "--out", str(backup))
     doc = json.loads(backup.read_text())
     assert doc["format"] == "airlock-watcher-backup" and doc["version"] == 1
+    assert backup.stat().st_mode & 0o777 == 0o600  # it may hold the node's RPC password
     fresh = ["--data-dir", str(tmp_path / "fresh")]
     watcher(run, *fresh, "restore", str(backup))
     for name in ("single", "vault"):

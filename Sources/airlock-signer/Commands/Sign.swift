@@ -12,12 +12,12 @@ extension AirlockSigner {
         static let configuration = CommandConfiguration(
             abstract: "Review a PSBT, ask for confirmation, sign what belongs to this vault, write the signed PSBT.",
             discussion: """
-                The review is printed first: each external destination and amount, change verified against this
-                vault, the fee and fee rate, and warnings. Refused unless explicitly allowed: a sighash other than
-                ALL/DEFAULT, a fee rate above --max-fee-rate or a fee above the amount sent, a PSBT for another
+                The review is printed first: each external destination and amount, change verified against this \
+                vault, the fee and fee rate, and warnings. Refused unless explicitly allowed: a sighash other than \
+                ALL/DEFAULT, a fee rate above --max-fee-rate or a fee above the amount sent, a PSBT for another \
                 network, segwit v0 inputs without their previous transaction. Refusals exit 4.
 
-                The signed PSBT keeps only the signatures by default (smaller QR codes; the coordinator combines
+                The signed PSBT keeps only the signatures by default (smaller QR codes; the coordinator combines \
                 them); --full keeps every field. Without --out/--qr/--terminal it is printed as base64.
 
                 Examples:

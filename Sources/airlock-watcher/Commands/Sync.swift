@@ -9,8 +9,8 @@ struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Discover addresses to the gap limit and fetch their history from the node.",
         discussion: """
-            Each batch of addresses is committed on its own, so an interrupted sync is safe to run again.
-            Transactions from an Electrum or Esplora server are checked against merkle proofs and block
+            Each batch of addresses is committed on its own, so an interrupted sync is safe to run again. \
+            Transactions from an Electrum or Esplora server are checked against merkle proofs and block \
             headers; a server whose data does not check out is reported (exit 5) and nothing it sent is kept.
 
             Examples:
