@@ -19,35 +19,20 @@ The QR codes the binaries write are read back here with zbarimg (not Airlock's r
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
 import segno
-from embit import ec
-from embit import script as escript
-from embit.networks import NETWORKS
 
+from roundtrip_helpers import Watcher, fee_from_chain, outside_address, outside_holds
 from signer_psbt import KDF, Vault, multisig_descriptor, new_mnemonic, read_qr_pngs
 
-NET = NETWORKS["regtest"]
 AMOUNTS = [300_000, 200_000, 150_000]  # three receive addresses; paying SEND takes at least two of them
 # The multisig wallet gets five coins, all needed for SEND: a PSBT big enough for several BBQr frames.
 MULTISIG_AMOUNTS = [100_000] * 5
 SEND = 420_000
 FEE_RATE = "2"
-
-
-def outside_address() -> str:
-    """A P2WPKH address of a random key nobody here holds."""
-    return escript.p2wpkh(ec.PrivateKey(os.urandom(32)).get_public_key()).address(NET)
-
-
-def sats(btc) -> int:
-    return round(Decimal(str(btc)) * 100_000_000)
 
 
 class InitVault(Vault):
@@ -61,21 +46,6 @@ class InitVault(Vault):
                        check=True)
         self.mnemonic = ""  # shown once on the terminal; the round trip never needs it
         self.init_output = out
-
-
-class Watcher:
-    def __init__(self, run, node):
-        self.run = run
-        self.node = node
-
-    def __call__(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        return self.run("airlock-watcher", *map(str, args), check=check)
-
-    def json(self, *args: str):
-        return json.loads(self(*args, "--json").stdout)
-
-    def balance(self) -> dict:
-        return self.json("balance")
 
 
 def qr_text(paths: list[Path]) -> list[str]:
@@ -138,16 +108,6 @@ def check_framing(pngs: list[Path], qr_format: str) -> None:
         assert sorted(int(t[6:8], 36) for t in texts) == list(range(len(texts)))
 
 
-def fee_from_chain(node, txid: str) -> int:
-    """Inputs (each previous output, from its own transaction) less outputs, from the node's copy of the tx."""
-    tx = node.cli("getrawtransaction", txid, 1)
-    spent = 0
-    for vin in tx["vin"]:
-        prev = node.cli("getrawtransaction", vin["txid"], 1)
-        spent += sats(prev["vout"][vin["vout"]]["value"])
-    return spent - sum(sats(o["value"]) for o in tx["vout"])
-
-
 def broadcast_and_check(watcher: Watcher, node, signed: list[Path], sent: dict, outside: str, paid: int) -> None:
     proc = watcher("broadcast", *shuffled(signed, 3))
     txid = proc.stdout.decode().strip()
@@ -161,9 +121,7 @@ def broadcast_and_check(watcher: Watcher, node, signed: list[Path], sent: dict, 
     balance = watcher.balance()
     assert (balance["confirmed"], balance["unconfirmed"]) == (paid - SEND - fee, 0)
     # The outside address holds exactly the payment, in this transaction's output.
-    scan = node.cli("scantxoutset", "start", [f"addr({outside})"])
-    assert sats(scan["total_amount"]) == SEND
-    assert [(u["txid"], sats(u["amount"])) for u in scan["unspents"]] == [(txid, SEND)]
+    assert outside_holds(node, outside) == [(txid, SEND)]
     history = watcher.json("history")
     assert history and history[0]["txid"] == txid
 
