@@ -20,9 +20,15 @@ How Electrum is driven headless (Electrum 4.3.4's CLI cannot do two of these ste
 
 from __future__ import annotations
 
+import ast
 import base64
+import http.client
 import json
+import os
+import signal
+import socket
 import subprocess
+import time
 from pathlib import Path
 
 import bdkpython as bdk
@@ -31,7 +37,7 @@ from embit.psbt import PSBT
 
 from roundtrip_helpers import Watcher, btc, fee_from_chain, outside_address, outside_holds, sats
 from signer_psbt import Vault, address, new_mnemonic, read_qr_pngs, ur_decode, ur_frames, write_qr_pngs
-from test_regtest_electrum_wallet import ElectrumDaemon, _wait_synced
+from test_regtest_electrum_wallet import ElectrumDaemon
 
 ELECTRUM_PYTHON = "/usr/bin/python3"  # the interpreter the Debian `electrum` script runs on (its library lives there)
 AMOUNTS = [200_000, 100_000]
@@ -84,9 +90,61 @@ def make_electrum_wallet(data_dir: Path, **spec) -> dict:
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
+class ElectrumRPC(ElectrumDaemon):
+    """The daemon of test_regtest_electrum_wallet, plus its own JSON-RPC interface (what the `electrum` CLI talks to):
+    HTTP with basic auth over the Unix socket named in DIR/regtest/daemon, credentials from DIR/regtest/config. One
+    call costs a request instead of starting Electrum's interpreter (seconds on a loaded machine)."""
+
+    def call(self, method: str, **params):
+        regtest = Path(self.dir) / "regtest"
+        socktype, address, _ = ast.literal_eval((regtest / "daemon").read_text())
+        assert socktype == "unix", socktype
+        config = json.loads((regtest / "config").read_text())
+        auth = base64.b64encode(f"{config['rpcuser']}:{config['rpcpassword']}".encode()).decode()
+        conn = http.client.HTTPConnection("127.0.0.1", timeout=120)
+        conn.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        conn.sock.settimeout(120)
+        conn.sock.connect(address)
+        try:
+            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+            conn.request("POST", "/", body, {"Authorization": f"Basic {auth}", "Content-Type": "application/json"})
+            resp = conn.getresponse()
+            assert resp.status == 200, (resp.status, resp.read())
+            answer = json.loads(resp.read())
+        finally:
+            conn.close()
+        assert "error" not in answer, f"electrum {method}: {answer['error']}"
+        return answer["result"]
+
+    def stop(self) -> None:
+        """`stop` over RPC, then (as the parent class does) SIGKILL for the daemon we started if it is still up."""
+        if (Path(self.dir) / "regtest" / "daemon").exists():
+            try:
+                self.call("stop")
+            except (OSError, AssertionError, SyntaxError, ValueError):
+                pass
+        if self.pid is None:
+            return
+        for _ in range(50):
+            try:
+                os.kill(self.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.1)
+        os.kill(self.pid, signal.SIGKILL)
+
+    def wait_synced(self, height: int, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.call("getinfo").get("blockchain_height") == height and self.call("is_synchronized"):
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"electrum did not sync to height {height}: {self.call('getinfo')}")
+
+
 @pytest.fixture
 def electrum(tmp_path):
-    d = ElectrumDaemon(tmp_path / "electrum")
+    d = ElectrumRPC(tmp_path / "electrum")
     try:
         yield d
     finally:
@@ -210,12 +268,12 @@ def test_electrum_watch_only_psbt_signed_by_airlock(run, home, bin_dir, regtest_
                                 fingerprint=export["xfp"].lower())
     assert made == {"first": address(desc, 0), "watching_only": True}
     electrum.start(node.electrum_port)
-    electrum.run("load_wallet")
-    _wait_synced(electrum, node.height())
-    assert sats(json.loads(electrum.run("getbalance").stdout)["confirmed"]) == sum(AMOUNTS)
+    electrum.call("load_wallet")
+    electrum.wait_synced(node.height())
+    assert sats(electrum.call("getbalance")["confirmed"]) == sum(AMOUNTS)
 
     outside = outside_address()
-    unsigned_b64 = electrum.run("payto", outside, btc(SEND), "--feerate", "2", "--unsigned").stdout.strip()
+    unsigned_b64 = electrum.call("payto", destination=outside, amount=btc(SEND), feerate=2, unsigned=True)
     unsigned = base64.b64decode(unsigned_b64)
     parsed = PSBT.parse(unsigned)
     fingerprint = bytes.fromhex(export["xfp"])
@@ -262,12 +320,12 @@ def test_electrum_watch_only_psbt_signed_by_airlock(run, home, bin_dir, regtest_
             == [i.partial_sigs for i in from_pngs.inputs])
 
     # Electrum broadcasts the transaction; mined; Electrum, the watcher and the node agree.
-    txid = electrum.run("broadcast", tx_hex.read_text().strip()).stdout.strip().strip('"')
+    txid = electrum.call("broadcast", tx=tx_hex.read_text().strip())
     assert txid == verdict["txid"]
     fee = check_mined(watcher, node, txid, SEND, outside)
     assert fee == verdict["fee"]
-    _wait_synced(electrum, node.height())
-    assert sats(json.loads(electrum.run("getbalance").stdout)["confirmed"]) == sum(AMOUNTS) - SEND - fee
-    history = json.loads(electrum.run("onchain_history").stdout)["transactions"]
+    electrum.wait_synced(node.height())
+    assert sats(electrum.call("getbalance")["confirmed"]) == sum(AMOUNTS) - SEND - fee
+    history = electrum.call("onchain_history")["transactions"]
     assert txid in [t["txid"] for t in history]
 
