@@ -18,12 +18,15 @@ The QR codes the binaries write are read back here with zbarimg (not Airlock's r
 
 from __future__ import annotations
 
+import base64
 import json
 import random
+import zlib
 from pathlib import Path
 
 import pytest
 import segno
+from embit.psbt import PSBT
 
 from roundtrip_helpers import Watcher, fee_from_chain, outside_address, outside_holds
 from signer_psbt import KDF, Vault, multisig_descriptor, new_mnemonic, read_qr_pngs
@@ -36,20 +39,29 @@ FEE_RATE = "2"
 
 
 class InitVault(Vault):
-    """A vault made with `airlock-signer init` (new random words, kept nowhere) instead of `restore`."""
+    """A vault made with `airlock-signer init` (new words from the OS random source) instead of `restore`."""
 
     def __post_init__(self):
         self.path = self.root / f"{self.name}.airlock"
         self.password_file = self.root / f"{self.name}-pw.txt"
         self.password_file.write_text(f"pw-{self.name}\n")
-        out = self.run("init", "--network", self.network, "--words", "12", "--skip-backup-check", "--json", *KDF,
-                       check=True)
-        self.mnemonic = ""  # shown once on the terminal; the round trip never needs it
-        self.init_output = out
+        made = json.loads(self.run("init", "--network", self.network, "--words", "12", "--skip-backup-check",
+                                   "--json", *KDF, check=True).stdout)
+        self.mnemonic = made["mnemonic"]  # the words the user writes down (the backup check is skipped here)
+        info = json.loads(self.run("info", "--json", check=True).stdout)
+        assert info["network"] == "regtest" and info["master_fingerprint"] == self.fingerprint.hex()
 
 
 def qr_text(paths: list[Path]) -> list[str]:
     return read_qr_pngs(paths)
+
+
+def bbqr_decode(texts: list[str]) -> bytes:
+    """Joins BBQr parts (any order) written in the Z encoding: base32 of raw deflate (coinkite BBQr.md)."""
+    parts = sorted(texts, key=lambda t: int(t[6:8], 36))
+    assert {t[:4] for t in parts} == {"B$ZP"} and len({t[4:6] for t in parts}) == 1
+    body = "".join(t[8:] for t in parts)
+    return zlib.decompress(base64.b32decode(body + "=" * (-len(body) % 8)), -10)
 
 
 def frames(directory: Path, stem: str) -> list[Path]:
@@ -132,15 +144,13 @@ def test_single_sig_round_trip(run, home, bin_dir, regtest_node, tmp_path, kind)
     work = tmp_path / "qr"
     work.mkdir()
     if kind == "wpkh":
-        # A new seed with `init`; its export is the descriptor as one QR code; the PSBT travels as UR frames.
+        # A new seed with `init`; its export is the descriptor as one QR code.
         vault = InitVault(bin_dir, home.env, home.root, "solo")
         vault.run("export", "--script", "wpkh", "--qr", str(work / "export.png"), check=True)
-        qr_format = None
     else:
-        # A known mnemonic restored; its export is a ur:crypto-account; the PSBT travels as UR frames too.
+        # A known mnemonic restored; its export is a ur:crypto-account.
         vault = Vault(bin_dir, home.env, home.root, "solo", mnemonic=new_mnemonic())
         vault.run("export", "--script", "tr", "--format", "ur", "--qr", str(work / "export.png"), check=True)
-        qr_format = None
     exported = frames(work, "export")
     assert len(exported) == 1
     [text] = qr_text(exported)
@@ -159,7 +169,7 @@ def test_single_sig_round_trip(run, home, bin_dir, regtest_node, tmp_path, kind)
     assert first["address"] == addresses[0]
 
     outside = outside_address()
-    sent, unsigned = send_as_qr(watcher, work, outside, qr_format)
+    sent, unsigned = send_as_qr(watcher, work, outside, None)  # UR frames (the default)
 
     # wpkh: the frames as files in shuffled order; tr: the directory holding them.
     sources = shuffled(unsigned, 1) if kind == "wpkh" else [work]
@@ -172,7 +182,7 @@ def test_single_sig_round_trip(run, home, bin_dir, regtest_node, tmp_path, kind)
     assert verdict["fee"] == sent["fee"] and verdict["txid"] == sent["txid"]
     assert [(o["address"], o["amount"]) for o in verdict["outputs"] if o["external"]] == [(outside, SEND)]
     signed = frames(tmp_path, "signed")
-    check_framing(signed, qr_format or "ur")  # the answer comes back in the framing the request came in
+    check_framing(signed, "ur")
     broadcast_and_check(watcher, node, signed, sent, outside, sum(AMOUNTS))
 
 
@@ -211,11 +221,14 @@ def test_multisig_2_of_3_round_trip(run, home, bin_dir, regtest_node, tmp_path):
     assert [o["change"] for o in alice["outputs"] if not o["external"]] == [True], "multisig change not verified"
     alice_pngs = frames(tmp_path, "alice")
     check_framing(alice_pngs, "bbqr")
-    # Bob reads Alice's signed PNGs; his output holds both signatures.
+    assert all(len(i.partial_sigs) == 1 for i in PSBT.parse(bbqr_decode(qr_text(alice_pngs))).inputs)
+    # Bob reads Alice's signed PNGs and writes his (trimmed) answer, which holds both signatures, in the framing
+    # the request came in.
     bob = json.loads(vaults[1].sign(*shuffled(alice_pngs, 6),
                                     args=("--qr", str(tmp_path / "bob.png"), "--json")).stdout)
     assert bob["verdict"] == "signed" and bob["txid"] == sent["txid"] and bob["fee"] == sent["fee"]
     bob_pngs = frames(tmp_path, "bob")
     check_framing(bob_pngs, "bbqr")
+    assert all(len(i.partial_sigs) == 2 for i in PSBT.parse(bbqr_decode(qr_text(bob_pngs))).inputs)
     assert len(sent["inputs"]) == len(MULTISIG_AMOUNTS)
     broadcast_and_check(watcher, node, bob_pngs, sent, outside, sum(MULTISIG_AMOUNTS))
