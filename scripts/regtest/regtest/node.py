@@ -29,10 +29,10 @@ log = logging.getLogger("regtest.node")
 class Node:
     """Chain + mempool + change listeners. Everything runs on the event loop's thread."""
 
-    def __init__(self, datadir: Path):
+    def __init__(self, datadir: Path, full_rbf: bool = True):
         self.datadir = Path(datadir)
         self.chain = Chain(self.datadir)
-        self.mempool = Mempool(self.chain)
+        self.mempool = Mempool(self.chain, full_rbf=full_rbf)
         self.listeners: list[Callable[[], None]] = []
         self._load_mempool()
 
@@ -144,7 +144,7 @@ async def serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
 
-    node = Node(datadir)
+    node = Node(datadir, full_rbf=bool(args.mempoolfullrbf))
     cookie_path = datadir / "regtest" / ".cookie"
     password = secrets.token_hex(32)
     _write_private(cookie_path, f"__cookie__:{password}")
@@ -181,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--datadir", required=True, help="chain, indexes, cookie and node.json live here")
     p.add_argument("--electrum-port", type=int, default=0, help="Electrum TCP port on 127.0.0.1 (0 = free port)")
     p.add_argument("--rpc-port", type=int, default=0, help="JSON-RPC HTTP port on 127.0.0.1 (0 = free port)")
+    p.add_argument("--mempoolfullrbf", type=int, choices=(0, 1), default=1,
+                   help="1 (default, as Core 28): any conflicting spend may replace; 0: only BIP125-signalling ones")
     p.add_argument("--debug", action="store_true", help="log the kernel's messages too")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, stream=sys.stderr,

@@ -337,7 +337,10 @@ class Methods:
         for tx, raw in decoded:
             r = {"txid": tx.txid, "wtxid": tx.wtxid}
             try:
-                e = self.mempool.check(tx, raw, max_fee_rate=max_rate, overlay=overlay)
+                # One transaction is tested as ATMP does (replacements allowed); several as a package, where
+                # Core 28 does not allow replacing mempool transactions.
+                e = self.mempool.check(tx, raw, max_fee_rate=max_rate, overlay=overlay,
+                                       allow_replacement=len(decoded) == 1)
                 overlay[e.txid] = e
                 r.update({"allowed": True, "vsize": e.vsize,
                           "fees": {"base": btc(e.fee), "effective-feerate": btc(e.fee * 1000 // e.vsize),
@@ -363,7 +366,7 @@ class Methods:
             "minrelaytxfee": btc(MIN_RELAY_FEE_PER_KVB),
             "incrementalrelayfee": btc(MIN_RELAY_FEE_PER_KVB),
             "unbroadcastcount": 0,
-            "fullrbf": False,
+            "fullrbf": self.mempool.full_rbf,
         }
 
     def getrawmempool(self, verbose=False, mempool_sequence=False):
