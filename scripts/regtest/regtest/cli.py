@@ -23,6 +23,12 @@ JSON_PARAMS = {
     ("estimatesmartfee", 0), ("scantxoutset", 1), ("generatetoaddress", 0), ("generatetoaddress", 2),
     ("generatetodescriptor", 0), ("generatetodescriptor", 2), ("generateblock", 1), ("generateblock", 2),
     ("getrawmempool", 0), ("getrawmempool", 1), ("decoderawtransaction", 1),
+    ("createwallet", 1), ("createwallet", 2), ("createwallet", 4), ("createwallet", 5), ("createwallet", 6),
+    ("createwallet", 7), ("loadwallet", 1), ("unloadwallet", 1), ("importdescriptors", 0), ("listdescriptors", 0),
+    ("listunspent", 0), ("listunspent", 1), ("listunspent", 2), ("listunspent", 3), ("listunspent", 4),
+    ("listtransactions", 1), ("listtransactions", 2), ("listtransactions", 3), ("listsinceblock", 1),
+    ("listsinceblock", 2), ("listsinceblock", 3), ("listsinceblock", 4), ("gettransaction", 1),
+    ("gettransaction", 2),
 }
 
 
