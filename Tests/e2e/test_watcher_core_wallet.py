@@ -76,6 +76,7 @@ def test_wallet_mode_gives_full_history_with_spends(run, tmp_path, fresh_regtest
     # After a restart the node wallet is not loaded (no load_on_startup): sync loads it and carries on.
     node.restart()
     assert node.cli("listwallets") == []
+    watcher(run, "node", "set", core_url(node))  # the restarted node listens on a new port
     synced = jout(watcher(run, "sync", "--json"))
     assert synced["mode"] == "wallet airlock-w" and synced["balance"] == left
     assert node.cli("listwallets") == ["airlock-w"]

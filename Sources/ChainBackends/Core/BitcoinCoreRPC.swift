@@ -126,7 +126,7 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
             return false
         }
         let loaded: [String]
-        do {
+        do throws(ChainError) {
             loaded = try await call("listwallets").array?.compactMap(\.string) ?? []
         } catch {
             if Self.meansNoWalletSupport(error) {
@@ -137,18 +137,23 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
             throw error
         }
         if !loaded.contains(wallet) {
-            do {
+            do throws(ChainError) {
                 _ = try await call("loadwallet", [.string(wallet)])
-            } catch .server(let code, _) where code == -18 {
-                guard create else {
-                    walletMissing = true
-                    walletReady = false
-                    return false
+            } catch {
+                switch error {
+                case .server(-18, _):
+                    guard create else {
+                        walletMissing = true
+                        walletReady = false
+                        return false
+                    }
+                    // createwallet wallet_name disable_private_keys blank passphrase avoid_reuse descriptors
+                    _ = try await call("createwallet", [.string(wallet), true, true, "", false, true])
+                case .server(-35, _):
+                    break  // loaded meanwhile
+                default:
+                    throw error
                 }
-                // createwallet wallet_name disable_private_keys blank passphrase avoid_reuse descriptors
-                _ = try await call("createwallet", [.string(wallet), true, true, "", false, true])
-            } catch .server(let code, _) where code == -35 {
-                // loaded meanwhile
             }
         }
         walletReady = true
