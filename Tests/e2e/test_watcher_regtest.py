@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -31,10 +32,11 @@ def import_account(run, account, name="w", *extra):
 
 
 def set_node(run, node, backend, extra=()):
+    """`bitcoind` syncs through a node-side wallet of its own (a fresh name: the session node is shared)."""
     if backend == "electrum":
         url = f"electrum://127.0.0.1:{node.electrum_port}"
     elif backend == "bitcoind":
-        url = f"bitcoind://127.0.0.1:{node.rpc_port}?cookie={node.cookie}"
+        url = f"bitcoind://127.0.0.1:{node.rpc_port}/wallet/airlock-{uuid.uuid4().hex[:12]}?cookie={node.cookie}"
     else:
         raise ValueError(backend)
     watcher(run, *extra, "node", "set", url)
@@ -72,6 +74,15 @@ def test_sync_balance_matches_payments(run, regtest_node, kind, backend):
     set_node(run, regtest_node, backend)
     synced = jout(watcher(run, "sync", "--json"))
     assert synced["height"] == regtest_node.height()
+    if backend == "bitcoind":
+        assert synced["mode"].startswith("wallet airlock-")  # Core's wallet mode (the node has wallet support)
+        node_wallet = synced["mode"].split(" ", 1)[1]
+        mine = regtest_node.cli("getbalances", wallet=node_wallet)["mine"]
+        assert {k: round(v * 100_000_000) for k, v in mine.items()} == {
+            "trusted": expected["confirmed"], "untrusted_pending": expected["unconfirmed"],
+            "immature": expected["immature"]}
+    else:
+        assert synced["mode"] is None
     balance = jout(watcher(run, "balance", "--json"))
     assert {k: balance[k] for k in expected} == expected
     assert balance["total"] == sum(expected.values())
