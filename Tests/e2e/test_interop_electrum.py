@@ -11,11 +11,12 @@ How Electrum is driven headless (Electrum 4.3.4's CLI cannot do two of these ste
   a derivation path or a key origin. The GUI's "BIP39 seed" option does `keystore.from_bip43_rootseed(bip39_to_seed(
   words, passphrase), "m/84'/1'/0'", xtype="p2wpkh")`; MAKE_WALLET below does exactly that with Electrum's own
   library (its interpreter, /usr/bin/python3) and writes an ordinary wallet file, which the `electrum` CLI then uses.
-- A watch-only wallet restored from the bare vpub records no key origin: its PSBTs then name the account key's own
-  fingerprint and a `m/0/i` path, which airlock-signer does not take for its seed's keys (it refuses: nothing of the
-  PSBT belongs to the vault). Electrum keeps a key origin for keystores that know it (`add_key_origin`, as its
-  hardware-wallet plugins do); MAKE_WALLET gives the watch-only keystore the origin from the signer's export (`xfp`
-  and `deriv`), so its PSBTs carry `[fingerprint/84'/1'/0'/…]` derivations.
+- A watch-only wallet restored from the bare vpub (`electrum restore vpub…`) records no key origin: its PSBTs name
+  the account key's own fingerprint and a `m/0/i` path. airlock-signer matches such origins to its seed's standard
+  accounts by re-deriving each key (Signer.AccountOriginResolver), so it signs those too (the last test). Electrum
+  keeps a key origin for keystores that know it (`add_key_origin`, as its hardware-wallet plugins do); MAKE_WALLET
+  gives the watch-only keystore the origin from the signer's export (`xfp` and `deriv`) when asked, so its PSBTs
+  carry `[fingerprint/84'/1'/0'/…]` derivations.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ try:
         k = keystore.from_bip43_rootseed(seed, spec["derivation"], xtype="p2wpkh")
     else:
         k = keystore.from_master_key(spec["xpub"])
-        k.add_key_origin(derivation_prefix=spec["derivation"], root_fingerprint=spec["fingerprint"])
+        if spec.get("fingerprint"):
+            k.add_key_origin(derivation_prefix=spec["derivation"], root_fingerprint=spec["fingerprint"])
     db = WalletDB("", manual_upgrades=False)
     db.put("keystore", k.dump())
     db.put("wallet_type", "standard")
@@ -329,3 +331,51 @@ def test_electrum_watch_only_psbt_signed_by_airlock(run, home, bin_dir, regtest_
     history = electrum.call("onchain_history")["transactions"]
     assert txid in [t["txid"] for t in history]
 
+
+def test_electrum_bare_vpub_psbt_signed_by_airlock(run, home, bin_dir, regtest_node, tmp_path, electrum):
+    """`electrum restore vpub…`: no key origin, so the PSBT names the account key's fingerprint and m/0/i, m/1/i."""
+    node = regtest_node
+    vault = Vault(bin_dir, home.env, home.root, "cold", mnemonic=new_mnemonic())
+    watcher, desc = watched_account(run, node, vault, "wpkh")
+    export = json.loads(vault.run("export", "--format", "json", check=True).stdout)
+    bip84 = export["bip84"]
+    made = make_electrum_wallet(Path(electrum.dir), xpub=bip84["_pub"])
+    assert made == {"first": address(desc, 0), "watching_only": True}
+    electrum.start(node.electrum_port)
+    electrum.call("load_wallet")
+    electrum.wait_synced(node.height())
+
+    outside = outside_address()
+    unsigned_b64 = electrum.call("payto", destination=outside, amount=btc(SEND), feerate=2, unsigned=True)
+    parsed = PSBT.parse(base64.b64decode(unsigned_b64))
+    account_fp = bytes.fromhex(bip84["xfp"])  # the account key's own fingerprint, as Coldcard's export names it
+    assert account_fp != bytes.fromhex(export["xfp"])
+    for inp in parsed.inputs:
+        for d in inp.bip32_derivations.values():
+            assert d.fingerprint == account_fp and len(d.derivation) == 2
+    src = tmp_path / "electrum-bare.psbt"
+    src.write_text(unsigned_b64 + "\n")
+    tx_hex = tmp_path / "tx.hex"
+    proc = vault.sign(src, args=("--full", "--out", str(tmp_path / "signed.psbt"), "--finalize", "--tx-out",
+                                 str(tx_hex), "--json"))
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "signed" and verdict["signed_inputs"] == list(range(len(parsed.inputs)))
+    assert [(o["address"], o["amount"]) for o in verdict["outputs"] if o["external"]] == [(outside, SEND)]
+    assert all(o["change"] for o in verdict["outputs"] if not o["external"]), "Electrum's change not verified"
+    # The written PSBT keeps Electrum's own derivations (it is Electrum's PSBT, with signatures added).
+    signed = PSBT.parse((tmp_path / "signed.psbt").read_bytes())
+    assert all(d.fingerprint == account_fp for i in signed.inputs for d in i.bip32_derivations.values())
+
+    # A claimed path whose key is not the one derived there is never matched: with every input's index moved, the
+    # signer finds nothing of its own to sign (exit 4).
+    for inp in parsed.inputs:
+        for d in inp.bip32_derivations.values():
+            d.derivation[-1] += 1000
+    lying = tmp_path / "lying.psbt"
+    lying.write_bytes(parsed.serialize())
+    refused = vault.sign(lying, check=False)
+    assert refused.returncode == 4 and b"no input of this PSBT belongs to this vault" in refused.stderr, refused.stderr
+
+    txid = electrum.call("broadcast", tx=tx_hex.read_text().strip())
+    assert txid == verdict["txid"]
+    assert check_mined(watcher, node, txid, SEND, outside) == verdict["fee"]

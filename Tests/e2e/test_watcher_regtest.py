@@ -70,6 +70,11 @@ def test_sync_balance_matches_payments(run, regtest_node, kind, backend):
     receive = jout(watcher(run, "receive", "--json"))
     assert receive["address"] == account.address(0)
     assert receive["uri"] == f"bitcoin:{account.address(0)}"
+    # --new never repeats an address shown before (not even the one plain `receive` just showed); plain `receive`
+    # keeps showing the lowest unused one.
+    assert jout(watcher(run, "receive", "--new", "--json"))["address"] == account.address(1)
+    assert jout(watcher(run, "receive", "--new", "--json"))["address"] == account.address(2)
+    assert jout(watcher(run, "receive", "--json"))["address"] == account.address(0)
     expected = fund(regtest_node, account)
     set_node(run, regtest_node, backend)
     synced = jout(watcher(run, "sync", "--json"))
