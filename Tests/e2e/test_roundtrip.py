@@ -13,6 +13,7 @@ mnemonic) and a 2-of-3 wsh sortedmulti wallet of three vaults:
    and the fee, the fee being computed here from the mined transaction and its previous outputs; the outside address
    holds the amount on the chain (the node's `scantxoutset`).
 
+Each flow runs with the watcher on the node's Electrum server and on its Core RPC (a watch-only wallet on the node).
 The QR codes the binaries write are read back here with zbarimg (not Airlock's reader) to check their framing.
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import base64
 import json
 import random
+import uuid
 import zlib
 from pathlib import Path
 
@@ -138,8 +140,16 @@ def broadcast_and_check(watcher: Watcher, node, signed: list[Path], sent: dict, 
     assert history and history[0]["txid"] == txid
 
 
+def node_url(node, backend: str) -> str:
+    """The regtest node's Electrum server, or its Core RPC with a watch-only wallet of this test's own."""
+    if backend == "electrum":
+        return f"electrum://127.0.0.1:{node.electrum_port}"
+    return f"bitcoind://127.0.0.1:{node.rpc_port}/airlock-{uuid.uuid4().hex[:12]}?cookie={node.cookie}"
+
+
+@pytest.mark.parametrize("backend", ["electrum", "bitcoind"])
 @pytest.mark.parametrize("kind", ["wpkh", "tr"])
-def test_single_sig_round_trip(run, home, bin_dir, regtest_node, tmp_path, kind):
+def test_single_sig_round_trip(run, home, bin_dir, regtest_node, tmp_path, kind, backend):
     node = regtest_node
     work = tmp_path / "qr"
     work.mkdir()
@@ -162,7 +172,7 @@ def test_single_sig_round_trip(run, home, bin_dir, regtest_node, tmp_path, kind)
     stem = descriptor.split("#")[0]
     assert imported["receive_descriptor"].split("#")[0] == stem.replace("<0;1>", "0")
     assert imported["change_descriptor"].split("#")[0] == stem.replace("<0;1>", "1")
-    watcher("node", "set", f"electrum://127.0.0.1:{node.electrum_port}")
+    watcher("node", "set", node_url(node, backend))
     addresses = fund_from_receive_qrs(watcher, node, work, AMOUNTS)
     # The signer derives the same first address (what a user checks on the offline screen).
     first = json.loads(vault.run("address", "--script", kind, "--index", "0", "--json", check=True).stdout)
@@ -186,7 +196,8 @@ def test_single_sig_round_trip(run, home, bin_dir, regtest_node, tmp_path, kind)
     broadcast_and_check(watcher, node, signed, sent, outside, sum(AMOUNTS))
 
 
-def test_multisig_2_of_3_round_trip(run, home, bin_dir, regtest_node, tmp_path):
+@pytest.mark.parametrize("backend", ["electrum", "bitcoind"])
+def test_multisig_2_of_3_round_trip(run, home, bin_dir, regtest_node, tmp_path, backend):
     node = regtest_node
     work = tmp_path / "qr"
     work.mkdir()
@@ -209,7 +220,7 @@ def test_multisig_2_of_3_round_trip(run, home, bin_dir, regtest_node, tmp_path):
 
     watcher = Watcher(run, node)
     watcher("import", wallet_png, "--name", "team", "--network", "regtest")
-    watcher("node", "set", f"electrum://127.0.0.1:{node.electrum_port}")
+    watcher("node", "set", node_url(node, backend))
     fund_from_receive_qrs(watcher, node, work, MULTISIG_AMOUNTS)
 
     outside = outside_address()
