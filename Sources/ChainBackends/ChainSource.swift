@@ -35,11 +35,32 @@ public struct ServerInfo: Sendable, Equatable {
     public var genesisHash: String?
     /// The tip.
     public var tip: BlockTip
+    /// How the backend syncs, when it has more than one way (Bitcoin Core: a node-side watch-only wallet or
+    /// `scantxoutset`); nil otherwise.
+    public var mode: String?
 
-    public init(software: String, genesisHash: String?, tip: BlockTip) {
+    public init(software: String, genesisHash: String?, tip: BlockTip, mode: String? = nil) {
         self.software = software
         self.genesisHash = genesisHash
         self.tip = tip
+        self.mode = mode
+    }
+}
+
+/// A descriptor of the wallet with the highest index a sync needs, for a backend that watches descriptors on the
+/// node itself (Bitcoin Core's watch-only wallet). Backends that look scripts up one by one ignore it.
+public struct WatchedDescriptor: Sendable, Equatable {
+    /// The single-path descriptor, normalised, with its checksum.
+    public var descriptor: String
+    /// Whether it is the change (internal) keychain.
+    public var isChange: Bool
+    /// The last index that must be watched; nil for a descriptor without a wildcard.
+    public var rangeEnd: Int?
+
+    public init(descriptor: String, isChange: Bool, rangeEnd: Int?) {
+        self.descriptor = descriptor
+        self.isChange = isChange
+        self.rangeEnd = rangeEnd
     }
 }
 
@@ -82,15 +103,18 @@ public struct SyncRequest: Sendable {
     public var knownTransactions: [Txid: Transaction]
     /// Outputs the wallet believes unspent for these scripts (a `scantxoutset` backend uses them to spot spends).
     public var knownOutpoints: [OutPoint: Script]
+    /// The wallet's descriptors and how far each must be watched (covering `scripts` and the gap beyond them).
+    public var descriptors: [WatchedDescriptor]
 
     public init(
         scripts: [Script], known: [Txid: BlockAnchor?] = [:], knownTransactions: [Txid: Transaction] = [:],
-        knownOutpoints: [OutPoint: Script] = [:]
+        knownOutpoints: [OutPoint: Script] = [:], descriptors: [WatchedDescriptor] = []
     ) {
         self.scripts = scripts
         self.known = known
         self.knownTransactions = knownTransactions
         self.knownOutpoints = knownOutpoints
+        self.descriptors = descriptors
     }
 }
 
@@ -120,15 +144,18 @@ public struct SyncUpdate: Sendable {
     /// Outputs of `SyncRequest.knownOutpoints` that the backend saw spent without knowing the spending transaction
     /// (`scantxoutset`); empty for backends with full history.
     public var spentElsewhere: Set<OutPoint>
+    /// How the backend answered, when it has more than one way (see `ServerInfo.mode`).
+    public var mode: String?
 
     public init(
         tip: BlockTip, histories: [Script: [HistoryEntry]] = [:], transactions: [Txid: Transaction] = [:],
-        anchors: [Txid: BlockAnchor] = [:], spentElsewhere: Set<OutPoint> = []
+        anchors: [Txid: BlockAnchor] = [:], spentElsewhere: Set<OutPoint> = [], mode: String? = nil
     ) {
         self.tip = tip
         self.histories = histories
         self.transactions = transactions
         self.anchors = anchors
         self.spentElsewhere = spentElsewhere
+        self.mode = mode
     }
 }

@@ -10,9 +10,9 @@ struct AirlockSigner: AsyncParsableCommand {
         commandName: "airlock-signer",
         abstract: "Air-gapped Bitcoin signer: holds the encrypted seed, reviews and signs PSBTs read from QR PNGs or files.",
         discussion: """
-            Runs on a machine that never touches a network. Data crosses the air gap only as QR-code PNG images
-            or files. Every run first installs a seccomp filter that makes socket() fail (see 'selftest'), and no
-            command unlocks the vault while a network interface is up (override: --allow-network or
+            Runs on a machine that never touches a network. Data crosses the air gap only as QR-code PNG images \
+            or files. Every run first installs a seccomp filter that makes socket() fail (see 'selftest'), and no \
+            command unlocks the vault while a network interface is up (override: --allow-network or \
             AIRLOCK_ALLOW_NETWORK=1).
 
             Examples:
@@ -35,6 +35,10 @@ struct AirlockSigner: AsyncParsableCommand {
             Diagnostics.print("error: \(error)")
             Foundation.exit(ExitStatus.refused.rawValue)
         }
-        await Self.main(nil)
+        await Self.main(leadingOptions.reordered(Array(CommandLine.arguments.dropFirst())))
     }
+
+    /// The vault options may also stand before the subcommand (`airlock-signer --vault PATH info`).
+    static let leadingOptions = LeadingOptions(
+        valued: ["vault", "password-file", "passphrase-file"], flags: ["allow-network", "json"])
 }

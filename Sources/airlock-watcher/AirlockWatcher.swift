@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLISupport
+import Foundation
 
 /// `airlock-watcher`: the watch-only online companion (DESIGN.md section 2).
 @main
@@ -8,8 +9,8 @@ struct AirlockWatcher: AsyncParsableCommand {
         commandName: "airlock-watcher",
         abstract: "Watch-only Bitcoin wallet: tracks balances from a node, builds unsigned PSBTs, broadcasts signed ones.",
         discussion: """
-            Holds no secrets. Imports the signer's account descriptors, and exchanges PSBTs with the signer as
-            QR-code PNG images or files. Data lives in --data-dir (default $AIRLOCK_HOME, else
+            Holds no secrets. Imports the signer's account descriptors, and exchanges PSBTs with the signer as \
+            QR-code PNG images or files. Data lives in --data-dir (default $AIRLOCK_HOME, else \
             ~/.local/share/airlock).
 
             Examples:
@@ -27,4 +28,11 @@ struct AirlockWatcher: AsyncParsableCommand {
             Broadcast.self, Bump.self,
         ]
     )
+
+    /// Options every command takes may also stand before the subcommand (`airlock-watcher --wallet NAME balance`).
+    static let leadingOptions = LeadingOptions(valued: ["data-dir", "wallet"], flags: ["json"])
+
+    static func main() async {
+        await Self.main(leadingOptions.reordered(Array(CommandLine.arguments.dropFirst())))
+    }
 }

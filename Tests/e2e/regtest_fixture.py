@@ -131,8 +131,9 @@ def sign_p2wpkh(tx: Transaction, index: int, key: ec.PrivateKey, value: int) -> 
 class RegtestNode:
     """A running `scripts/regtest/node` with helpers. Create with `RegtestNode.start(datadir)`."""
 
-    def __init__(self, datadir: Path):
+    def __init__(self, datadir: Path, extra_args: tuple[str, ...] = ()):
         self.datadir = Path(datadir)
+        self.extra_args = tuple(extra_args)  # more `scripts/regtest/node` flags (--disable-wallet, --mempoolfullrbf 0)
         self.proc: subprocess.Popen | None = None
         self.electrum_port = 0
         self.rpc_port = 0
@@ -149,8 +150,9 @@ class RegtestNode:
         return f"tcp://127.0.0.1:{self.electrum_port}"
 
     @classmethod
-    def start(cls, datadir: Path, electrum_port: int = 0, rpc_port: int = 0, timeout: float = 60) -> "RegtestNode":
-        node = cls(datadir)
+    def start(cls, datadir: Path, electrum_port: int = 0, rpc_port: int = 0, timeout: float = 60,
+              extra_args: tuple[str, ...] = ()) -> "RegtestNode":
+        node = cls(datadir, extra_args)
         node._spawn(electrum_port, rpc_port, timeout)
         return node
 
@@ -159,7 +161,7 @@ class RegtestNode:
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             [str(REGTEST_DIR / "node"), "--datadir", str(self.datadir), "--electrum-port", str(electrum_port),
-             "--rpc-port", str(rpc_port)],
+             "--rpc-port", str(rpc_port), *self.extra_args],
             stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
         )
         log.close()
@@ -198,9 +200,10 @@ class RegtestNode:
 
     # --- RPC -----------------------------------------------------------------------------------------------------
 
-    def cli(self, method: str, *args):
-        """Calls an RPC with JSON params (ints stay ints, lists stay lists); raises RpcCallError(code, message)."""
-        return call(self.datadir, method, list(args), rpc_port=self.rpc_port)
+    def cli(self, method: str, *args, wallet: str | None = None):
+        """Calls an RPC with JSON params (ints stay ints, lists stay lists); raises RpcCallError(code, message).
+        `wallet` sends it to `/wallet/<name>`, as `bitcoin-cli -rpcwallet=<name>` does."""
+        return call(self.datadir, method, list(args), rpc_port=self.rpc_port, wallet=wallet)
 
     def cli_process(self, *args: str) -> subprocess.CompletedProcess:
         """Runs `scripts/regtest/cli --datadir DIR ARGS…` as a user would (string arguments, bitcoin-cli rules)."""

@@ -36,9 +36,9 @@ def _fund(node, key: Key, sats: int, confirm: bool = True) -> tuple[str, int, in
 
 
 def _spend(coins: list[tuple[str, int, int, Key]], outputs: list[tuple[escript.Script, int]],
-           corrupt: bool = False) -> Transaction:
+           corrupt: bool = False, sequence: int = 0xFFFFFFFD) -> Transaction:
     """A transaction spending `coins` (txid, vout, value, key) to `outputs`, signed per input type."""
-    tx = Transaction(version=2, vin=[TransactionInput(bytes.fromhex(t), v, sequence=0xFFFFFFFD) for t, v, _, _ in coins],
+    tx = Transaction(version=2, vin=[TransactionInput(bytes.fromhex(t), v, sequence=sequence) for t, v, _, _ in coins],
                      vout=[TransactionOutput(value, spk) for spk, value in outputs])
     spks = [k.spk for _, _, _, k in coins]
     values = [v for _, _, v, _ in coins]
@@ -92,22 +92,171 @@ def test_bad_signature_is_refused_and_a_good_one_accepted(regtest_node, taproot)
     assert node.cli("getrawtransaction", good.txid().hex(), True)["confirmations"] == 1
 
 
-def test_double_spend_is_refused_in_the_mempool_and_after_mining(regtest_node):
+def _rate(fee: int, vsize: int) -> str:
+    """Core's CFeeRate(fee, vsize).ToString(): integer sat/kvB shown as BTC/kvB."""
+    k = fee * 1000 // vsize
+    return f"{k // 100_000_000}.{k % 100_000_000:08d} BTC/kvB"
+
+
+def _btc(sats: int) -> str:
+    """Core's FormatMoney."""
+    s = f"{sats // 100_000_000}.{sats % 100_000_000:08d}".rstrip("0")
+    whole, frac = s.split(".")
+    return f"{whole}.{frac.ljust(2, '0')}"
+
+
+def _mempool(node) -> set[str]:
+    return set(node.cli("getrawmempool"))
+
+
+def test_replacement_paying_enough_evicts_the_original_and_its_descendants(regtest_node):
+    """Full RBF (Core 28's default): the original does not signal BIP125, the replacement still wins."""
     node = regtest_node
-    key, a, b = Key(), Key(), Key()
+    key, a, b, c = Key(), Key(), Key(), Key()
     txid, vout, value = _fund(node, key, 200_000)
-    first = _spend([(txid, vout, value, key)], [(a.spk, 190_000)])
-    second = _spend([(txid, vout, value, key)], [(b.spk, 180_000)])
+    first = _spend([(txid, vout, value, key)], [(a.spk, 190_000)], sequence=0xFFFFFFFE)
+    child = _spend([(first.txid().hex(), 0, 190_000, a)], [(c.spk, 185_000)])
     node.cli("sendrawtransaction", first.serialize().hex())
-    err = _reject(node, second)
-    assert (err.code, err.message) == (-26, "txn-mempool-conflict")
-    node.mine(1)
-    err = _reject(node, second)
-    assert (err.code, err.message) == (-25, "bad-txns-inputs-missingorspent")
-    assert _test_accept(node, second)["reject-reason"] == "missing-inputs"
-    # The same transaction again, now confirmed: Core's "already in utxo set".
+    node.cli("sendrawtransaction", child.serialize().hex())
+    assert node.cli("getmempoolinfo")["fullrbf"] is True
+    # first pays 10,000 and child 5,000: the replacement must pay >= 15,000 + its own vsize (110) at 1 sat/vB.
+    second = _spend([(txid, vout, value, key)], [(b.spk, 200_000 - 15_110)])
+    assert _vsize(second) == 110
+    with node.electrum() as e:
+        sh_a, sh_c, sh_b = scripthash(a.spk.data), scripthash(c.spk.data), scripthash(b.spk.data)
+        assert e.call("blockchain.scripthash.subscribe", sh_a) is not None
+        assert e.call("blockchain.scripthash.subscribe", sh_c) is not None
+        assert e.call("blockchain.scripthash.subscribe", sh_b) is None
+        # testmempoolaccept of the replacement alone says it would be allowed, and changes nothing.
+        res = _test_accept(node, second)
+        assert res["allowed"] is True and res["fees"]["base"] * 100_000_000 == pytest.approx(15_110)
+        assert _mempool(node) == {first.txid().hex(), child.txid().hex()}
+        # ...but as part of a package Core 28 does not replace.
+        its_child = _spend([(second.txid().hex(), 0, 200_000 - 15_110, b)], [(c.spk, 180_000)])
+        pkg = node.cli("testmempoolaccept", [second.serialize().hex(), its_child.serialize().hex()])
+        assert pkg[0]["allowed"] is False and pkg[0]["reject-reason"] == "bip125-replacement-disallowed"
+        assert node.cli("sendrawtransaction", second.serialize().hex()) == second.txid().hex()
+        assert _mempool(node) == {second.txid().hex()}
+        for t in (first, child):
+            with pytest.raises(RpcCallError) as info:
+                node.cli("getmempoolentry", t.txid().hex())
+            assert info.value.code == -5
+            with pytest.raises(RpcCallError):
+                node.cli("getrawtransaction", t.txid().hex())
+        # Electrum: the evicted transactions leave the histories and the subscribers hear of it.
+        notes = {}
+        while len(notes) < 3:
+            n = e.wait_notification("blockchain.scripthash.subscribe")
+            notes[n["params"][0]] = n["params"][1]
+        assert notes[sh_a] is None and notes[sh_c] is None and notes[sh_b] is not None
+        assert e.call("blockchain.scripthash.get_history", sh_a) == []
+        assert e.call("blockchain.scripthash.get_history", sh_c) == []
+        assert e.call("blockchain.scripthash.get_mempool", sh_b) == [
+            {"tx_hash": second.txid().hex(), "height": 0, "fee": 15_110}]
+        assert e.call("blockchain.scripthash.get_balance", sh_a) == {"confirmed": 0, "unconfirmed": 0}
+    # The original again is now refused as a replacement of the replacement: its feerate is lower.
     err = _reject(node, first)
+    assert err.code == -26
+    assert err.message == (f"insufficient fee, rejecting replacement {first.txid().hex()}; new feerate "
+                           f"{_rate(10_000, _vsize(first))} <= old feerate {_rate(15_110, 110)}")
+    node.mine(1)
+    assert node.cli("getrawtransaction", second.txid().hex(), True)["confirmations"] == 1
+    err = _reject(node, first)
+    assert (err.code, err.message) == (-25, "bad-txns-inputs-missingorspent")
+    assert _test_accept(node, first)["reject-reason"] == "missing-inputs"
+    err = _reject(node, second)
     assert (err.code, err.message) == (-27, "Transaction outputs already in utxo set")
+
+
+def test_replacement_refusals_use_cores_reasons(regtest_node):
+    node = regtest_node
+    key, other, a, b = Key(), Key(), Key(), Key()
+    txid, vout, value = _fund(node, key, 300_000)
+    otxid, ovout, ovalue = _fund(node, other, 100_000)
+    first = _spend([(txid, vout, value, key)], [(a.spk, 290_000)])  # fee 10,000, vsize 110
+    child = _spend([(first.txid().hex(), 0, 290_000, a)], [(a.spk, 280_000)])  # fee 10,000
+    node.cli("sendrawtransaction", first.serialize().hex())
+    node.cli("sendrawtransaction", child.serialize().hex())
+    before = _mempool(node)
+    first_id = first.txid().hex()
+
+    # Rule 6: the feerate must beat each direct conflict's (equal is not enough).
+    same_rate = _spend([(txid, vout, value, key)], [(b.spk, 290_000)])
+    err = _reject(node, same_rate)
+    assert err.message == (f"insufficient fee, rejecting replacement {same_rate.txid().hex()}; new feerate "
+                           f"{_rate(10_000, 110)} <= old feerate {_rate(10_000, 110)}")
+    res = _test_accept(node, same_rate)
+    assert res["allowed"] is False and res["reject-reason"] == "insufficient fee"
+
+    # Rule 3: a higher feerate than `first` but less than first + child paid together (20,000).
+    low_total = _spend([(txid, vout, value, key)], [(b.spk, 285_000)])
+    err = _reject(node, low_total)
+    assert err.message == (f"insufficient fee, rejecting replacement {low_total.txid().hex()}, less fees than "
+                           f"conflicting txs; {_btc(15_000)} < {_btc(20_000)}")
+
+    # Rule 4: 20,000 + 109 is 1 sat short of the incremental relay fee for 110 vB.
+    short = _spend([(txid, vout, value, key)], [(b.spk, 300_000 - 20_109)])
+    err = _reject(node, short)
+    assert err.message == (f"insufficient fee, rejecting replacement {short.txid().hex()}, not enough "
+                           f"additional fees to relay; {_btc(109)} < {_btc(110)}")
+
+    # Rule 2: a new unconfirmed input (an output of some other mempool transaction).
+    unrelated = _spend([(otxid, ovout, ovalue, other)], [(b.spk, 90_000)])
+    node.cli("sendrawtransaction", unrelated.serialize().hex())
+    adds = _spend([(txid, vout, value, key), (unrelated.txid().hex(), 0, 90_000, b)], [(b.spk, 300_000)])
+    err = _reject(node, adds)
+    assert err.message == (f"replacement-adds-unconfirmed, replacement {adds.txid().hex()} adds unconfirmed "
+                           f"input, idx 1")
+
+    # A replacement may not spend an output of a transaction it replaces.
+    spends_conflict = _spend([(txid, vout, value, key), (first_id, 0, 290_000, a)], [(b.spk, 500_000)])
+    err = _reject(node, spends_conflict)
+    assert err.message == (f"bad-txns-spends-conflicting-tx, {spends_conflict.txid().hex()} spends conflicting "
+                           f"transaction {first_id}")
+
+    # Nothing refused changed the mempool.
+    assert _mempool(node) == before | {unrelated.txid().hex()}
+    node.mine(1)
+
+
+def test_replacement_evicting_more_than_100_transactions_is_refused(regtest_node):
+    node = regtest_node
+    key, fan, b = Key(), Key(), Key()
+    txid, vout, value = _fund(node, key, 2_000_000)
+    parent = _spend([(txid, vout, value, key)], [(fan.spk, 15_000)] * 100)  # fee 500,000
+    node.cli("sendrawtransaction", parent.serialize().hex(), 0)
+    for n in range(100):
+        child = _spend([(parent.txid().hex(), n, 15_000, fan)], [(b.spk, 14_000)])
+        node.cli("sendrawtransaction", child.serialize().hex())
+    assert len(_mempool(node)) >= 101 and parent.txid().hex() in _mempool(node)
+    rich = _spend([(txid, vout, value, key)], [(b.spk, 1_000_000)])
+    err = _reject(node, rich)
+    assert err.message == (f"too many potential replacements, rejecting replacement {rich.txid().hex()}; too many "
+                           f"potential replacements (101 > 100)")
+    assert parent.txid().hex() in _mempool(node)
+    node.mine(1)
+    assert node.cli("getrawtransaction", parent.txid().hex(), True)["confirmations"] == 1
+
+
+def test_without_full_rbf_only_signalling_transactions_are_replaced(fresh_regtest_node):
+    """`--mempoolfullrbf 0` is Core's -mempoolfullrbf=0: a non-signalling conflict gets txn-mempool-conflict."""
+    node = fresh_regtest_node
+    node.stop()
+    node.extra_args = ("--mempoolfullrbf", "0")
+    node._spawn(0, 0, 60)
+    assert node.cli("getmempoolinfo")["fullrbf"] is False
+    key, a, b = Key(), Key(), Key()
+    t1, v1, val1 = _fund(node, key, 200_000)
+    t2, v2, val2 = _fund(node, key, 200_000)
+    final = _spend([(t1, v1, val1, key)], [(a.spk, 190_000)], sequence=0xFFFFFFFE)
+    opt_in = _spend([(t2, v2, val2, key)], [(a.spk, 190_000)])
+    node.cli("sendrawtransaction", final.serialize().hex())
+    node.cli("sendrawtransaction", opt_in.serialize().hex())
+    err = _reject(node, _spend([(t1, v1, val1, key)], [(b.spk, 150_000)]))
+    assert (err.code, err.message) == (-26, "txn-mempool-conflict")
+    replacement = _spend([(t2, v2, val2, key)], [(b.spk, 150_000)])
+    assert node.cli("sendrawtransaction", replacement.serialize().hex()) == replacement.txid().hex()
+    assert _mempool(node) == {final.txid().hex(), replacement.txid().hex()}
 
 
 def test_missing_input_is_refused(regtest_node):

@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -18,13 +19,8 @@ from watcher_helpers import EsploraAdapter, LyingElectrumProxy, make_account
 
 
 def watcher(run, *args, input=None, check=True):
-    """Runs airlock-watcher; leading --wallet/--data-dir options go after the subcommand, where they are parsed."""
-    args = list(args)
-    globals_ = []
-    while args and args[0] in ("--wallet", "--data-dir"):
-        globals_ += args[:2]
-        args = args[2:]
-    return run("airlock-watcher", *args, *globals_, input=input, check=check)
+    """Runs airlock-watcher with the arguments as given (shared options may stand before the subcommand)."""
+    return run("airlock-watcher", *args, input=input, check=check)
 
 
 def jout(proc):
@@ -36,10 +32,11 @@ def import_account(run, account, name="w", *extra):
 
 
 def set_node(run, node, backend, extra=()):
+    """`bitcoind` syncs through a node-side wallet of its own (a fresh name: the session node is shared)."""
     if backend == "electrum":
         url = f"electrum://127.0.0.1:{node.electrum_port}"
     elif backend == "bitcoind":
-        url = f"bitcoind://127.0.0.1:{node.rpc_port}?cookie={node.cookie}"
+        url = f"bitcoind://127.0.0.1:{node.rpc_port}/wallet/airlock-{uuid.uuid4().hex[:12]}?cookie={node.cookie}"
     else:
         raise ValueError(backend)
     watcher(run, *extra, "node", "set", url)
@@ -73,10 +70,24 @@ def test_sync_balance_matches_payments(run, regtest_node, kind, backend):
     receive = jout(watcher(run, "receive", "--json"))
     assert receive["address"] == account.address(0)
     assert receive["uri"] == f"bitcoin:{account.address(0)}"
+    # --new never repeats an address shown before (not even the one plain `receive` just showed); plain `receive`
+    # keeps showing the lowest unused one.
+    assert jout(watcher(run, "receive", "--new", "--json"))["address"] == account.address(1)
+    assert jout(watcher(run, "receive", "--new", "--json"))["address"] == account.address(2)
+    assert jout(watcher(run, "receive", "--json"))["address"] == account.address(0)
     expected = fund(regtest_node, account)
     set_node(run, regtest_node, backend)
     synced = jout(watcher(run, "sync", "--json"))
     assert synced["height"] == regtest_node.height()
+    if backend == "bitcoind":
+        assert synced["mode"].startswith("wallet airlock-")  # Core's wallet mode (the node has wallet support)
+        node_wallet = synced["mode"].split(" ", 1)[1]
+        mine = regtest_node.cli("getbalances", wallet=node_wallet)["mine"]
+        assert {k: round(v * 100_000_000) for k, v in mine.items()} == {
+            "trusted": expected["confirmed"], "untrusted_pending": expected["unconfirmed"],
+            "immature": expected["immature"]}
+    else:
+        assert synced["mode"] is None
     balance = jout(watcher(run, "balance", "--json"))
     assert {k: balance[k] for k in expected} == expected
     assert balance["total"] == sum(expected.values())
@@ -220,6 +231,9 @@ def test_backup_restore_roundtrip(run, home, regtest_node, tmp_path):
                       + json.dumps({"type": "addr", "ref": wpkh.address(0), "label": "first"}) + "\n")
     watcher(run, "--wallet", "single", "labels", "import", str(labels))
     watcher(run, "--wallet", "single", "receive", "--new")
+    # Shared options stand before or after the subcommand alike.
+    assert watcher(run, "--wallet=single", "--json", "balance").stdout == watcher(
+        run, "balance", "--wallet", "single", "--json").stdout
     state = lambda extra: ([jout(watcher(run, *extra, "--wallet", n, "balance", "--json")) for n in ("single", "vault")],  # noqa: E731
                            watcher(run, *extra, "--wallet", "single", "labels", "export", "-").stdout,
                            jout(watcher(run, *extra, "wallets", "--json")))
@@ -228,6 +242,7 @@ def test_backup_restore_roundtrip(run, home, regtest_node, tmp_path):
     watcher(run, "backup", "--out", str(backup))
     doc = json.loads(backup.read_text())
     assert doc["format"] == "airlock-watcher-backup" and doc["version"] == 1
+    assert backup.stat().st_mode & 0o777 == 0o600  # it may hold the node's RPC password
     fresh = ["--data-dir", str(tmp_path / "fresh")]
     watcher(run, *fresh, "restore", str(backup))
     for name in ("single", "vault"):

@@ -194,15 +194,41 @@ def test_combine_finalize_and_bump(run, regtest_node, tmp_path):
     assert bdk.Psbt(bump["psbt"]).fee() == bump["fee"]
     signed = tmp_path / "bump.psbt"
     signed.write_bytes(sign(base64.b64decode(bump["psbt"]), account))
-    # The fixture node has no replace-by-fee (docs/regtest.md): it refuses the replacement as a conflict, and the
-    # watcher reports the node's reason with exit 5. Replacement on a real node is left to a node that relays RBF.
-    refused = run("airlock-watcher", "broadcast", str(signed))
-    assert refused.returncode == 5 and b"txn-mempool-conflict" in refused.stderr, refused.stderr
+    # A second watcher on the same account syncs through Bitcoin Core RPC in wallet mode: it sees the original.
+    core_dir, core_wallet = str(tmp_path / "core-watcher"), f"airlock-{os.urandom(6).hex()}"
+    watcher(run, "import", "-", "--name", "w", "--network", "regtest", "--data-dir", core_dir,
+            input=account.descriptor)
+    watcher(run, "node", "set", f"bitcoind://127.0.0.1:{node.rpc_port}/wallet/{core_wallet}?cookie={node.cookie}",
+            "--data-dir", core_dir)
+    watcher(run, "sync", "--data-dir", core_dir)
+    assert sent["txid"] in {h["txid"] for h in jout(watcher(run, "history", "--json", "--data-dir", core_dir))}
+    # The node replaces the original (Core 28's full RBF rules, docs/regtest.md): gone from the mempool at once.
+    assert watcher(run, "broadcast", str(signed), check=True).stdout.decode().strip() == bump["txid"]
     mempool = node.cli("getrawmempool")
-    assert sent["txid"] in mempool
+    assert bump["txid"] in mempool and sent["txid"] not in mempool
+    watcher(run, "sync")
+    history = {h["txid"] for h in jout(watcher(run, "history", "--json"))}
+    assert bump["txid"] in history and sent["txid"] not in history
+    balance = jout(watcher(run, "balance", "--json"))
+    assert balance["total"] == 460_000 - 100_000 - bump["fee"]  # the original's change no longer counts
+    watcher(run, "sync", "--data-dir", core_dir)
+    core_history = {h["txid"] for h in jout(watcher(run, "history", "--json", "--data-dir", core_dir))}
+    assert bump["txid"] in core_history and sent["txid"] not in core_history
+    assert jout(watcher(run, "balance", "--json", "--data-dir", core_dir))["total"] == balance["total"]
     node.mine(1)
     watcher(run, "sync")
-    assert jout(watcher(run, "balance", "--json"))["confirmed"] == 460_000 - 100_000 - sent["fee"]
+    balance = jout(watcher(run, "balance", "--json"))
+    assert (balance["confirmed"], balance["unconfirmed"]) == (460_000 - 100_000 - bump["fee"], 0)
+    confirmed = {h["txid"]: h for h in jout(watcher(run, "history", "--json"))}
+    assert sent["txid"] not in confirmed and confirmed[bump["txid"]]["height"] == node.height()
+    assert confirmed[bump["txid"]]["fee"] == bump["fee"]
+    # The same through Bitcoin Core RPC in wallet mode (second data directory): the original no longer counts there
+    # either, and it is not in the history.
+    core_sync = jout(watcher(run, "sync", "--json", "--data-dir", core_dir))
+    assert core_sync["mode"] == f"wallet {core_wallet}"
+    assert jout(watcher(run, "balance", "--json", "--data-dir", core_dir))["confirmed"] == balance["confirmed"]
+    core_history = {h["txid"] for h in jout(watcher(run, "history", "--json", "--data-dir", core_dir))}
+    assert bump["txid"] in core_history and sent["txid"] not in core_history
 
 
 def test_bad_input(run, regtest_node, tmp_path):

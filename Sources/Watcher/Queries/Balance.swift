@@ -103,20 +103,22 @@ extension Store {
         }
     }
 
-    /// The lowest unused address of `keychain` that is above the highest revealed index, deriving when needed.
-    public func nextUnusedAddress(wallet: WalletRecord, keychain: Keychain, reveal: Bool) throws(StoreError)
+    /// The address to hand out next on `keychain`, deriving it when needed: the lowest one above the last used, or
+    /// with `fresh` one above every address handed out before. Either way it is recorded as handed out (revealed),
+    /// so a later `fresh` request never repeats it.
+    public func nextUnusedAddress(wallet: WalletRecord, keychain: Keychain, fresh: Bool) throws(StoreError)
         -> AddressRecord
     {
         let walletID = try wallet.requireID()
         let account = try Account(record: wallet)
         let known = try addresses(walletID: walletID).filter { $0.keychain == keychain }
-        let revealed = reveal ? (try revealedIndexes(walletID: walletID)[keychain] ?? -1) : -1
+        let revealed = fresh ? (try revealedIndexes(walletID: walletID)[keychain] ?? -1) : -1
         let lastUsed = known.filter(\.used).map(\.index).max() ?? -1
         guard account.isRanged(keychain) else {
             do { return try account.derive(keychain, index: 0) } catch { throw .corrupt("\(error)") }
         }
         var index = max(lastUsed + 1, revealed + 1)
-        if !reveal, let firstUnused = known.filter({ !$0.used && $0.index > lastUsed }).map(\.index).min() {
+        if !fresh, let firstUnused = known.filter({ !$0.used && $0.index > lastUsed }).map(\.index).min() {
             index = firstUnused
         }
         let record: AddressRecord
@@ -131,7 +133,7 @@ extension Store {
                                 record.address])
             }
         }
-        if reveal { try self.reveal(walletID: walletID, keychain: keychain, upTo: index) }
+        try self.reveal(walletID: walletID, keychain: keychain, upTo: index)
         return record
     }
 }

@@ -106,7 +106,7 @@ public struct FeeBumper: Sendable {
                     outputs[position] = TxOut(value: Amount(uncheckedSats: change), scriptPubKey: outputs[position].scriptPubKey)
                 } else {
                     let next: AddressRecord
-                    do { next = try store.nextUnusedAddress(wallet: wallet, keychain: changeKeychain, reveal: false) } catch {
+                    do { next = try store.nextUnusedAddress(wallet: wallet, keychain: changeKeychain, fresh: false) } catch {
                         throw .store(error)
                     }
                     outputs.append(TxOut(value: Amount(uncheckedSats: change), scriptPubKey: next.script))
@@ -140,6 +140,6 @@ public struct FeeBumper: Sendable {
     }
 
     private func changeScript(keychain: Keychain) -> Script {
-        (try? store.nextUnusedAddress(wallet: wallet, keychain: keychain, reveal: false).script) ?? .empty
+        (try? store.nextUnusedAddress(wallet: wallet, keychain: keychain, fresh: false).script) ?? .empty
     }
 }

@@ -145,7 +145,7 @@ public struct SpendPlanner: Sendable {
         let candidates = spendable.map { CoinCandidate(outpoint: $0.outpoint, value: $0.value, inputVSize: vsize) }
         let changeRecord: AddressRecord
         do {
-            changeRecord = try store.nextUnusedAddress(wallet: wallet, keychain: account.change == nil ? .external : .internal, reveal: false)
+            changeRecord = try store.nextUnusedAddress(wallet: wallet, keychain: account.change == nil ? .external : .internal, fresh: false)
         } catch {
             throw .store(error)
         }

@@ -16,6 +16,8 @@ public struct SyncSummary: Sendable, Equatable {
     public var scriptsChecked: Int
     public var transactions: Int
     public var newTransactions: Int
+    /// How the backend synced, when it has several ways (Bitcoin Core: `wallet NAME` or `scantxoutset (why)`).
+    public var mode: String? = nil
 }
 
 /// Errors of a sync: the backend's, the store's, or a derivation.
@@ -77,6 +79,7 @@ public struct WalletSync: Sendable {
         var seen: Set<Txid> = []
         var newTransactions = 0
         var tip: BlockTip?
+        var mode: String?
         progress(SyncProgress(checked: 0, expected: expected()))
         for keychain in account.keychains {
             var start = 0
@@ -95,7 +98,13 @@ public struct WalletSync: Sendable {
                         throw .derivation("\(keychain) \(index): \(error)")
                     }
                 }
-                let request = makeRequest(scripts: batch.map(\.script), stored: stored, addresses: addresses + batch)
+                var request = makeRequest(scripts: batch.map(\.script), stored: stored, addresses: addresses + batch)
+                request.descriptors = account.keychains.map { k in
+                    let needed = (lastUsed[k] ?? -1) + gap
+                    return WatchedDescriptor(
+                        descriptor: account.descriptor(k).description, isChange: k == .internal,
+                        rangeEnd: account.isRanged(k) ? (k == keychain ? max(needed, end - 1) : needed) : nil)
+                }
                 let update: SyncUpdate
                 do {
                     update = try await source.sync(request)
@@ -117,6 +126,7 @@ public struct WalletSync: Sendable {
                 // each batch made a sync quadratic in the wallet's transactions).
                 stored = Self.merge(update, into: stored)
                 tip = update.tip
+                mode = update.mode ?? mode
                 checked += batch.count
                 progress(SyncProgress(checked: checked, expected: max(expected(), checked)))
                 start = end
@@ -134,7 +144,9 @@ public struct WalletSync: Sendable {
         } catch {
             throw .store(error)
         }
-        return SyncSummary(tip: finalTip, scriptsChecked: checked, transactions: stored.count, newTransactions: newTransactions)
+        return SyncSummary(
+            tip: finalTip, scriptsChecked: checked, transactions: stored.count, newTransactions: newTransactions,
+            mode: mode)
     }
 
     /// `stored` after `Store.apply(update)`: new transactions added (an already stored one is kept), confirmations

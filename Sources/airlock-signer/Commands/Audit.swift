@@ -8,7 +8,7 @@ extension AirlockSigner {
         static let configuration = CommandConfiguration(
             abstract: "Show the hash-chained log of everything signed; --verify checks the chain.",
             discussion: """
-                The log is VAULT.audit, one JSON object per line. --verify exits 0 when every entry is intact and
+                The log is VAULT.audit, one JSON object per line. --verify exits 0 when every entry is intact and \
                 chained, 2 naming the first line that was edited, removed or reordered.
 
                 Examples:

@@ -8,7 +8,7 @@ extension AirlockSigner {
         static let configuration = CommandConfiguration(
             abstract: "Show the vault's network, master fingerprint and registered wallets (no secrets).",
             discussion: """
-                Reads only the clear header, so no password is asked for; the header is authenticated whenever the
+                Reads only the clear header, so no password is asked for; the header is authenticated whenever the \
                 vault is unlocked.
 
                 Examples:

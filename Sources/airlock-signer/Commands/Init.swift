@@ -11,9 +11,9 @@ extension AirlockSigner {
         static let configuration = CommandConfiguration(
             abstract: "Create a new seed and its encrypted vault.",
             discussion: """
-                The seed comes from the operating system's random source; with --dice, d6 rolls typed by you are
-                hashed together with it (they never replace it). The words are shown once, then a backup check
-                asks for three randomly chosen words (one per line on stdin); the vault is written only after it
+                The seed comes from the operating system's random source; with --dice, d6 rolls typed by you are \
+                hashed together with it (they never replace it). The words are shown once, then a backup check \
+                asks for three randomly chosen words (one per line on stdin); the vault is written only after it \
                 passes. --skip-backup-check is for scripts that keep the words themselves.
 
                 Examples:

@@ -10,9 +10,9 @@ extension AirlockSigner {
         static let configuration = CommandConfiguration(
             abstract: "Decode a PSBT, descriptor, transaction or address (file, '-', or QR PNGs) and show it; no vault.",
             discussion: """
-                A PSBT shows its transaction id, inputs, outputs with addresses and amounts, the fee and fee rate,
-                signatures and warnings. A descriptor shows its normalised form with checksum and the scriptPubKeys
-                and addresses at indexes --from ..< --from + --count (one list per branch of a multipath <0;1>
+                A PSBT shows its transaction id, inputs, outputs with addresses and amounts, the fee and fee rate, \
+                signatures and warnings. A descriptor shows its normalised form with checksum and the scriptPubKeys \
+                and addresses at indexes --from ..< --from + --count (one list per branch of a multipath <0;1> \
                 descriptor). Private keys are never printed. Invalid data exits 2 with the fault named.
 
                 Examples:

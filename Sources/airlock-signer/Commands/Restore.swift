@@ -11,7 +11,7 @@ extension AirlockSigner {
         static let configuration = CommandConfiguration(
             abstract: "Create the vault from an existing BIP39 mnemonic.",
             discussion: """
-                The words come from --mnemonic-file (whitespace or newlines between words) or are typed on the
+                The words come from --mnemonic-file (whitespace or newlines between words) or are typed on the \
                 terminal without echo. A word that is not in the BIP39 list gets the nearest valid words as a hint.
 
                 Examples:

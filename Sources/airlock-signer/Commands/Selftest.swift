@@ -9,8 +9,8 @@ extension AirlockSigner {
         static let configuration = CommandConfiguration(
             abstract: "Prove the air-gap guard: with the seccomp filter installed, socket() must fail with EPERM.",
             discussion: """
-                Every airlock-signer run installs the filter before it reads any input. This command then calls
-                socket(AF_INET, SOCK_STREAM) and exits 0 only if it failed with EPERM; it also lists the network
+                Every airlock-signer run installs the filter before it reads any input. This command then calls \
+                socket(AF_INET, SOCK_STREAM) and exits 0 only if it failed with EPERM; it also lists the network \
                 interfaces that are up.
 
                 Examples:

@@ -12,12 +12,12 @@ extension AirlockSigner {
         static let configuration = CommandConfiguration(
             abstract: "Review a PSBT, ask for confirmation, sign what belongs to this vault, write the signed PSBT.",
             discussion: """
-                The review is printed first: each external destination and amount, change verified against this
-                vault, the fee and fee rate, and warnings. Refused unless explicitly allowed: a sighash other than
-                ALL/DEFAULT, a fee rate above --max-fee-rate or a fee above the amount sent, a PSBT for another
+                The review is printed first: each external destination and amount, change verified against this \
+                vault, the fee and fee rate, and warnings. Refused unless explicitly allowed: a sighash other than \
+                ALL/DEFAULT, a fee rate above --max-fee-rate or a fee above the amount sent, a PSBT for another \
                 network, segwit v0 inputs without their previous transaction. Refusals exit 4.
 
-                The signed PSBT keeps only the signatures by default (smaller QR codes; the coordinator combines
+                The signed PSBT keeps only the signatures by default (smaller QR codes; the coordinator combines \
                 them); --full keeps every field. Without --out/--qr/--terminal it is printed as base64.
 
                 Examples:
@@ -53,10 +53,13 @@ extension AirlockSigner {
         func run() async throws {
             try await ErrorReporting.run {
                 let read = try InputReader.read(input, expecting: [.psbt, .bytes, .text])
-                let psbt = try parsePSBT(read.payload)
+                let original = try parsePSBT(read.payload)
                 let unlocked = try vault.unlock()
                 let master = try vault.masterKey(of: unlocked)
                 let network = unlocked.network
+                // Origins that name an account key (a watch-only wallet restored from a bare xpub) are matched to
+                // this seed's accounts for the review and signing; the PSBT written back keeps the sender's own.
+                let (psbt, resolvedOrigins) = AccountOriginResolver(master: master, network: network).resolving(original)
                 var policy = SigningPolicy(network: network)
                 policy.maxFeeRateSatsPerVByte = maxFeeRate
                 policy.allowNonDefaultSighash = allowNonDefaultSighash
@@ -76,6 +79,11 @@ extension AirlockSigner {
                 }
                 let unique = refusals.reduce(into: [SigningRefusal]()) { if !$0.contains($1) { $0.append($1) } }
                 if !json { Diagnostics.print(review.text) }
+                if resolvedOrigins > 0, !json {
+                    Diagnostics.print(
+                        "\nnote: \(resolvedOrigins) key origin(s) named an account key instead of this seed's master key "
+                            + "(a watch-only wallet without key origins); matched to this seed's accounts by re-deriving each key")
+                }
                 if !unregistered.isEmpty {
                     Diagnostics.print(
                         "\n!!! inputs \(unregistered.map(String.init).joined(separator: ", ")) spend from a multisig "
@@ -96,8 +104,8 @@ extension AirlockSigner {
                     throw CLIError(.refused, "nothing signed: no input of this PSBT belongs to this vault")
                 }
                 try AuditLog(vaultPath: unlocked.vault.path).append(
-                    unsignedPSBT: psbt.serialized(), summary: summary(review))
-                var signed = report.psbt
+                    unsignedPSBT: original.serialized(), summary: summary(review))
+                var signed = resolvedOrigins > 0 ? try original.combined(with: [report.psbt]) : report.psbt
                 var finalTransaction: Transaction?
                 if finalize, signed.finalize() { finalTransaction = try signed.extractTransaction() }
                 let written = full || finalTransaction != nil ? signed : signed.trimmedForCoordinator()

@@ -27,7 +27,7 @@ struct BackupCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(data + Data("\n".utf8))
                 return
             }
-            try LocalFiles.write(data, to: out)
+            try LocalFiles.write(data, to: out, mode: 0o600)
             if global.json {
                 try JSONOutput.printObject(["file": out, "wallets": backup.wallets.map(\.name)] as [String: Any])
             } else {

@@ -10,7 +10,7 @@ struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import an account: a descriptor, two descriptors, an xpub with origin, or a signer's JSON export.",
         discussion: """
-            IN is a file, - for stdin, or PNG images of QR codes (one code, a sheet, or animated frames; UR
+            IN is a file, - for stdin, or PNG images of QR codes (one code, a sheet, or animated frames; UR \
             crypto-account, crypto-output, output-descriptor, account-descriptor, BBQr, plain text). Accepted:
               - a descriptor with checksum, e.g. wpkh([fp/84h/1h/0h]tpub.../<0;1>/*)#checksum (BIP389 multipath),
                 or tr(...), wsh(sortedmulti(2,...)), sh(wpkh(...)), pkh(...)

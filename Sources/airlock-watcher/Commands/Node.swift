@@ -64,16 +64,18 @@ struct Node: AsyncParsableCommand {
         func run() async throws {
             try await ErrorReporting.run {
                 let context = try WatcherContext(global)
-                let network = (try? context.wallet().network) ?? .main
-                let source = try context.chainSource(network: network)
+                let wallet = try? context.wallet()
+                let source = try context.chainSource(network: wallet?.network ?? .main, walletName: wallet?.name)
                 let info = try await source.serverInfo()
                 if global.json {
                     try JSONOutput.printObject([
                         "backend": source.displayName, "software": info.software,
                         "genesis": info.genesisHash ?? NSNull(), "height": info.tip.height, "tip": info.tip.hash,
+                        "mode": info.mode ?? NSNull(),
                     ] as [String: Any])
                 } else {
-                    print("\(source.displayName): \(info.software), height \(info.tip.height) (\(info.tip.hash))")
+                    print("\(source.displayName): \(info.software), height \(info.tip.height) (\(info.tip.hash))"
+                        + (info.mode.map { "; sync mode: \($0)" } ?? ""))
                 }
                 await source.close()
             }

@@ -41,7 +41,7 @@ struct Receive: AsyncParsableCommand {
             }
             let context = try WatcherContext(global)
             let wallet = try context.wallet()
-            let record = try context.store.nextUnusedAddress(wallet: wallet, keychain: .external, reveal: new)
+            let record = try context.store.nextUnusedAddress(wallet: wallet, keychain: .external, fresh: new)
             var query: [String] = []
             if let requested { query.append("amount=\(Self.bip21Amount(requested))") }
             if let label {

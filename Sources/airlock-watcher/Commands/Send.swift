@@ -11,9 +11,9 @@ struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build an unsigned transaction paying one or more addresses.",
         discussion: """
-            AMT is 0.001btc, 100000sat, or a plain number of BTC. Coins are chosen by branch and bound (no change
+            AMT is 0.001btc, 100000sat, or a plain number of BTC. Coins are chosen by branch and bound (no change \
             when possible), else by single random draw with change to the next change address. RBF is on unless
-            --no-rbf; the locktime is set against fee sniping. The unsigned PSBT goes to --out (binary), --qr
+            --no-rbf; the locktime is set against fee sniping. The unsigned PSBT goes to --out (binary), --qr \
             (UR frames), --terminal, or as base64 to stdout; a summary goes to stderr (or --json).
 
             Examples:

@@ -9,8 +9,8 @@ struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Discover addresses to the gap limit and fetch their history from the node.",
         discussion: """
-            Each batch of addresses is committed on its own, so an interrupted sync is safe to run again.
-            Transactions from an Electrum or Esplora server are checked against merkle proofs and block
+            Each batch of addresses is committed on its own, so an interrupted sync is safe to run again. \
+            Transactions from an Electrum or Esplora server are checked against merkle proofs and block \
             headers; a server whose data does not check out is reported (exit 5) and nothing it sent is kept.
 
             Examples:
@@ -24,7 +24,7 @@ struct Sync: AsyncParsableCommand {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
             let wallet = try context.wallet()
-            let source = try context.chainSource(network: wallet.network)
+            let source = try context.chainSource(network: wallet.network, walletName: wallet.name)
             let sync = try WalletSync(store: context.store, wallet: wallet, source: source)
             let bar = ProgressBox(label: "sync \(wallet.name)")
             let summary: SyncSummary
@@ -42,10 +42,11 @@ struct Sync: AsyncParsableCommand {
                     "wallet": wallet.name, "height": summary.tip.height, "tip": summary.tip.hash,
                     "scripts_checked": summary.scriptsChecked, "transactions": summary.transactions,
                     "new_transactions": summary.newTransactions, "balance": balance.total,
+                    "mode": summary.mode ?? NSNull(),
                 ] as [String: Any])
             } else {
                 print("synced '\(wallet.name)' to height \(summary.tip.height): \(summary.transactions) transactions, "
-                    + "balance \(btc(balance.total)) BTC")
+                    + "balance \(btc(balance.total)) BTC" + (summary.mode.map { " (via \($0))" } ?? ""))
             }
         }
     }

@@ -20,12 +20,9 @@ enum LocalFiles {
         return text
     }
 
-    /// Writes `data` to `path` atomically (temporary file, then rename).
-    static func write(_ data: Data, to path: String) throws {
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw CLIError(.io, "cannot write \(path): \(error.localizedDescription)")
-        }
+    /// Writes `data` to `path` atomically (temporary file, fsync, rename), with `mode`: backups hold the node URL
+    /// with any RPC credentials, so they are written 0600.
+    static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
+        try AtomicFileWriter.write([UInt8](data), to: path, mode: mode)
     }
 }

@@ -20,21 +20,24 @@ struct WatcherContext {
 
     static let nodeURLKey = "node.url"
 
-    /// The chain source for the configured node, for a wallet on `network`.
-    func chainSource(network: Network) throws -> any ChainSource {
+    /// The chain source for the configured node, for a wallet on `network`. `walletName` names the Bitcoin Core
+    /// wallet a sync goes through when the URL names none (`airlock-<walletName>`).
+    func chainSource(network: Network, walletName: String? = nil) throws -> any ChainSource {
         guard let text = try store.setting(Self.nodeURLKey) else {
             throw CLIError(.usage, "no node configured: airlock-watcher node set URL (e.g. electrum://127.0.0.1:50001)")
         }
-        return Self.makeSource(try NodeURL(string: text), network: network)
+        return Self.makeSource(try NodeURL(string: text), network: network, walletName: walletName)
     }
 
-    static func makeSource(_ url: NodeURL, network: Network) -> any ChainSource {
+    static func makeSource(_ url: NodeURL, network: Network, walletName: String? = nil) -> any ChainSource {
         let timeout = Int(ProcessInfo.processInfo.environment["AIRLOCK_NODE_TIMEOUT"] ?? "") ?? 30
         switch url {
         case .electrum(let host, let port, let tls):
             return ElectrumClient(host: host, port: port, tls: tls, network: network, timeout: timeout)
         case .bitcoind(let host, let port, let auth, let wallet):
-            return BitcoinCoreRPC(host: host, port: port, auth: auth, wallet: wallet, timeout: max(timeout, 60))
+            return BitcoinCoreRPC(
+                host: host, port: port, auth: auth, wallet: wallet ?? walletName.map { "airlock-\($0)" },
+                timeout: max(timeout, 60))
         case .esplora(let host, let port, let path, let tls):
             return EsploraClient(host: host, port: port, basePath: path, tls: tls, network: network, timeout: timeout)
         }

@@ -90,6 +90,7 @@ class Chain:
         self.txindex: dict[bytes, TxLocation] = {}
         self.utxos: dict[tuple[bytes, int], Coin] = {}
         self.spent_coins: dict[bytes, list[Coin]] = {}  # txid -> coins its inputs spent (for fees)
+        self.spent_by: dict[tuple[bytes, int], bytes] = {}  # outpoint -> txid of the block transaction spending it
         self.history: dict[bytes, list[tuple[int, bytes]]] = {}  # sha256(spk) -> [(height, txid)]
         self._extranonce = int(time.time())
         self._rebuild()
@@ -170,6 +171,7 @@ class Chain:
                 spent = []
                 for i in tx.vin:
                     coin = self.utxos.pop(i.outpoint)
+                    self.spent_by[i.outpoint] = txid
                     spent.append(coin)
                     touched.append(sha256(coin.script_pubkey))
                 self.spent_coins[txid] = spent

@@ -13,6 +13,7 @@ import base64
 import http.client
 import json
 import sys
+import urllib.parse
 from pathlib import Path
 
 # (method, parameter index) pairs whose argument is JSON, after Core's src/rpc/client.cpp.
@@ -22,6 +23,12 @@ JSON_PARAMS = {
     ("estimatesmartfee", 0), ("scantxoutset", 1), ("generatetoaddress", 0), ("generatetoaddress", 2),
     ("generatetodescriptor", 0), ("generatetodescriptor", 2), ("generateblock", 1), ("generateblock", 2),
     ("getrawmempool", 0), ("getrawmempool", 1), ("decoderawtransaction", 1),
+    ("createwallet", 1), ("createwallet", 2), ("createwallet", 4), ("createwallet", 5), ("createwallet", 6),
+    ("createwallet", 7), ("loadwallet", 1), ("unloadwallet", 1), ("importdescriptors", 0), ("listdescriptors", 0),
+    ("listunspent", 0), ("listunspent", 1), ("listunspent", 2), ("listunspent", 3), ("listunspent", 4),
+    ("listtransactions", 1), ("listtransactions", 2), ("listtransactions", 3), ("listsinceblock", 1),
+    ("listsinceblock", 2), ("listsinceblock", 3), ("listsinceblock", 4), ("gettransaction", 1),
+    ("gettransaction", 2),
 }
 
 
@@ -29,8 +36,10 @@ class CliError(Exception):
     pass
 
 
-def call(datadir: str | Path, method: str, params: list, rpc_port: int | None = None, timeout: float = 300):
-    """Calls one RPC; returns the result or raises RpcCallError(code, message)."""
+def call(datadir: str | Path, method: str, params: list | dict, rpc_port: int | None = None, timeout: float = 300,
+         wallet: str | None = None):
+    """Calls one RPC (on `/wallet/<wallet>` when a wallet is named); returns the result or raises
+    RpcCallError(code, message)."""
     datadir = Path(datadir)
     if rpc_port is None:
         try:
@@ -46,7 +55,8 @@ def call(datadir: str | Path, method: str, params: list, rpc_port: int | None = 
     conn = http.client.HTTPConnection("127.0.0.1", rpc_port, timeout=timeout)
     body = json.dumps({"jsonrpc": "1.0", "id": 1, "method": method, "params": params})
     try:
-        conn.request("POST", "/", body, {"Authorization": "Basic " + base64.b64encode(cookie.encode()).decode(),
+        path = "/" if wallet is None else "/wallet/" + urllib.parse.quote(wallet, safe="")
+        conn.request("POST", path, body, {"Authorization": "Basic " + base64.b64encode(cookie.encode()).decode(),
                                           "Content-Type": "application/json"})
         resp = conn.getresponse()
         data = resp.read()
@@ -86,11 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="scripts/regtest/cli", description=__doc__.split("\n\n")[0])
     p.add_argument("--datadir", required=True)
     p.add_argument("--rpc-port", type=int)
+    p.add_argument("-rpcwallet", "--rpcwallet", dest="wallet", help="send the call to /wallet/<name>")
     p.add_argument("method")
     p.add_argument("args", nargs="*")
     ns = p.parse_args(argv)
     try:
-        result = call(ns.datadir, ns.method, convert_args(ns.method, ns.args), ns.rpc_port)
+        result = call(ns.datadir, ns.method, convert_args(ns.method, ns.args), ns.rpc_port, wallet=ns.wallet)
     except RpcCallError as e:
         print(str(e), file=sys.stderr)
         return abs(e.code) & 0xFF or 1

@@ -4,26 +4,36 @@ A transaction is accepted only if it is well formed, final, its inputs exist and
 mempool), coinbase inputs are mature, it pays a fee of at least the relay minimum, and every input's script verifies
 under `pbk.ScriptVerificationFlags.ALL` with all spent outputs supplied (so taproot is checked). Rejections carry
 Core's reject reasons (`bad-txns-inputs-missingorspent`, `bad-txns-in-belowout, …`, …).
+
+A transaction that conflicts with mempool transactions replaces them under Bitcoin Core 28's rules (full RBF by
+default, so no BIP125 signal is needed): no new unconfirmed inputs, a higher feerate than each direct conflict, fees at
+least those of everything evicted plus the incremental relay fee for its own size, and at most 100 evictions.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 
 import pbk
 
 from .chain import COINBASE_MATURITY, MAX_BLOCK_WEIGHT, Chain, Coin
-from .primitives import MAX_MONEY, Tx, format_money, sha256
+from .primitives import COIN, MAX_MONEY, Tx, format_money, hash_to_hex, sha256
 from .script import is_unspendable
 
 MIN_RELAY_FEE_PER_KVB = 1000  # sat per 1000 vbytes, Core's default -minrelaytxfee
+INCREMENTAL_RELAY_FEE_PER_KVB = 1000  # Core's default -incrementalrelayfee
+MAX_REPLACEMENT_CANDIDATES = 100  # Core's policy/rbf.h
+MAX_BIP125_RBF_SEQUENCE = 0xFFFFFFFD
 DEFAULT_MAX_FEE_RATE_PER_KVB = 10_000_000  # 0.10 BTC/kvB, sendrawtransaction's default maxfeerate
 SEQUENCE_FINAL = 0xFFFFFFFF
 SEQUENCE_LOCKTIME_DISABLE_FLAG = 1 << 31
 SEQUENCE_LOCKTIME_TYPE_FLAG = 1 << 22
 SEQUENCE_LOCKTIME_MASK = 0x0000FFFF
 LOCKTIME_THRESHOLD = 500_000_000
+
+log = logging.getLogger("regtest.mempool")
 
 
 class TxReject(Exception):
@@ -52,11 +62,14 @@ class MempoolEntry:
     spent: list[Coin]
     parents: set[bytes] = field(default_factory=set)
     scripthashes: list[bytes] = field(default_factory=list)  # sha256(spk) of outputs and spent coins
+    replaces: list[bytes] = field(default_factory=list)  # txids it evicts (its conflicts and their descendants)
 
 
 class Mempool:
-    def __init__(self, chain: Chain):
+    def __init__(self, chain: Chain, full_rbf: bool = True):
         self.chain = chain
+        self.full_rbf = full_rbf  # Core 28's -mempoolfullrbf (default 1): conflicts need no BIP125 signal
+        self.on_evict: list = []  # callbacks(list of evicted MempoolEntry, replacing txid) for listeners
         self.entries: dict[bytes, MempoolEntry] = {}  # insertion order is a topological order
         self.spenders: dict[tuple[bytes, int], bytes] = {}  # outpoint -> txid of the mempool tx spending it
 
@@ -84,6 +97,16 @@ class Mempool:
                     todo.append(other)
         return out
 
+    def ancestors(self, parents: set[bytes]) -> set[bytes]:
+        out, todo = set(), list(parents)
+        while todo:
+            t = todo.pop()
+            if t in out or t not in self.entries:
+                continue
+            out.add(t)
+            todo.extend(self.entries[t].parents)
+        return out
+
     def has_unconfirmed_parent(self, txid: bytes) -> bool:
         e = self.entries.get(txid)
         return bool(e and e.parents)
@@ -91,8 +114,9 @@ class Mempool:
     # --- acceptance ----------------------------------------------------------------------------------------------
 
     def check(self, tx: Tx, raw: bytes, *, max_fee_rate: int | None = DEFAULT_MAX_FEE_RATE_PER_KVB,
-              overlay: dict | None = None) -> MempoolEntry:
-        """Runs every check; returns the entry that would be added, or raises TxReject."""
+              overlay: dict | None = None, allow_replacement: bool = True) -> MempoolEntry:
+        """Runs every check; returns the entry that would be added (with `replaces`, the txids a replacement
+        evicts), or raises TxReject. `allow_replacement=False` is Core's package test-accept context."""
         overlay = overlay or {}
         txid = tx.txid_bytes
         _check_transaction(tx)
@@ -106,14 +130,28 @@ class Mempool:
         mtp = self.chain.median_time_past()
         if not _is_final(tx, next_height, mtp):
             raise TxReject("policy", "non-final")
-        if txid in self.entries or txid in overlay:
-            raise TxReject("policy", "txn-already-in-mempool")
+        known = self.entries.get(txid) or overlay.get(txid)
+        if known is not None:
+            if known.tx.wtxid_bytes == tx.wtxid_bytes:
+                raise TxReject("policy", "txn-already-in-mempool")
+            raise TxReject("policy", "txn-same-nonwitness-data-in-mempool")
+        conflicts: list[bytes] = []  # direct conflicts, in input order (Core's ws.m_conflicts)
         for i in tx.vin:
             spender = self.spenders.get(i.outpoint)
             if spender is None:
-                spender = next((t for t, e in overlay.items() if i.outpoint in (x.outpoint for x in e.tx.vin)), None)
-            if spender is not None:
-                raise TxReject("policy", "txn-mempool-conflict")
+                in_package = next((t for t, e in overlay.items() if i.outpoint in (x.outpoint for x in e.tx.vin)),
+                                  None)
+                if in_package is not None:
+                    raise TxReject("policy", "conflict-in-package")
+                continue
+            if not allow_replacement:
+                raise TxReject("policy", "bip125-replacement-disallowed")
+            if spender not in conflicts:
+                # Core 28 PreChecks: with -mempoolfullrbf=0 a conflict must signal BIP125; by default it need not.
+                if not self.full_rbf and not any(x.sequence <= MAX_BIP125_RBF_SEQUENCE
+                                                 for x in self.entries[spender].tx.vin):
+                    raise TxReject("policy", "txn-mempool-conflict")
+                conflicts.append(spender)
         spent: list[Coin] = []
         parents: set[bytes] = set()
         for i in tx.vin:
@@ -146,12 +184,72 @@ class Mempool:
             raise TxReject("policy", "min relay fee not met", f"{fee} < {min_fee}")
         if max_fee_rate and fee > vsize * max_fee_rate // 1000:
             raise TxReject("max-fee", "max-fee-exceeded", f"{fee} > {vsize * max_fee_rate // 1000}")
+        replaces: list[bytes] = []
+        if conflicts:
+            for a in self.ancestors(parents):
+                if a in conflicts:
+                    raise TxReject("consensus", "bad-txns-spends-conflicting-tx",
+                                   f"{tx.txid} spends conflicting transaction {hash_to_hex(a)}")
+            replaces = self._replacement_checks(tx, fee, vsize, conflicts)
         _verify_scripts(tx, raw, spent)
         sh = [sha256(c.script_pubkey) for c in spent] + [sha256(o.script_pubkey) for o in tx.vout]
         return MempoolEntry(tx, txid, raw, fee, vsize, tx.weight, int(time.time()), spent, parents,
-                            list(dict.fromkeys(sh)))
+                            list(dict.fromkeys(sh)), replaces)
+
+    def _replacement_checks(self, tx: Tx, fee: int, vsize: int, conflicts: list[bytes]) -> list[bytes]:
+        """Core 28's MemPoolAccept::ReplacementChecks (policy/rbf.cpp), in its order and with its wording.
+        Returns every txid the replacement evicts."""
+        txid = tx.txid
+        # Rule 6: a higher feerate than each direct conflict (CFeeRate: sat/kvB, integer division).
+        new_rate = fee * 1000 // vsize
+        for c in conflicts:
+            e = self.entries[c]
+            old_rate = e.fee * 1000 // e.vsize
+            if new_rate <= old_rate:
+                raise TxReject("policy", "insufficient fee",
+                               f"rejecting replacement {txid}; new feerate {_fee_rate_str(new_rate)} <= "
+                               f"old feerate {_fee_rate_str(old_rate)}")
+        # Rule 5: at most MAX_REPLACEMENT_CANDIDATES, counting each conflict with its descendants (overcounting
+        # shared descendants, as Core does).
+        count = 0
+        for c in conflicts:
+            count += 1 + len(self.descendants(c))
+            if count > MAX_REPLACEMENT_CANDIDATES:
+                raise TxReject("policy", "too many potential replacements",
+                               f"rejecting replacement {txid}; too many potential replacements "
+                               f"({count} > {MAX_REPLACEMENT_CANDIDATES})")
+        evicted: list[bytes] = []
+        for c in conflicts:
+            for d in [c] + self.descendants(c):
+                if d not in evicted:
+                    evicted.append(d)
+        # Rule 2: no new unconfirmed inputs (outputs of mempool transactions the conflicts did not already spend).
+        parents_of_conflicts = {i.prev_txid for c in conflicts for i in self.entries[c].tx.vin}
+        for j, i in enumerate(tx.vin):
+            if i.prev_txid not in parents_of_conflicts and i.prev_txid in self.entries:
+                raise TxReject("policy", "replacement-adds-unconfirmed",
+                               f"replacement {txid} adds unconfirmed input, idx {j}")
+        # Rules 3 and 4: pay at least what everything evicted paid, plus the incremental relay fee for itself.
+        old_fees = sum(self.entries[d].fee for d in evicted)
+        if fee < old_fees:
+            raise TxReject("policy", "insufficient fee",
+                           f"rejecting replacement {txid}, less fees than conflicting txs; "
+                           f"{format_money(fee)} < {format_money(old_fees)}")
+        relay = -(-vsize * INCREMENTAL_RELAY_FEE_PER_KVB // 1000)
+        if fee - old_fees < relay:
+            raise TxReject("policy", "insufficient fee",
+                           f"rejecting replacement {txid}, not enough additional fees to relay; "
+                           f"{format_money(fee - old_fees)} < {format_money(relay)}")
+        return evicted
 
     def add(self, entry: MempoolEntry) -> None:
+        evicted = [self.entries[t] for t in entry.replaces if t in self.entries]
+        for e in evicted:
+            self._remove(e.txid)
+        if evicted:
+            log.info("%s replaced %s", entry.tx.txid, ", ".join(e.tx.txid for e in evicted))
+            for cb in list(self.on_evict):
+                cb(evicted, entry.txid)
         self.entries[entry.txid] = entry
         for i in entry.tx.vin:
             self.spenders[i.outpoint] = entry.txid
@@ -231,6 +329,11 @@ class Mempool:
             r = round(e.fee / e.vsize, 1)
             bins[r] = bins.get(r, 0) + e.vsize
         return [[r, v] for r, v in sorted(bins.items(), reverse=True)]
+
+
+def _fee_rate_str(sat_per_kvb: int) -> str:
+    """CFeeRate::ToString(): '0.00002000 BTC/kvB'."""
+    return f"{sat_per_kvb // COIN}.{sat_per_kvb % COIN:08d} BTC/kvB"
 
 
 def _check_transaction(tx: Tx) -> None:

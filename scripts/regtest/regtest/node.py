@@ -29,12 +29,17 @@ log = logging.getLogger("regtest.node")
 class Node:
     """Chain + mempool + change listeners. Everything runs on the event loop's thread."""
 
-    def __init__(self, datadir: Path):
+    def __init__(self, datadir: Path, full_rbf: bool = True, wallet: bool = True, keypool: int | None = None):
         self.datadir = Path(datadir)
         self.chain = Chain(self.datadir)
-        self.mempool = Mempool(self.chain)
+        self.mempool = Mempool(self.chain, full_rbf=full_rbf)
         self.listeners: list[Callable[[], None]] = []
         self._load_mempool()
+        self.wallets = None  # a WalletManager unless started with --disable-wallet
+        if wallet:
+            from .wallet import DEFAULT_KEYPOOL, WalletManager
+
+            self.wallets = WalletManager(self, DEFAULT_KEYPOOL if keypool is None else keypool)
 
     @property
     def mempool_file(self) -> Path:
@@ -64,6 +69,8 @@ class Node:
 
     def close(self) -> None:
         self.save_mempool()
+        if self.wallets is not None:
+            self.wallets.close()
         self.chain.close()
 
     def changed(self) -> None:
@@ -78,6 +85,8 @@ class Node:
     def submit_tx(self, tx: Tx, raw: bytes, max_fee_rate: int | None) -> bytes:
         entry = self.mempool.accept(tx, raw, max_fee_rate=max_fee_rate)
         log.info("accepted %s (fee %d, vsize %d)", entry.tx.txid, entry.fee, entry.vsize)
+        if self.wallets is not None:
+            self.wallets.on_mempool_tx(tx, raw)
         self.changed()
         return entry.txid
 
@@ -93,6 +102,8 @@ class Node:
         if submit:
             self.chain.submit(block)
             self.mempool.remove_for_block(block.txs)
+            if self.wallets is not None:
+                self.wallets.on_block(block.txs, self.chain.height)
         return block
 
     def _fees_of(self, txs: list[Tx]) -> int:
@@ -144,7 +155,7 @@ async def serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
 
-    node = Node(datadir)
+    node = Node(datadir, full_rbf=bool(args.mempoolfullrbf), wallet=not args.disable_wallet, keypool=args.keypool)
     cookie_path = datadir / "regtest" / ".cookie"
     password = secrets.token_hex(32)
     _write_private(cookie_path, f"__cookie__:{password}")
@@ -181,6 +192,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--datadir", required=True, help="chain, indexes, cookie and node.json live here")
     p.add_argument("--electrum-port", type=int, default=0, help="Electrum TCP port on 127.0.0.1 (0 = free port)")
     p.add_argument("--rpc-port", type=int, default=0, help="JSON-RPC HTTP port on 127.0.0.1 (0 = free port)")
+    p.add_argument("--mempoolfullrbf", type=int, choices=(0, 1), default=1,
+                   help="1 (default, as Core 28): any conflicting spend may replace; 0: only BIP125-signalling ones")
+    p.add_argument("--disable-wallet", action="store_true",
+                   help="no wallet RPCs (as Core's -disablewallet): they answer -32601 Method not found")
+    p.add_argument("--keypool", type=int, default=None,
+                   help="scripts a ranged wallet descriptor is topped up beyond its next index (Core's -keypool; "
+                        "default here 100, Core 1000)")
     p.add_argument("--debug", action="store_true", help="log the kernel's messages too")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, stream=sys.stderr,

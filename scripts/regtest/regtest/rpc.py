@@ -12,6 +12,7 @@ import hmac
 import json
 import logging
 import time
+import urllib.parse
 
 from .chain import BlockRejected
 from .mempool import DEFAULT_MAX_FEE_RATE_PER_KVB, MIN_RELAY_FEE_PER_KVB, TxReject
@@ -337,7 +338,10 @@ class Methods:
         for tx, raw in decoded:
             r = {"txid": tx.txid, "wtxid": tx.wtxid}
             try:
-                e = self.mempool.check(tx, raw, max_fee_rate=max_rate, overlay=overlay)
+                # One transaction is tested as ATMP does (replacements allowed); several as a package, where
+                # Core 28 does not allow replacing mempool transactions.
+                e = self.mempool.check(tx, raw, max_fee_rate=max_rate, overlay=overlay,
+                                       allow_replacement=len(decoded) == 1)
                 overlay[e.txid] = e
                 r.update({"allowed": True, "vsize": e.vsize,
                           "fees": {"base": btc(e.fee), "effective-feerate": btc(e.fee * 1000 // e.vsize),
@@ -363,7 +367,7 @@ class Methods:
             "minrelaytxfee": btc(MIN_RELAY_FEE_PER_KVB),
             "incrementalrelayfee": btc(MIN_RELAY_FEE_PER_KVB),
             "unbroadcastcount": 0,
-            "fullrbf": False,
+            "fullrbf": self.mempool.full_rbf,
         }
 
     def getrawmempool(self, verbose=False, mempool_sequence=False):
@@ -531,6 +535,11 @@ def _broadcast_error(e: TxReject) -> RpcError:
 class RpcServer:
     def __init__(self, node, user: str, password: str, stop_event: asyncio.Event):
         self.methods = Methods(node, stop_event)
+        self.wallet_methods = None
+        if getattr(node, "wallets", None) is not None:
+            from .wallet import WalletMethods
+
+            self.wallet_methods = WalletMethods(node.wallets)
         self.expected_auth = base64.b64encode(f"{user}:{password}".encode()).decode()
         self.server: asyncio.base_events.Server | None = None
         self.port = 0
@@ -569,7 +578,7 @@ class RpcServer:
                 if len(parts) != 3:
                     await self._send(writer, 400, b"", close=True)
                     break
-                method, _path, version = parts
+                method, path, version = parts
                 try:
                     length = int(headers.get("content-length", "0"))
                 except ValueError:
@@ -585,8 +594,10 @@ class RpcServer:
                     await self._send(writer, 401, b"", keep, extra={"WWW-Authenticate": 'Basic realm="jsonrpc"'})
                 elif method != "POST":
                     await self._send(writer, 405, b"JSONRPC server handles only POST requests", keep)
+                elif (uri := self._uri_wallet(path)) is False:
+                    await self._send(writer, 404, b"", keep)  # Core without wallet support has no /wallet/ handler
                 else:
-                    status, payload = await self._handle_body(body)
+                    status, payload = await self._handle_body(body, uri)
                     await self._send(writer, status, payload, keep)
                 if not keep:
                     break
@@ -608,18 +619,27 @@ class RpcServer:
         writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
         await writer.drain()
 
-    async def _handle_body(self, body: bytes) -> tuple[int, bytes]:
+    def _uri_wallet(self, path: str):
+        """The wallet named by a `/wallet/<name>` path (None for any other path); False when the node has no
+        wallet support."""
+        if not path.startswith("/wallet/"):
+            return None
+        if self.wallet_methods is None:
+            return False
+        return urllib.parse.unquote(path[len("/wallet/"):])
+
+    async def _handle_body(self, body: bytes, uri_wallet: str | None = None) -> tuple[int, bytes]:
         try:
             req = json.loads(body)
         except (ValueError, UnicodeDecodeError):
             return 500, _dump({"result": None, "error": {"code": RPC_PARSE_ERROR, "message": "Parse error"},
                                "id": None})
         if isinstance(req, list):
-            return 200, _dump([self._call(r)[1] for r in req])
-        status, resp = self._call(req)
+            return 200, _dump([self._call(r, uri_wallet)[1] for r in req])
+        status, resp = self._call(req, uri_wallet)
         return status, _dump(resp)
 
-    def _call(self, req) -> tuple[int, dict]:
+    def _call(self, req, uri_wallet: str | None = None) -> tuple[int, dict]:
         if not isinstance(req, dict):
             return 400, {"result": None, "error": {"code": RPC_INVALID_REQUEST, "message": "Invalid Request object"},
                          "id": None}
@@ -629,14 +649,23 @@ class RpcServer:
             name = req.get("method")
             if not isinstance(name, str):
                 raise RpcError(RPC_INVALID_REQUEST, "Method must be a string")
-            fn = getattr(self.methods, name, None) if not name.startswith("_") and name != "PARAM_NAMES" else None
+            from .wallet import PARAM_NAMES as WALLET_PARAM_NAMES, WALLET_METHODS
+
+            lead: list = []
+            param_names = Methods.PARAM_NAMES
+            if name in WALLET_METHODS:
+                fn = getattr(self.wallet_methods, name, None) if self.wallet_methods is not None else None
+                lead, param_names = [uri_wallet], WALLET_PARAM_NAMES
+            else:
+                fn = getattr(self.methods, name, None) if not name.startswith("_") and name != "PARAM_NAMES" \
+                    else None
             if fn is None or not callable(fn):
                 raise RpcError(RPC_METHOD_NOT_FOUND, "Method not found")
             params = req.get("params", [])
             if params is None:
                 params = []
             if isinstance(params, dict):
-                names = Methods.PARAM_NAMES.get(name, [])
+                names = param_names.get(name, [])
                 unknown = [k for k in params if k not in names]
                 if unknown:
                     raise RpcError(RPC_INVALID_PARAMETER, f"Unknown named parameter {unknown[0]}")
@@ -649,14 +678,14 @@ class RpcServer:
             try:
                 import inspect
 
-                inspect.signature(fn).bind(*params)
+                inspect.signature(fn).bind(*lead, *params)
             except TypeError:
                 raise RpcError(RPC_MISC_ERROR, f"{name}: wrong number of parameters (see help {name})") from None
             params = [p for p in params]
             # A JSON null for an optional positional parameter means "use the default", as in Core.
-            sig = list(__import__("inspect").signature(fn).parameters.values())
+            sig = list(__import__("inspect").signature(fn).parameters.values())[len(lead):]
             kwargs = {sig[i].name: p for i, p in enumerate(params) if p is not None}
-            result = fn(**kwargs)
+            result = fn(*lead, **kwargs)
             resp = {"result": result, "error": None, "id": rid}
             status = 200
         except RpcError as e:

@@ -10,8 +10,8 @@ extension AirlockSigner {
             commandName: "register",
             abstract: "Register a multisig wallet: a wsh(sortedmulti(…)) descriptor or the Coldcard/Sparrow text.",
             discussion: """
-                IN is a file (descriptor text, or the multisig text format with Name:, Policy: M of N,
-                Derivation:, Format: and XFP: xpub lines), '-' for stdin, or PNG QR codes. This vault's key must
+                IN is a file (descriptor text, or the multisig text format with Name:, Policy: M of N, \
+                Derivation:, Format: and XFP: xpub lines), '-' for stdin, or PNG QR codes. This vault's key must \
                 be one of the cosigners (checked by re-deriving it), else the wallet is refused (exit 4).
 
                 Examples:

@@ -10,9 +10,9 @@ struct Broadcast: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Send a signed PSBT (or raw transaction) to the node.",
         discussion: """
-            IN is a file (PSBT in binary/base64/hex, or a raw transaction in hex), - for stdin, or PNG images (or
-            a directory) of its QR codes. Each IN is one PSBT; several are combined first. A trimmed
-            (signatures-only) PSBT from the signer is combined with the PSBT this watcher created. What is sent
+            IN is a file (PSBT in binary/base64/hex, or a raw transaction in hex), - for stdin, or PNG images (or \
+            a directory) of its QR codes. Each IN is one PSBT; several are combined first. A trimmed \
+            (signatures-only) PSBT from the signer is combined with the PSBT this watcher created. What is sent \
             (outputs, fee) is printed on stderr before sending. A rejection by the node exits 5 with its reason.
 
             Examples:

@@ -9,8 +9,8 @@ struct Bump: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build a replacement (RBF, BIP125) of an unconfirmed transaction at a higher fee rate.",
         discussion: """
-            The replacement spends the same coins and pays the same recipients; the extra fee comes out of the
-            change, and confirmed coins are added when the change cannot pay it. The original must signal RBF
+            The replacement spends the same coins and pays the same recipients; the extra fee comes out of the \
+            change, and confirmed coins are added when the change cannot pay it. The original must signal RBF \
             (sent without --no-rbf). Sign and broadcast the new PSBT like any other.
 
             Examples:

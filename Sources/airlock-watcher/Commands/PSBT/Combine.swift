@@ -9,8 +9,8 @@ struct Combine: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Merge the partial signatures of several PSBTs of the same transaction.",
         discussion: """
-            Each IN is one PSBT: a file (binary, base64 or hex), - for stdin, one PNG (a single QR code or a sheet),
-            or a directory of PNG frames of one animated QR series. When this watcher created the PSBT, its kept
+            Each IN is one PSBT: a file (binary, base64 or hex), - for stdin, one PNG (a single QR code or a sheet), \
+            or a directory of PNG frames of one animated QR series. When this watcher created the PSBT, its kept \
             copy is merged in as well, so signers may return trimmed (signatures-only) PSBTs.
 
             Examples:

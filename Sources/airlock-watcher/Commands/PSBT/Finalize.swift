@@ -9,8 +9,8 @@ struct Finalize: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Finalize a signed PSBT (final scriptSig and witness for every input).",
         discussion: """
-            IN is a file, - for stdin, or PNG images of the PSBT's QR codes. A trimmed (signatures-only) PSBT is
-            first combined with the PSBT this watcher created. The finalized PSBT goes to --out/--qr, else as base64
+            IN is a file, - for stdin, or PNG images of the PSBT's QR codes. A trimmed (signatures-only) PSBT is \
+            first combined with the PSBT this watcher created. The finalized PSBT goes to --out/--qr, else as base64 \
             to stdout; --json adds the signed transaction in hex.
 
             Examples:
