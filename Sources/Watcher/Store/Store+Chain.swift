@@ -50,13 +50,16 @@ extension Store {
     public func addresses(walletID: Int64) throws(StoreError) -> [AddressRecord] {
         try read { db in
             try Row.fetchAll(
-                db, sql: "SELECT keychain, idx, script, address, used FROM address WHERE wallet_id = ? ORDER BY keychain, idx",
+                db,
+                sql:
+                    "SELECT keychain, idx, script, address, used FROM address WHERE wallet_id = ? ORDER BY keychain, idx",
                 arguments: [walletID]
             ).compactMap { row in
                 guard let keychain = Keychain(rawValue: row["keychain"]) else { return nil }
                 let script: Data = row["script"]
-                return AddressRecord(keychain: keychain, index: row["idx"], script: Script(Array(script)),
-                                     address: row["address"], used: row["used"])
+                return AddressRecord(
+                    keychain: keychain, index: row["idx"], script: Script(Array(script)),
+                    address: row["address"], used: row["used"])
             }
         }
     }
@@ -73,23 +76,29 @@ extension Store {
         ).map { row in
             let raw: Data = row["raw"]
             let txidText: String = row["txid"]
-            guard let transaction = try? Transaction(serialized: Array(raw)), transaction.txid.hexString == txidText else {
+            guard let transaction = try? Transaction(serialized: Array(raw)), transaction.txid.hexString == txidText
+            else {
                 throw StoreError.corrupt("transaction \(txidText)")
             }
             let height: Int? = row["height"]
-            let anchor = height.map { BlockAnchor(height: $0, blockHash: row["block_hash"] ?? "", verified: row["verified"]) }
-            return TransactionRecord(txid: transaction.txid, transaction: transaction, anchor: anchor, firstSeen: row["first_seen"])
+            let anchor = height.map {
+                BlockAnchor(height: $0, blockHash: row["block_hash"] ?? "", verified: row["verified"])
+            }
+            return TransactionRecord(
+                txid: transaction.txid, transaction: transaction, anchor: anchor, firstSeen: row["first_seen"])
         }
     }
 
     /// The unspent outputs of a wallet.
     public func utxos(walletID: Int64) throws(StoreError) -> [UTXORecord] {
         try read { db in
-            let frozen = Set(try String.fetchAll(
-                db, sql: "SELECT ref FROM label WHERE wallet_id = ? AND type = 'output' AND spendable = 0",
-                arguments: [walletID]))
+            let frozen = Set(
+                try String.fetchAll(
+                    db, sql: "SELECT ref FROM label WHERE wallet_id = ? AND type = 'output' AND spendable = 0",
+                    arguments: [walletID]))
             return try Row.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     SELECT txid, vout, value, script, keychain, idx, height, coinbase FROM utxo WHERE wallet_id = ?
                     ORDER BY height IS NULL, height, txid, vout
                     """, arguments: [walletID]
@@ -112,8 +121,9 @@ extension Store {
     /// The tip of the last completed sync.
     public func syncedTip(walletID: Int64) throws(StoreError) -> BlockTip? {
         try read { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT tip_height, tip_hash FROM sync_state WHERE wallet_id = ?", arguments: [walletID])
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT tip_height, tip_hash FROM sync_state WHERE wallet_id = ?", arguments: [walletID])
             else { return nil }
             return BlockTip(height: row["tip_height"], hash: row["tip_hash"])
         }
@@ -130,7 +140,9 @@ extension Store {
                         INSERT INTO address (wallet_id, keychain, idx, script, address, used) VALUES (?, ?, ?, ?, ?, 0)
                         ON CONFLICT (wallet_id, keychain, idx) DO NOTHING
                         """,
-                    arguments: [walletID, address.keychain.rawValue, address.index, Data(address.script.bytes), address.address])
+                    arguments: [
+                        walletID, address.keychain.rawValue, address.index, Data(address.script.bytes), address.address,
+                    ])
             }
             for (txid, transaction) in update.transactions {
                 try db.execute(
@@ -143,7 +155,8 @@ extension Store {
                     arguments: [walletID, Data(script.bytes)])
                 for entry in entries where entry.height == nil {
                     try db.execute(
-                        sql: "UPDATE tx SET height = NULL, block_hash = NULL, verified = 0 WHERE wallet_id = ? AND txid = ?",
+                        sql:
+                            "UPDATE tx SET height = NULL, block_hash = NULL, verified = 0 WHERE wallet_id = ? AND txid = ?",
                         arguments: [walletID, entry.txid.hexString])
                 }
             }
@@ -171,7 +184,8 @@ extension Store {
                 try db.execute(sql: "DELETE FROM tx WHERE wallet_id = ? AND txid = ?", arguments: [walletID, txid])
             }
             try db.execute(
-                sql: "INSERT OR REPLACE INTO sync_state (wallet_id, tip_height, tip_hash, synced_at) VALUES (?, ?, ?, ?)",
+                sql:
+                    "INSERT OR REPLACE INTO sync_state (wallet_id, tip_height, tip_hash, synced_at) VALUES (?, ?, ?, ?)",
                 arguments: [walletID, tip.height, tip.hash, Int(Date().timeIntervalSince1970)])
             try Self.recomputeUTXOs(db, walletID: walletID)
         }
@@ -181,14 +195,20 @@ extension Store {
     /// spends and no backend reported spent.
     static func recomputeUTXOs(_ db: Database, walletID: Int64) throws {
         var owner: [Script: (Keychain, Int)] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT keychain, idx, script FROM address WHERE wallet_id = ?", arguments: [walletID]) {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT keychain, idx, script FROM address WHERE wallet_id = ?", arguments: [walletID])
+        {
             let script: Data = row["script"]
-            if let keychain = Keychain(rawValue: row["keychain"]) { owner[Script(Array(script))] = (keychain, row["idx"]) }
+            if let keychain = Keychain(rawValue: row["keychain"]) {
+                owner[Script(Array(script))] = (keychain, row["idx"])
+            }
         }
         let transactions = try fetchTransactions(db, walletID: walletID)
         var spent: Set<OutPoint> = []
         for record in transactions { for input in record.transaction.inputs { spent.insert(input.previousOutput) } }
-        for row in try Row.fetchAll(db, sql: "SELECT txid, vout FROM spent_elsewhere WHERE wallet_id = ?", arguments: [walletID]) {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT txid, vout FROM spent_elsewhere WHERE wallet_id = ?", arguments: [walletID])
+        {
             let txid: String = row["txid"]
             let vout: Int = row["vout"]
             if let id = try? Txid(hex: txid) { spent.insert(OutPoint(txid: id, vout: UInt32(vout))) }
@@ -205,8 +225,10 @@ extension Store {
                         INSERT INTO utxo (wallet_id, txid, vout, value, script, keychain, idx, height, coinbase)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [walletID, record.txid.hexString, vout, Int64(output.value.sats),
-                                Data(output.scriptPubKey.bytes), keychain.rawValue, index, record.anchor?.height, coinbase])
+                    arguments: [
+                        walletID, record.txid.hexString, vout, Int64(output.value.sats),
+                        Data(output.scriptPubKey.bytes), keychain.rawValue, index, record.anchor?.height, coinbase,
+                    ])
             }
         }
     }

@@ -34,8 +34,8 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Discovers a wallet's addresses to its gap limit and fetches their history from a `ChainSource`, batch by batch;
-/// each batch is committed in one transaction, so a killed sync resumes where the next run finds it (BDK's full scan).
+/// Discovers a wallet's addresses to its gap limit and fetches their history from a `ChainSource`, batch by batch; each
+/// batch is committed in one transaction, so a killed sync resumes where the next run finds it (BDK's full scan).
 public struct WalletSync: Sendable {
     let store: Store
     let wallet: WalletRecord
@@ -146,7 +146,8 @@ public struct WalletSync: Sendable {
             mode: mode)
     }
 
-    private func makeRequest(scripts: [Script], stored: [TransactionRecord], addresses: [AddressRecord]) -> SyncRequest {
+    private func makeRequest(scripts: [Script], stored: [TransactionRecord], addresses: [AddressRecord]) -> SyncRequest
+    {
         var known: [Txid: BlockAnchor?] = [:]
         var transactions: [Txid: Transaction] = [:]
         var outpoints: [OutPoint: Script] = [:]
