@@ -14,7 +14,8 @@ let package = Package(
         .executable(name: "airlock-watcher", targets: ["airlock-watcher"]),
         .executable(name: "airlock-bench", targets: ["airlock-bench"]),
         // The offline libraries as one product, for the libFuzzer package in Fuzz/ (built apart with -sanitize=fuzzer).
-        .library(name: "AirlockOffline", targets: ["BitcoinCrypto", "Bitcoin", "AirgapTransport", "QRImage", "Signer"]),
+        .library(
+            name: "AirlockOffline", targets: ["BitcoinCrypto", "Bitcoin", "AirgapTransport", "QRImage", "Signer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -101,11 +102,13 @@ let package = Package(
         .testTarget(
             name: "BitcoinCryptoTests", dependencies: ["BitcoinCrypto", "CSecp256k1", "CSodium", "TestSupport"]),
         .testTarget(name: "BitcoinTests", dependencies: ["Bitcoin", "BitcoinCrypto", "TestSupport"]),
-        .testTarget(name: "AirgapTransportTests", dependencies: ["AirgapTransport", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(
+            name: "AirgapTransportTests", dependencies: ["AirgapTransport", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(name: "QRImageTests", dependencies: ["QRImage", "TestSupport"]),
         .testTarget(name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(
-            name: "CLISupportTests", dependencies: ["CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "TestSupport"]),
+            name: "CLISupportTests",
+            dependencies: ["CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "TestSupport"]),
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "ChainBackendsTests",

@@ -14,9 +14,10 @@ public struct InputPayload: Sendable {
     public let codeCount: Int
 }
 
-/// Reads `IN` arguments as DESIGN.md section 2 defines them: a file of binary or base64/hex text, `-` for stdin, or
-/// one or more PNG images (or a directory of them) holding QR codes: one code, a sheet, or animated frames in any
-/// order. Every code goes to `PayloadDecoder`, which detects the format and joins the parts.
+/// Reads `IN` arguments as DESIGN.md section 2 defines them: a file of binary or base64/hex text, `-` for stdin, or one
+/// or more PNG images (or a directory of them) holding QR codes: one code, a sheet, or animated frames in any order.
+///
+/// Every code goes to `PayloadDecoder`, which detects the format and joins the parts.
 public enum InputReader {
     /// The PNG file signature.
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -25,7 +26,10 @@ public enum InputReader {
 
     /// Reads and decodes `arguments`.
     ///
-    /// - Parameter expected: the payload kinds the command accepts (nil: any).
+    /// - Parameters:
+    ///   - arguments: the command's `IN` arguments.
+    ///   - expected: the payload kinds the command accepts (nil: any).
+    /// - Returns: the decoded payload and the format it came in.
     /// - Throws: `CLIError`: I/O (6) for unreadable files; invalid input (2) for undecodable data, a PNG without a
     ///   QR code, codes of two payloads, or an incomplete multi-part payload (naming the missing parts).
     public static func read(_ arguments: [String], expecting expected: Set<PayloadKind>? = nil) throws -> InputPayload {
@@ -64,7 +68,8 @@ public enum InputReader {
         }
         guard others.isEmpty else {
             throw CLIError(
-                .invalidInput, "give either one data file or PNG images; not PNG: \(others.map(\.0).joined(separator: ", "))")
+                .invalidInput,
+                "give either one data file or PNG images; not PNG: \(others.map(\.0).joined(separator: ", "))")
         }
         return try decodeImages(images, expected: expected)
     }
@@ -102,9 +107,11 @@ public enum InputReader {
         var decoder = PayloadDecoder(expecting: expected)
         do {
             let text = String(validating: bytes, as: UTF8.self)
-            let lines = text?.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            let lines =
+                text?.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty } ?? []
-            let partLines = lines.count > 1 && lines.allSatisfy { $0.lowercased().hasPrefix("ur:") || $0.hasPrefix("B$") }
+            let partLines =
+                lines.count > 1 && lines.allSatisfy { $0.lowercased().hasPrefix("ur:") || $0.hasPrefix("B$") }
             if partLines {
                 for line in lines { try decoder.receive(line) }
             } else {
@@ -135,7 +142,8 @@ public enum InputReader {
         switch error {
         case .incomplete(let progress):
             let total = progress.totalParts.map(String.init) ?? "?"
-            var text = "incomplete \(progress.format.rawValue.uppercased()) payload: \(progress.receivedParts) of \(total) parts"
+            var text =
+                "incomplete \(progress.format.rawValue.uppercased()) payload: \(progress.receivedParts) of \(total) parts"
             if !progress.missingParts.isEmpty {
                 text += "; missing part\(progress.missingParts.count == 1 ? "" : "s") "
                 text += progress.missingParts.map(String.init).joined(separator: ", ")

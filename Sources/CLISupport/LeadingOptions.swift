@@ -1,4 +1,5 @@
-/// Lets options that every subcommand takes also stand before the subcommand, as users write them:
+/// Lets options that every subcommand take also stand before the subcommand, as users write them.
+///
 /// `airlock-watcher --wallet savings balance` means `airlock-watcher balance --wallet savings`.
 ///
 /// ArgumentParser parses a subcommand's options only after its name, so the executable's `main` moves the leading
@@ -16,7 +17,9 @@ public struct LeadingOptions: Sendable {
     }
 
     /// `arguments` (without the program name) with the leading shared options moved to the end of the command line
-    /// (before a `--` terminator, if any). Unchanged when nothing leads, when no subcommand follows, or when a
+    /// (before a `--` terminator, if any).
+    ///
+    /// Unchanged when nothing leads, when no subcommand follows, or when a
     /// valued option has no value.
     public func reordered(_ arguments: [String]) -> [String] {
         var moved: [String] = []

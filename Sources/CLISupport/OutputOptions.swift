@@ -13,14 +13,16 @@ public enum QRFormatOption: String, CaseIterable, ExpressibleByArgument, Sendabl
     case base64
 }
 
-/// The output options of DESIGN.md section 2, shared by every command that writes data: `--out FILE`,
-/// `--qr PATH.png` (`PATH-01of07.png` … for a multi-part payload, or one grid with `--qr-sheet`),
-/// `--qr-format ur|bbqr|base64` and `--terminal`.
+/// The output options of DESIGN.md section 2, shared by every command that writes data: `--out FILE`, `--qr PATH.png`
+/// (`PATH-01of07.png` … for a multi-part payload, or one grid with `--qr-sheet`), `--qr-format ur|bbqr|base64` and
+/// `--terminal`.
 public struct OutputOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("out"), help: "Write the data to FILE (atomically).")
     public var out: String?
 
-    @Option(help: ArgumentHelp("Write QR code PNGs: PATH.png, or PATH-01ofNN.png … for several parts.", valueName: "PATH.png"))
+    @Option(
+        help: ArgumentHelp(
+            "Write QR code PNGs: PATH.png, or PATH-01ofNN.png … for several parts.", valueName: "PATH.png"))
     public var qr: String?
 
     @Flag(help: "With --qr: put all parts in one PNG grid.")
@@ -42,7 +44,9 @@ public struct OutputOptions: ParsableArguments, Sendable {
         if let qr, !qr.lowercased().hasSuffix(".png") { throw ValidationError("--qr needs a path ending in .png") }
     }
 
-    /// The QR texts for `payload` in the chosen format. A text payload (descriptor, JSON, plain text) that the
+    /// The QR texts for `payload` in the chosen format.
+    ///
+    /// A text payload (descriptor, JSON, plain text) that the
     /// format cannot carry goes into one plain-text code when it fits, else into BBQr.
     ///
     /// - Throws: `CLIError` (invalid input) when the payload cannot be framed at all.
@@ -76,7 +80,10 @@ public struct OutputOptions: ParsableArguments, Sendable {
     /// Writes `fileBytes` to `--out`, the QR codes of `payload` to `--qr` and the terminal.
     ///
     /// - Parameters:
+    ///   - payload: what the QR codes carry.
+    ///   - fileBytes: what `--out` receives.
     ///   - json: when true the terminal codes go to stderr, so stdout stays one JSON document.
+    ///   - preferredFormat: the QR format to use when `--qr-format` is not given (the framing the input came in).
     /// - Returns: the paths written.
     /// - Throws: `CLIError`.
     @discardableResult

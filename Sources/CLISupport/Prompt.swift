@@ -1,5 +1,5 @@
-import Foundation
 import BitcoinCrypto
+import Foundation
 
 /// Questions to the user on the terminal; answers to secret questions are read without echo.
 public enum Prompt {
@@ -47,7 +47,9 @@ public enum Prompt {
     public static func secret(fromFile path: String) throws -> SecretBytes {
         if path == "-" { return try readLineSecret(fd: STDIN_FILENO) }
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw CLIError(.io, "cannot open password file \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw CLIError(.io, "cannot open password file \(path): \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         return try readLineSecret(fd: fd)
     }

@@ -1,7 +1,9 @@
 import Bitcoin
 
-/// A source of chain data for a watch-only wallet (BDK-style): it answers a `SyncRequest` with a `SyncUpdate` and
-/// never sees the wallet itself. The wallet applies the update; only the executable picks the implementation.
+/// A source of chain data for a watch-only wallet (BDK-style): it answers a `SyncRequest` with a `SyncUpdate` and never
+/// sees the wallet itself.
+///
+/// The wallet applies the update; only the executable picks the implementation.
 public protocol ChainSource: Sendable {
     /// A short human-readable name of the backend and where it points (no credentials).
     var displayName: String { get }
@@ -47,8 +49,10 @@ public struct ServerInfo: Sendable, Equatable {
     }
 }
 
-/// A descriptor of the wallet with the highest index a sync needs, for a backend that watches descriptors on the
-/// node itself (Bitcoin Core's watch-only wallet). Backends that look scripts up one by one ignore it.
+/// A descriptor of the wallet with the highest index a sync needs, for a backend that watches descriptors on the node
+/// itself (Bitcoin Core's watch-only wallet).
+///
+/// Backends that look scripts up one by one ignore it.
 public struct WatchedDescriptor: Sendable, Equatable {
     /// The single-path descriptor, normalised, with its checksum.
     public var descriptor: String
@@ -96,8 +100,8 @@ public struct BlockAnchor: Sendable, Equatable {
 public struct SyncRequest: Sendable {
     /// The scriptPubKeys to fetch the history of.
     public var scripts: [Script]
-    /// Transactions the wallet already has, with their confirmation if known: the backend need not fetch them
-    /// again, nor re-verify a confirmation at the same height.
+    /// Transactions the wallet already has, with their confirmation if known: the backend need not fetch them again,
+    /// nor re-verify a confirmation at the same height.
     public var known: [Txid: BlockAnchor?]
     /// The transactions the wallet already has (to check that a history entry spends from the script).
     public var knownTransactions: [Txid: Transaction]

@@ -66,8 +66,9 @@ public enum NodeURL: Sendable, Equatable, CustomStringConvertible {
             if let cookie = query["cookie"], !cookie.isEmpty {
                 auth = .cookie(path: cookie)
             } else if let user = components.user {
-                auth = .password(user: user.removingPercentEncoding ?? user,
-                                 password: (components.password ?? "").removingPercentEncoding ?? "")
+                auth = .password(
+                    user: user.removingPercentEncoding ?? user,
+                    password: (components.password ?? "").removingPercentEncoding ?? "")
             } else {
                 throw .invalidURL("bitcoind:// needs user:password@ or ?cookie=PATH")
             }
@@ -76,10 +77,12 @@ public enum NodeURL: Sendable, Equatable, CustomStringConvertible {
             if let rest = wallet, rest.hasPrefix("wallet/") { wallet = String(rest.dropFirst(7)) }
             self = .bitcoind(host: host, port: try port(default: 8332), auth: auth, wallet: wallet)
         case "esplora+http":
-            self = .esplora(host: host, port: try port(default: 80), basePath: Self.trimmedPath(components.path), tls: nil)
+            self = .esplora(
+                host: host, port: try port(default: 80), basePath: Self.trimmedPath(components.path), tls: nil)
         case "esplora+https", "esplora":
             self = .esplora(
-                host: host, port: try port(default: 443), basePath: Self.trimmedPath(components.path), tls: tlsOptions())
+                host: host, port: try port(default: 443), basePath: Self.trimmedPath(components.path), tls: tlsOptions()
+            )
         default:
             throw .invalidURL(
                 "unknown scheme '\(scheme)'; use electrum://, electrums://, bitcoind:// or esplora+http(s)://")

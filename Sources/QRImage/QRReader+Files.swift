@@ -20,6 +20,7 @@ extension QRReader {
     ///   - workers: the number of threads; `nil` for the number of active processors.
     ///   - maxPixels: the largest image accepted in each file.
     ///   - thorough: as for `init(maxPixels:thorough:)`.
+    /// - Returns: one result per path, in the order of `paths`.
     public static func readFiles(
         atPaths paths: [String],
         workers: Int? = nil,

@@ -7,7 +7,8 @@ struct AirlockBench: ParsableCommand {
         commandName: "airlock-bench",
         abstract: "Benchmarks of Airlock's workloads; scripts/bench runs the peers' side in the same run.",
         subcommands: [
-            QRDecode.self, QRFrames.self, SighashBench.self, CoinSelectionBench.self, PSBTBench.self, SignerBench.self, QRPSBTFrames.self,
+            QRDecode.self, QRFrames.self, SighashBench.self, CoinSelectionBench.self, PSBTBench.self, SignerBench.self,
+            QRPSBTFrames.self,
         ]
     )
 }

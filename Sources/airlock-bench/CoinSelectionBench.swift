@@ -3,8 +3,8 @@ import Bitcoin
 import Foundation
 import Watcher
 
-/// `airlock-bench coinselect`: branch-and-bound with the single-random-draw fallback over a pool of UTXOs of
-/// spread-out values, for several payment amounts; reports the fastest of the repetitions.
+/// `airlock-bench coinselect`: branch-and-bound with the single-random-draw fallback over a pool of UTXOs of spread-out
+/// values, for several payment amounts; reports the fastest of the repetitions.
 struct CoinSelectionBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coinselect",
@@ -57,8 +57,9 @@ struct CoinSelectionBench: ParsableCommand {
             let exponent = Double(generator.next() % 10_000) / 10_000 * 5 + 3
             let sats = UInt64(pow(10, exponent))
             let txid = try Txid(bytes: (0..<32).map { UInt8(truncatingIfNeeded: (i >> ($0 % 4 * 8)) &+ $0) })
-            pool.append(CoinCandidate(
-                outpoint: OutPoint(txid: txid, vout: UInt32(i % 4)), value: try Amount(sats: sats), inputVSize: 68))
+            pool.append(
+                CoinCandidate(
+                    outpoint: OutPoint(txid: txid, vout: UInt32(i % 4)), value: try Amount(sats: sats), inputVSize: 68))
         }
         let parameters = SelectionParameters(
             feeRate: try FeeRate(satsPerVByte: feeRate), baseVSize: 11 + 31)
@@ -73,9 +74,10 @@ struct CoinSelectionBench: ParsableCommand {
                     from: pool, target: try Amount(sats: target), parameters: parameters, using: &draw)
                 best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             }
-            results.append(Result(
-                utxos: utxos, targetSats: target, algorithm: last?.algorithm.rawValue ?? "insufficient",
-                inputs: last?.selected.count ?? 0, waste: last?.waste ?? 0, seconds: best))
+            results.append(
+                Result(
+                    utxos: utxos, targetSats: target, algorithm: last?.algorithm.rawValue ?? "insufficient",
+                    inputs: last?.selected.count ?? 0, waste: last?.waste ?? 0, seconds: best))
         }
         if json {
             let encoder = JSONEncoder()
@@ -85,7 +87,9 @@ struct CoinSelectionBench: ParsableCommand {
         } else {
             print("utxos  target(sat)  algorithm  inputs  waste  seconds")
             for r in results {
-                print("\(r.utxos)  \(r.targetSats)  \(r.algorithm)  \(r.inputs)  \(r.waste)  \(String(format: "%.4f", r.seconds))")
+                print(
+                    "\(r.utxos)  \(r.targetSats)  \(r.algorithm)  \(r.inputs)  \(r.waste)  \(String(format: "%.4f", r.seconds))"
+                )
             }
         }
     }

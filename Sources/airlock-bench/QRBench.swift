@@ -67,7 +67,8 @@ extension AirlockBench {
                 let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
             } else {
-                print("files: \(paths.count)  codes: \(codes)  failures: \(failures)  joined payload: \(payloadBytes) B")
+                print(
+                    "files: \(paths.count)  codes: \(codes)  failures: \(failures)  joined payload: \(payloadBytes) B")
                 print(String(format: "time: %.3f s  rate: %.1f frames/s", best, rate))
             }
             if failures > 0 { throw ExitCode(2) }
@@ -112,12 +113,15 @@ extension AirlockBench {
             var texts: [String] = []
             if ur {
                 // A PSBT-shaped body: magic, then random bytes; CBOR adds a few bytes, so the last frame is short.
-                let body: [UInt8] = [0x70, 0x73, 0x62, 0x74, 0xFF]
+                let body: [UInt8] =
+                    [0x70, 0x73, 0x62, 0x74, 0xFF]
                     + (0..<(count * payload - 10)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-                texts = try FrameEncoder(urMaxFragmentLength: payload, urExtraParts: 0).frames(for: .psbt(body), format: .ur)
+                texts = try FrameEncoder(urMaxFragmentLength: payload, urExtraParts: 0).frames(
+                    for: .psbt(body), format: .ur)
             } else {
                 texts = (1...count).map { index in
-                    let body = String((0..<(2 * payload)).map { _ in letters[Int.random(in: 0..<26, using: &generator)] })
+                    let body = String(
+                        (0..<(2 * payload)).map { _ in letters[Int.random(in: 0..<26, using: &generator)] })
                     return "UR:CRYPTO-PSBT/\(index)-\(count)/\(body)"
                 }
             }

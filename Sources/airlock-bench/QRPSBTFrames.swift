@@ -21,15 +21,18 @@ extension AirlockBench {
         }
 
         func run() throws {
-            let master = try ExtendedPrivateKey(seed: try Mnemonic(phrase: PSBTBench.mnemonic).seed(), network: .regtest)
+            let master = try ExtendedPrivateKey(
+                seed: try Mnemonic(phrase: PSBTBench.mnemonic).seed(), network: .regtest)
             // Coins from 10 funding transactions, carried whole as non-witness UTXOs, as a coordinator sends them.
             let unsigned = try PSBTBench.psbt(master, kind: "wpkh", path: "84h/1h/0h", inputs: inputs, funding: 10)
             let signed = try PSBTSigner().sign(unsigned, with: SeedKeyProvider(master: master)).psbt
             let full = signed.serialized()
             let trimmed = signed.trimmedForCoordinator().serialized()
             let defaults = try FrameEncoder(urExtraParts: 0).frames(for: .psbt(trimmed), format: .ur).count
-            let fullAt400 = try FrameEncoder(urMaxFragmentLength: 400, urExtraParts: 0).frames(for: .psbt(full), format: .ur)
-                .count
+            let fullAt400 = try FrameEncoder(urMaxFragmentLength: 400, urExtraParts: 0).frames(
+                for: .psbt(full), format: .ur
+            )
+            .count
             let unsignedAt400 = try FrameEncoder(urMaxFragmentLength: 400, urExtraParts: 0)
                 .frames(for: .psbt(unsigned.serialized()), format: .ur).count
             if json {
@@ -43,9 +46,13 @@ extension AirlockBench {
                 let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
             } else {
-                print("unsigned PSBT (\(inputs) inputs): \(unsigned.serialized().count) B, \(unsignedAt400) UR frames at 400 B")
+                print(
+                    "unsigned PSBT (\(inputs) inputs): \(unsigned.serialized().count) B, \(unsignedAt400) UR frames at 400 B"
+                )
                 print("signed, full PSBT: \(full.count) B, \(fullAt400) UR frames at 400 B")
-                print("signed, Airlock default (trimmed, UR \(FrameEncoder.defaultURFragmentLength) B): \(trimmed.count) B, \(defaults) frames")
+                print(
+                    "signed, Airlock default (trimmed, UR \(FrameEncoder.defaultURFragmentLength) B): \(trimmed.count) B, \(defaults) frames"
+                )
             }
         }
     }

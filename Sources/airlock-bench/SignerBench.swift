@@ -4,7 +4,9 @@ import BitcoinCrypto
 import Foundation
 import Signer
 
-/// `airlock-bench signer`: the two costs a user of the signer feels. Unlocking the vault (Argon2id at the default
+/// `airlock-bench signer`: the two costs a user of the signer feels.
+///
+/// Unlocking the vault (Argon2id at the default
 /// 256 MiB / 3 passes, which DESIGN.md section 3 fixes), and `sign` of a large PSBT without the KDF: parse, review
 /// (ownership re-derived from the account, fee, policy), sign every input, trim for the coordinator, serialize.
 struct SignerBench: ParsableCommand {
@@ -26,7 +28,8 @@ struct SignerBench: ParsableCommand {
         }
     }
 
-    static let mnemonic = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+    static let mnemonic =
+        "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
 
     func run() throws {
         let unlock = try Self.unlockTimes(
@@ -49,19 +52,26 @@ struct SignerBench: ParsableCommand {
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print("vault unlock (Argon2id \(kdfMemory) MiB / \(kdfPasses) passes): median \(Self.fmt(median)) s, "
-                + "best \(Self.fmt(sortedUnlock[0])) s over \(unlocks)")
-            print("sign \(inputs)-input P2WPKH PSBT (\(sign.psbtBytes) bytes in, \(sign.signedBytes) out), KDF excluded, best of \(repetitions):")
-            print("  parse \(Self.fmt(sign.parse)) s, review \(Self.fmt(sign.review)) s, sign \(Self.fmt(sign.sign)) s, "
-                + "trim+serialize \(Self.fmt(sign.serialize)) s")
-            print("  total \(Self.fmt(sign.total)) s (\(String(format: "%.1f", sign.total / Double(inputs) * 1e6)) µs/input)")
+            print(
+                "vault unlock (Argon2id \(kdfMemory) MiB / \(kdfPasses) passes): median \(Self.fmt(median)) s, "
+                    + "best \(Self.fmt(sortedUnlock[0])) s over \(unlocks)")
+            print(
+                "sign \(inputs)-input P2WPKH PSBT (\(sign.psbtBytes) bytes in, \(sign.signedBytes) out), KDF excluded, best of \(repetitions):"
+            )
+            print(
+                "  parse \(Self.fmt(sign.parse)) s, review \(Self.fmt(sign.review)) s, sign \(Self.fmt(sign.sign)) s, "
+                    + "trim+serialize \(Self.fmt(sign.serialize)) s")
+            print(
+                "  total \(Self.fmt(sign.total)) s (\(String(format: "%.1f", sign.total / Double(inputs) * 1e6)) µs/input)"
+            )
         }
     }
 
     // MARK: Unlock
 
     static func unlockTimes(count: Int, kdf: Argon2Parameters) throws -> [Double] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("airlock-bench-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "airlock-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let vault = Vault(path: directory.appendingPathComponent("vault.airlock").path)
@@ -121,7 +131,9 @@ struct SignerBench: ParsableCommand {
             inputs: previous.map { TxIn(previousOutput: OutPoint(txid: $0.txid, vout: 0), sequence: .replaceByFee) },
             outputs: [
                 TxOut(value: try Amount(sats: send), scriptPubKey: external),
-                TxOut(value: try Amount(sats: total - send - fee), scriptPubKey: try descriptor.scriptPubKey(at: 0, path: 1)),
+                TxOut(
+                    value: try Amount(sats: total - send - fee),
+                    scriptPubKey: try descriptor.scriptPubKey(at: 0, path: 1)),
             ])
         var psbt = try PSBT(unsignedTransaction: transaction)
         for (index, tx) in previous.enumerated() {
@@ -129,7 +141,9 @@ struct SignerBench: ParsableCommand {
             psbt.setWitnessUTXO(tx.outputs[0], input: index)
             psbt.addBIP32Derivation(origins[index].0, origin: origins[index].1, input: index)
         }
-        guard let changeOrigin = account.addressOrigin(change: true, index: 0) else { throw ValidationError("no origin") }
+        guard let changeOrigin = account.addressOrigin(change: true, index: 0) else {
+            throw ValidationError("no origin")
+        }
         psbt.addBIP32Derivation(
             try accountNode.derive(DerivationPath(string: "m/1/0")).publicKey, origin: changeOrigin, output: 1)
         return psbt.serialized()
@@ -152,8 +166,11 @@ struct SignerBench: ParsableCommand {
             guard review.isAcceptable else { throw ValidationError("refused: \(review.refusals)") }
             _ = review.text
             let t2 = ContinuousClock.now
-            let report = try PSBTSigner(options: policy.signingOptions).sign(psbt, with: SeedKeyProvider(master: master))
-            guard report.signedInputs.count == inputs else { throw ValidationError("signed \(report.signedInputs.count)") }
+            let report = try PSBTSigner(options: policy.signingOptions).sign(
+                psbt, with: SeedKeyProvider(master: master))
+            guard report.signedInputs.count == inputs else {
+                throw ValidationError("signed \(report.signedInputs.count)")
+            }
             let t3 = ContinuousClock.now
             let out = report.psbt.trimmedForCoordinator().serialized()
             let t4 = ContinuousClock.now

@@ -8,7 +8,8 @@ import Signer
 struct AirlockSigner: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "airlock-signer",
-        abstract: "Air-gapped Bitcoin signer: holds the encrypted seed, reviews and signs PSBTs read from QR PNGs or files.",
+        abstract:
+            "Air-gapped Bitcoin signer: holds the encrypted seed, reviews and signs PSBTs read from QR PNGs or files.",
         discussion: """
             Runs on a machine that never touches a network. Data crosses the air gap only as QR-code PNG images \
             or files. Every run first installs a seccomp filter that makes socket() fail (see 'selftest'), and no \

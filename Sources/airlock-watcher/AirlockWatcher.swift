@@ -7,7 +7,8 @@ import Foundation
 struct AirlockWatcher: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "airlock-watcher",
-        abstract: "Watch-only Bitcoin wallet: tracks balances from a node, builds unsigned PSBTs, broadcasts signed ones.",
+        abstract:
+            "Watch-only Bitcoin wallet: tracks balances from a node, builds unsigned PSBTs, broadcasts signed ones.",
         discussion: """
             Holds no secrets. Imports the signer's account descriptors, and exchanges PSBTs with the signer as \
             QR-code PNG images or files. Data lives in --data-dir (default $AIRLOCK_HOME, else \

@@ -15,7 +15,11 @@ struct BBQrDataFile: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     static func all() throws -> [BBQrDataFile] {
-        struct Entry: Decodable { let size: Int; let sha256: String; let hex: String }
+        struct Entry: Decodable {
+            let size: Int
+            let sha256: String
+            let hex: String
+        }
         struct File: Decodable { let files: [String: Entry] }
         let file = try Vectors.json("bbqr/bbqr_test_data_files.json", as: File.self)
         return file.files.sorted { $0.key < $1.key }.map {

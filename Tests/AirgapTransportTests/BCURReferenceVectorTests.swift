@@ -58,8 +58,8 @@ struct BCURReferenceVectorTests {
             for failure in group["decode_must_fail"] as? [[String: String]] ?? [] {
                 let style: Bytewords.Style =
                     switch failure["style"] {
-                    case "uri": .uri;
-                    case "minimal": .minimal;
+                    case "uri": .uri
+                    case "minimal": .minimal
                     default: .standard
                     }
                 #expect(throws: BytewordsError.self) { try Bytewords.decode(failure["text"] ?? "", style: style) }

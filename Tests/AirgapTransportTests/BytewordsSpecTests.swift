@@ -9,9 +9,9 @@ import Testing
 struct BytewordsSpecTests {
     struct Example: Decodable, Sendable, CustomTestStringConvertible {
         let description: String
-        let body_hex: String
-        let crc32_hex: String
-        let body_with_checksum_hex: String
+        let bodyHex: String
+        let crc32Hex: String
+        let bodyWithChecksumHex: String
         let standard: String
         let uri: String?
         let minimal: String
@@ -25,9 +25,9 @@ struct BytewordsSpecTests {
 
     @Test("Spec examples: checksum and all three styles, both directions", arguments: try examples())
     func example(_ e: Example) throws {
-        let body = TestHex.bytes(e.body_hex)
-        #expect(String(format: "%08x", CRC32.checksum(body)) == e.crc32_hex)
-        #expect(TestHex.string(body + CRC32.bigEndianBytes(body)) == e.body_with_checksum_hex)
+        let body = TestHex.bytes(e.bodyHex)
+        #expect(String(format: "%08x", CRC32.checksum(body)) == e.crc32Hex)
+        #expect(TestHex.string(body + CRC32.bigEndianBytes(body)) == e.bodyWithChecksumHex)
         #expect(Bytewords.encode(body, style: .standard) == e.standard)
         if let uri = e.uri {
             #expect(Bytewords.encode(body, style: .uri) == uri)
@@ -43,7 +43,10 @@ struct BytewordsSpecTests {
 
     @Test("Word list: all 256 words and minimal pairs, each decodes to its byte")
     func wordList() throws {
-        struct File: Decodable { let words: [String]; let minimal: [String] }
+        struct File: Decodable {
+            let words: [String]
+            let minimal: [String]
+        }
         let file = try Vectors.json("bcur/bytewords_wordlist.json", as: File.self)
         #expect(file.words.count == 256 && file.minimal.count == 256)
         #expect(Bytewords.words == file.words)

@@ -171,7 +171,7 @@ struct PayloadDetectionTests {
 
     @Test("UR registry payloads arrive typed")
     func urTyped() throws {
-        let example = try #require(try URRegistryExample.all().first { $0.ur_type == "crypto-account" })
+        let example = try #require(try URRegistryExample.all().first { $0.urType == "crypto-account" })
         let result = try PayloadDecoder.decode([try #require(example.ur).uppercased()], expecting: [.cryptoAccount])
         guard case .cryptoAccount(let account) = result.payload else { throw PayloadError.empty }
         #expect(account.outputs.count == 7)

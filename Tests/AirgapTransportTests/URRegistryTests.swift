@@ -8,13 +8,13 @@ import Testing
 struct URRegistryExample: Decodable, Sendable, CustomTestStringConvertible {
     let doc: String
     let section: String
-    let ur_type: String
+    let urType: String
     let ur: String?
-    let ur_parts: [String]?
-    let cbor_hex: String?
-    let related_text: [String]?
+    let urParts: [String]?
+    let cborHex: String?
+    let relatedText: [String]?
 
-    var testDescription: String { "\(doc) \(section) (\(ur_type))" }
+    var testDescription: String { "\(doc) \(section) (\(urType))" }
 
     static func all() throws -> [URRegistryExample] {
         struct File: Decodable { let examples: [URRegistryExample] }
@@ -33,14 +33,14 @@ struct URRegistryTests {
     func decodesToCBOR(example: URRegistryExample) throws {
         if let text = example.ur {
             let ur = try UR(string: text)
-            #expect(ur.type == example.ur_type)
-            #expect(TestHex.string(ur.cbor) == example.cbor_hex)
+            #expect(ur.type == example.urType)
+            #expect(TestHex.string(ur.cbor) == example.cborHex)
             #expect(ur.string == text)
             // The CBOR is deterministic: it re-encodes to the same bytes.
             #expect(try CBOR(serialized: ur.cbor).serialized() == ur.cbor)
         } else {
             // The multi-part seed example: one part of a 3-part seed UR, which decodes as a valid fountain part.
-            let parts = try #require(example.ur_parts)
+            let parts = try #require(example.urParts)
             var decoder = URDecoder()
             for part in parts { #expect(try decoder.receive(part)) }
             #expect(!decoder.isComplete)
@@ -50,7 +50,7 @@ struct URRegistryTests {
 
     @Test(
         "psbt, crypto-output, crypto-account and account-descriptor decode to Swift values and re-encode byte-exact",
-        arguments: try URRegistryExample.all().filter { URRegistryItem.supportedTypes.contains($0.ur_type) })
+        arguments: try URRegistryExample.all().filter { URRegistryItem.supportedTypes.contains($0.urType) })
     func registryRoundTrip(example: URRegistryExample) throws {
         let ur = try UR(string: try #require(example.ur))
         let item = try URRegistryItem(ur)
@@ -68,7 +68,7 @@ struct URRegistryTests {
 
     @Test("crypto-output descriptors render with hex keys as in BCR-2020-010 examples 1-3")
     func ecKeyDescriptors() throws {
-        let examples = try URRegistryExample.all().filter { $0.ur_type == "crypto-output" }
+        let examples = try URRegistryExample.all().filter { $0.urType == "crypto-output" }
         #expect(examples.count == 5)
         var ecKeyCount = 0
         for example in examples {
@@ -80,7 +80,7 @@ struct URRegistryTests {
             let text = output.descriptorText { key in
                 if case .ec(let k) = key { TestHex.string(k.data) } else { "?" }
             }
-            #expect(text == example.related_text?.first)
+            #expect(text == example.relatedText?.first)
             ecKeyCount += 1
         }
         #expect(ecKeyCount == 3)
@@ -105,7 +105,7 @@ struct URRegistryTests {
 
     @Test("crypto-account renders the script expressions of BCR-2020-015")
     func accountScripts() throws {
-        let example = try #require(try URRegistryExample.all().first { $0.ur_type == "crypto-account" })
+        let example = try #require(try URRegistryExample.all().first { $0.urType == "crypto-account" })
         guard case .cryptoAccount(let account) = try URRegistryItem(UR(string: try #require(example.ur))) else {
             throw URError.unsupportedType("shape")
         }
@@ -122,13 +122,13 @@ struct URRegistryTests {
                 "wsh(cosigner([37b5eed4/48h/0h/0h/2h]K))", "tr([37b5eed4/86h/0h/0h]K)",
             ])
         // The expected text names each xpub; the descriptors there differ from ours only in the key.
-        let expectedLines = try #require(example.related_text?.last).split(separator: "\n")
+        let expectedLines = try #require(example.relatedText?.last).split(separator: "\n")
         #expect(expectedLines.count == rendered.count)
     }
 
     @Test("account-descriptor substitutes @0 with the key")
     func accountDescriptorSources() throws {
-        let example = try #require(try URRegistryExample.all().first { $0.ur_type == "account-descriptor" })
+        let example = try #require(try URRegistryExample.all().first { $0.urType == "account-descriptor" })
         guard case .accountDescriptor(let account) = try URRegistryItem(UR(string: try #require(example.ur))) else {
             throw URError.unsupportedType("shape")
         }

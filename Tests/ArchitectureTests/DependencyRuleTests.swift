@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The offline/online line of DESIGN.md section 1 and STYLE.md R8, checked from the package graph itself.
 @Suite("Dependency rule (DESIGN.md section 1)")
@@ -85,7 +85,9 @@ struct DependencyRuleTests {
 
     @Test("offline sources import no networking module")
     func offlineSourcesImportNoNetworking() throws {
-        let offline = ["BitcoinCrypto", "Bitcoin", "AirgapTransport", "QRImage", "Signer", "CLISupport", "airlock-signer"]
+        let offline = [
+            "BitcoinCrypto", "Bitcoin", "AirgapTransport", "QRImage", "Signer", "CLISupport", "airlock-signer",
+        ]
         let pattern = try Regex(#"(?m)^\s*(@\w+\s+)*(internal |public |package )?import\s+(\w+)"#)
         var scanned = 0
         for module in offline {

@@ -84,19 +84,19 @@ struct KeyIOAddressTests {
 
 @Suite("Addresses: BIP173 / BIP350 segwit address vectors")
 struct SegwitAddressTests {
-    @Test("BIP350 valid addresses give their scriptPubKey", arguments: try Bech32Vectors.bip350().valid_addresses)
+    @Test("BIP350 valid addresses give their scriptPubKey", arguments: try Bech32Vectors.bip350().validAddresses)
     func bip350Valid(_ vector: Bech32Vectors.AddressCase) throws {
         let address = try Address(string: vector.address)
         #expect(address.scriptPubKey.hexString == vector.scriptPubKey)
         #expect(address.description == vector.address.lowercased())
     }
 
-    @Test("BIP350 invalid addresses are rejected", arguments: try Bech32Vectors.bip350().invalid_addresses)
+    @Test("BIP350 invalid addresses are rejected", arguments: try Bech32Vectors.bip350().invalidAddresses)
     func bip350Invalid(_ vector: Bech32Vectors.AddressCase) {
         #expect(throws: AddressError.self) { try Address.decode(vector.address) }
     }
 
-    @Test("BIP173 invalid addresses are rejected", arguments: try Bech32Vectors.bip173().invalid_addresses)
+    @Test("BIP173 invalid addresses are rejected", arguments: try Bech32Vectors.bip173().invalidAddresses)
     func bip173Invalid(_ vector: Bech32Vectors.AddressCase) {
         #expect(throws: AddressError.self) { try Address.decode(vector.address) }
     }
@@ -104,7 +104,7 @@ struct SegwitAddressTests {
     /// BIP173's v0 addresses are still valid; its v1+ addresses carry a bech32 checksum, invalid since BIP350.
     @Test(
         "BIP173 valid addresses: v0 parses, v1+ is the wrong checksum variant",
-        arguments: try Bech32Vectors.bip173().valid_addresses)
+        arguments: try Bech32Vectors.bip173().validAddresses)
     func bip173Valid(_ vector: Bech32Vectors.AddressCase) throws {
         let script = try Script(hex: vector.scriptPubKey ?? "")
         let version = try #require(script.witnessProgram).version

@@ -1,6 +1,6 @@
 import BitcoinCrypto
-import Testing
 import TestSupport
+import Testing
 
 @testable import Bitcoin
 

@@ -1,6 +1,6 @@
 import BitcoinCrypto
-import Testing
 import TestSupport
+import Testing
 
 @testable import Bitcoin
 
@@ -24,7 +24,7 @@ struct BIP32Tests {
             var testDescription: String { reason }
         }
         let vectors: [Vector]
-        let invalid_extended_keys: [Invalid]
+        let invalidExtendedKeys: [Invalid]
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -36,7 +36,8 @@ struct BIP32Tests {
         var testDescription: String { "vector \(vector) \(path)" }
     }
 
-    static let file: File = (try? Vectors.json("bip32/bip32_vectors.json")) ?? File(vectors: [], invalid_extended_keys: [])
+    static let file: File =
+        (try? Vectors.json("bip32/bip32_vectors.json")) ?? File(vectors: [], invalidExtendedKeys: [])
     static let chains: [Case] = file.vectors.flatMap { v in
         v.chains.map { Case(vector: v.vector, seed: v.seed, path: $0.path, xpub: $0.xpub, xprv: $0.xprv) }
     }
@@ -45,7 +46,7 @@ struct BIP32Tests {
     func counts() {
         #expect(Self.file.vectors.count == 4)  // vector 5 is the invalid keys
         #expect(Self.chains.count == 17)
-        #expect(Self.file.invalid_extended_keys.count == 16)
+        #expect(Self.file.invalidExtendedKeys.count == 16)
     }
 
     @Test("seed → path gives the xprv and xpub", arguments: chains)
@@ -88,7 +89,7 @@ struct BIP32Tests {
         }
     }
 
-    @Test("vector 5 invalid keys are rejected with their reason", arguments: file.invalid_extended_keys)
+    @Test("vector 5 invalid keys are rejected with their reason", arguments: file.invalidExtendedKeys)
     func invalidKey(entry: File.Invalid) throws {
         if entry.reason == "unknown extended key version" {
             #expect {
@@ -172,7 +173,8 @@ struct BIP32Tests {
 
     @Test("malformed text: wrong length, bad characters, kind mismatch")
     func malformed() throws {
-        let xpub = "xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8"
+        let xpub =
+            "xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8"
         let valid = try ExtendedPublicKey(base58: xpub)
         #expect(throws: BIP32Error.invalidLength(79)) {
             _ = try ExtendedKey(base58: Base58.encodeCheck(valid.serialized() + [0]))

@@ -1,7 +1,7 @@
 import BitcoinCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Bitcoin
 

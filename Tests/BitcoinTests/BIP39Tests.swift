@@ -1,6 +1,6 @@
 import BitcoinCrypto
-import Testing
 import TestSupport
+import Testing
 
 @testable import Bitcoin
 
@@ -38,8 +38,9 @@ struct BIP39Tests {
     @Test("the wordlist hashes to the value in the vectors README")
     func wordlistHash() throws {
         let text = Mnemonic.englishWordlist.map { $0 + "\n" }.joined()
-        #expect(SHA256.hash(Array(text.utf8)).hexString
-            == "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda")
+        #expect(
+            SHA256.hash(Array(text.utf8)).hexString
+                == "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda")
         #expect(try Vectors.text("bip39/english.txt") == text)
     }
 
@@ -79,7 +80,8 @@ struct BIP39Tests {
 
     @Test("input is NFKD-normalised, case-folded and split on any whitespace")
     func normalisation() throws {
-        let spaced = " Abandon\tabandon  abandon abandon abandon abandon abandon abandon abandon abandon abandon ABOUT\n"
+        let spaced =
+            " Abandon\tabandon  abandon abandon abandon abandon abandon abandon abandon abandon abandon ABOUT\n"
         let mnemonic = try Mnemonic(phrase: spaced)
         #expect(mnemonic.entropy.unsafeCopyToArray() == [UInt8](repeating: 0, count: 16))
         // "ﬁ" (U+FB01) decomposes to "fi" under NFKD, in the passphrase as in the words.

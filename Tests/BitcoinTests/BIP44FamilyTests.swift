@@ -1,11 +1,13 @@
 import BitcoinCrypto
-import Testing
 import TestSupport
+import Testing
 
 @testable import Bitcoin
 
-/// BIP49, BIP84 and BIP86 test vectors (shared/vectors/bip32/bip49_bip84_bip86_vectors.json): mnemonic → root →
-/// account → keys, scripts and addresses. Every field of every group is checked; an unknown field fails the test.
+/// BIP49, BIP84 and BIP86 test vectors (shared/vectors/bip32/bip49_bip84_bip86_vectors.json): mnemonic → root → account
+/// → keys, scripts and addresses.
+///
+/// Every field of every group is checked; an unknown field fails the test.
 @Suite("BIP49/BIP84/BIP86")
 struct BIP44FamilyTests {
     static func groups(_ bip: String) -> [(comment: String?, fields: [String: String])] {
@@ -18,7 +20,9 @@ struct BIP44FamilyTests {
     /// Mnemonic fields first (they make the root the others are checked against), then by name.
     static func order(_ name: String) -> String { (name == "mnemonic" || name == "masterseedWords" ? "0" : "1") + name }
 
-    static func hex(_ text: String) -> [UInt8] { TestHex.bytes(text.hasPrefix("0x") ? String(text.dropFirst(2)) : text) }
+    static func hex(_ text: String) -> [UInt8] {
+        TestHex.bytes(text.hasPrefix("0x") ? String(text.dropFirst(2)) : text)
+    }
 
     @Test("every group of the BIP's vectors", arguments: ["49", "84", "86"])
     func vectors(bip: String) throws {
@@ -37,7 +41,8 @@ struct BIP44FamilyTests {
                 current = try #require(root).derive(path)
                 lastPath = path
             }
-            for (name, value) in fields.sorted(by: { Self.order($0.key) < Self.order($1.key) }) where !name.hasSuffix("_network") {
+            for (name, value) in fields.sorted(by: { Self.order($0.key) < Self.order($1.key) })
+            where !name.hasSuffix("_network") {
                 checked += 1
                 switch name {
                 case "masterseedWords", "mnemonic":
@@ -75,14 +80,17 @@ struct BIP44FamilyTests {
                 case "internal_key":
                     #expect(current?.publicKey.xOnly.key.bytes == Self.hex(value))
                 case "output_key":
-                    #expect(try current?.publicKey.xOnly.key.taprootOutputKey(merkleRoot: nil).key.bytes == Self.hex(value))
+                    #expect(
+                        try current?.publicKey.xOnly.key.taprootOutputKey(merkleRoot: nil).key.bytes == Self.hex(value))
                 case "scriptPubKey", "address":
                     // The account descriptor with both branches gives the same script at (branch, index).
                     let steps = try #require(lastPath).components
                     try #require(steps.count == 5)
                     let account = try #require(root).derive(DerivationPath(Array(steps.prefix(3))))
                     let xpub = account.extendedPublicKey.standardBase58String
-                    let text = bip == "86" ? "tr(\(xpub)/<0;1>/*)" : (bip == "84" ? "wpkh(\(xpub)/<0;1>/*)" : "sh(wpkh(\(xpub)/<0;1>/*))")
+                    let text =
+                        bip == "86"
+                        ? "tr(\(xpub)/<0;1>/*)" : (bip == "84" ? "wpkh(\(xpub)/<0;1>/*)" : "sh(wpkh(\(xpub)/<0;1>/*))")
                     let descriptor = try Descriptor(string: text)
                     let (branch, index) = (Int(steps[3].rawValue), steps[4].rawValue)
                     if name == "scriptPubKey" {

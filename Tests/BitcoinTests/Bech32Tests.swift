@@ -7,11 +7,11 @@ struct Bech32Vectors: Decodable {
     struct StringCase: Decodable, CustomTestStringConvertible, Sendable {
         let string: String
         let reason: String?
-        let string_bytes_hex: String?
+        let stringBytesHex: String?
         var testDescription: String { reason.map { "\(string) (\($0))" } ?? string }
-        /// The raw string, rebuilt from `string_bytes_hex` (latin-1) where the JSON string carries a non-ASCII byte.
+        /// The raw string, rebuilt from `stringBytesHex` (latin-1) where the JSON string carries a non-ASCII byte.
         var raw: String {
-            guard let hex = string_bytes_hex else { return string }
+            guard let hex = stringBytesHex else { return string }
             return String(TestHex.bytes(hex).map { Character(Unicode.Scalar($0)) })
         }
     }
@@ -21,10 +21,10 @@ struct Bech32Vectors: Decodable {
         let reason: String?
         var testDescription: String { address }
     }
-    let valid_strings: [StringCase]
-    let invalid_strings: [StringCase]
-    let valid_addresses: [AddressCase]
-    let invalid_addresses: [AddressCase]
+    let validStrings: [StringCase]
+    let invalidStrings: [StringCase]
+    let validAddresses: [AddressCase]
+    let invalidAddresses: [AddressCase]
 
     static func bip173() throws -> Bech32Vectors { try Vectors.json("bech32/bip173_vectors.json") }
     static func bip350() throws -> Bech32Vectors { try Vectors.json("bech32/bip350_vectors.json") }
@@ -35,7 +35,7 @@ struct Bech32Vectors: Decodable {
 struct Bech32Tests {
     @Test(
         "BIP173 valid bech32 strings decode as bech32 and re-encode",
-        arguments: try Bech32Vectors.bip173().valid_strings)
+        arguments: try Bech32Vectors.bip173().validStrings)
     func bip173Valid(_ vector: Bech32Vectors.StringCase) throws {
         let decoded = try Bech32.decode(vector.raw)
         #expect(decoded.variant == .bech32)
@@ -44,7 +44,7 @@ struct Bech32Tests {
 
     @Test(
         "BIP350 valid bech32m strings decode as bech32m and re-encode",
-        arguments: try Bech32Vectors.bip350().valid_strings)
+        arguments: try Bech32Vectors.bip350().validStrings)
     func bip350Valid(_ vector: Bech32Vectors.StringCase) throws {
         let decoded = try Bech32.decode(vector.raw)
         #expect(decoded.variant == .bech32m)
@@ -53,7 +53,7 @@ struct Bech32Tests {
 
     @Test(
         "BIP173 / BIP350 invalid strings are rejected",
-        arguments: try Bech32Vectors.bip173().invalid_strings + Bech32Vectors.bip350().invalid_strings)
+        arguments: try Bech32Vectors.bip173().invalidStrings + Bech32Vectors.bip350().invalidStrings)
     func invalid(_ vector: Bech32Vectors.StringCase) {
         #expect(throws: EncodingError.self) { try Bech32.decode(vector.raw) }
     }

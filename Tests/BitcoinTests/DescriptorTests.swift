@@ -1,7 +1,7 @@
 import BitcoinCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Bitcoin
 
@@ -73,7 +73,9 @@ struct DescriptorTests {
             for (mine, theirs) in zip(expanded, vector.expansions) {
                 let expected = try Descriptor(string: theirs)
                 #expect(mine.string(includingPrivateKeys: true) == expected.string(includingPrivateKeys: true))
-                #expect(mine.string(includingPrivateKeys: true, checksum: false) == theirs.replacingOccurrences(of: "'", with: "h"))
+                #expect(
+                    mine.string(includingPrivateKeys: true, checksum: false)
+                        == theirs.replacingOccurrences(of: "'", with: "h"))
                 for index: UInt32 in 0..<3 {
                     let a = try? mine.scriptPubKeys(at: index)
                     let b = try? expected.scriptPubKeys(at: index)
@@ -87,7 +89,8 @@ struct DescriptorTests {
         }
         if vector.scriptsByIndex.isEmpty {
             // BIP386 gives one valid descriptor without scripts: it must parse and print again.
-            #expect(try Descriptor(string: descriptor.string(includingPrivateKeys: true)).string() == descriptor.string())
+            #expect(
+                try Descriptor(string: descriptor.string(includingPrivateKeys: true)).string() == descriptor.string())
             return
         }
         #expect(descriptor.isRanged == (vector.scriptsByIndex.count > 1))
@@ -112,13 +115,17 @@ struct DescriptorTests {
 
     @Test("a key without a multipath step is the same on every branch of a multipath descriptor")
     func mixedMultipath() throws {
-        let a = "xpub6ERApfZwUNrhLCkDtcHTcxd75RbzS1ed54G1LkBUHQVHQKqhMkhgbmJbZRkrgZw4koxb5JaHWkY4ALHY2grBGRjaDMzQLcgJvLJuZZvRcEL"
-        let b = "xpub68NZiKmJWnxxS6aaHmn81bvJeTESw724CRDs6HbuccFQN9Ku14VQrADWgqbhhTHBaohPX4CjNLf9fq9MYo6oDaPPLPxSb7gwQN3ih19Zm4Y"
+        let a =
+            "xpub6ERApfZwUNrhLCkDtcHTcxd75RbzS1ed54G1LkBUHQVHQKqhMkhgbmJbZRkrgZw4koxb5JaHWkY4ALHY2grBGRjaDMzQLcgJvLJuZZvRcEL"
+        let b =
+            "xpub68NZiKmJWnxxS6aaHmn81bvJeTESw724CRDs6HbuccFQN9Ku14VQrADWgqbhhTHBaohPX4CjNLf9fq9MYo6oDaPPLPxSb7gwQN3ih19Zm4Y"
         let mixed = try Descriptor(string: "wsh(multi(1,\(a)/<0;1>/*,\(b)/2/*))")
         let branch1 = try Descriptor(string: "wsh(multi(1,\(a)/1/*,\(b)/2/*))")
         #expect(try mixed.scriptPubKey(at: 5, path: 1) == branch1.scriptPubKey(at: 5))
         #expect(try mixed.scriptPubKey(at: 5, path: 1) == mixed.singlePathDescriptors()[1].scriptPubKey(at: 5))
-        #expect(throws: DescriptorError.pathOutOfRange(path: 2, count: 2)) { _ = try mixed.scriptPubKey(at: 5, path: 2) }
+        #expect(throws: DescriptorError.pathOutOfRange(path: 2, count: 2)) {
+            _ = try mixed.scriptPubKey(at: 5, path: 2)
+        }
     }
 
     @Test("invalid descriptors are rejected with a DescriptorError", arguments: invalid)
@@ -183,7 +190,9 @@ struct BIP380Tests {
     func checksumExample() throws {
         #expect(try DescriptorChecksum.compute("raw(deadbeef)") == "89f8spxm")
         #expect(try Descriptor(string: "raw(deadbeef)").description == "raw(deadbeef)#89f8spxm")
-        #expect(throws: DescriptorError.missingChecksum) { _ = try Descriptor(string: "raw(deadbeef)", requireChecksum: true) }
+        #expect(throws: DescriptorError.missingChecksum) {
+            _ = try Descriptor(string: "raw(deadbeef)", requireChecksum: true)
+        }
         #expect(throws: DescriptorError.checksumMismatch(expected: "89f8spxm", found: "89f8spxn")) {
             _ = try Descriptor(string: "raw(deadbeef)#89f8spxn")
         }
@@ -195,11 +204,14 @@ struct BIP380Tests {
         #expect(descriptor.expression.keys.count == 1)
         // An xpub followed by hardened steps parses, but deriving from it is a typed error.
         let afterKey = vector.expression.split(separator: "]").last.map(String.init) ?? vector.expression
-        if afterKey.hasPrefix("xpub"), afterKey.split(separator: "/").dropFirst().contains(where: { $0.contains("h") }) {
+        if afterKey.hasPrefix("xpub"), afterKey.split(separator: "/").dropFirst().contains(where: { $0.contains("h") })
+        {
             #expect {
                 _ = try descriptor.scriptPubKeys(at: 0)
             } throws: { error in
-                guard case .derivation(.hardenedDerivationFromPublicKey) = error as? DescriptorError else { return false }
+                guard case .derivation(.hardenedDerivationFromPublicKey) = error as? DescriptorError else {
+                    return false
+                }
                 return true
             }
         } else {

@@ -67,7 +67,8 @@ struct ImageRoundTripTests {
     func sheetOfThirty() throws {
         // 3,597 bytes are 3,600 in CBOR (a 3-byte byte-string header): thirty 120-byte fragments.
         let payload = Self.bytes(30 * 120 - 3)
-        let frames = try FrameEncoder(urMaxFragmentLength: 120, urExtraParts: 0).frames(for: .bytes(payload), format: .ur)
+        let frames = try FrameEncoder(urMaxFragmentLength: 120, urExtraParts: 0).frames(
+            for: .bytes(payload), format: .ur)
         #expect(frames.count == 30)
         let sheet = try QRSheet(codes: try frames.map { try QRCode(text: $0) })
         let directory = try Self.directory()

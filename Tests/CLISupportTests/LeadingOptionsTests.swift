@@ -8,15 +8,19 @@ struct LeadingOptionsTests {
     @Test("options before the subcommand move behind it, in order")
     func movesLeadingOptions() {
         #expect(
-            options.reordered(["--wallet", "savings", "--json", "balance"]) == ["balance", "--wallet", "savings", "--json"])
-        #expect(options.reordered(["--data-dir=/tmp/a", "node", "set", "electrum://h:1"])
-            == ["node", "set", "electrum://h:1", "--data-dir=/tmp/a"])
+            options.reordered(["--wallet", "savings", "--json", "balance"]) == [
+                "balance", "--wallet", "savings", "--json",
+            ])
+        #expect(
+            options.reordered(["--data-dir=/tmp/a", "node", "set", "electrum://h:1"])
+                == ["node", "set", "electrum://h:1", "--data-dir=/tmp/a"])
     }
 
     @Test("a -- terminator keeps what follows it as positional arguments")
     func keepsTerminator() {
-        #expect(options.reordered(["--wallet", "w", "broadcast", "a.png", "--", "--odd-name.png"])
-            == ["broadcast", "a.png", "--wallet", "w", "--", "--odd-name.png"])
+        #expect(
+            options.reordered(["--wallet", "w", "broadcast", "a.png", "--", "--odd-name.png"])
+                == ["broadcast", "a.png", "--wallet", "w", "--", "--odd-name.png"])
     }
 
     @Test("nothing moves without a subcommand, without a value, or past an unknown option")

@@ -56,11 +56,13 @@ struct BlockHeaderTests {
         #expect(throws: ChainError.self) { try header.verifyProofOfWork(network: .main) }
     }
 
-    @Test("compact targets", arguments: [
-        (UInt32(0x1d00_ffff), "00000000ffff0000000000000000000000000000000000000000000000000000"),
-        (UInt32(0x207f_ffff), "7fffff0000000000000000000000000000000000000000000000000000000000"),
-        (UInt32(0x0300_0001), "0000000000000000000000000000000000000000000000000000000000000001"),
-    ])
+    @Test(
+        "compact targets",
+        arguments: [
+            (UInt32(0x1d00_ffff), "00000000ffff0000000000000000000000000000000000000000000000000000"),
+            (UInt32(0x207f_ffff), "7fffff0000000000000000000000000000000000000000000000000000000000"),
+            (UInt32(0x0300_0001), "0000000000000000000000000000000000000000000000000000000000000001"),
+        ])
     func targets(bits: UInt32, expected: String) throws {
         #expect(BlockHeader.target(bits: bits)?.hexString == expected)
     }
@@ -96,7 +98,8 @@ struct MerkleProofTests {
     }
 
     static func header(merkleRoot: [UInt8]) throws -> BlockHeader {
-        try BlockHeader(serialized: [1, 0, 0, 0] + [UInt8](repeating: 0, count: 32) + merkleRoot + [UInt8](repeating: 0, count: 12))
+        try BlockHeader(
+            serialized: [1, 0, 0, 0] + [UInt8](repeating: 0, count: 32) + merkleRoot + [UInt8](repeating: 0, count: 12))
     }
 
     @Test("every leaf of a 7-transaction block proves; a wrong position or sibling fails", arguments: 0..<7)

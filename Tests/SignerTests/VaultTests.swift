@@ -5,7 +5,9 @@ import Testing
 
 @testable import Signer
 
-/// The vault file of DESIGN.md section 3 (format in docs/formats.md). Argon2id runs at the 64 MiB floor to stay fast.
+/// The vault file of DESIGN.md section 3 (format in docs/formats.md).
+///
+/// Argon2id runs at the 64 MiB floor to stay fast.
 @Suite("Vault")
 struct VaultTests {
     static let kdf = Argon2Parameters(memoryBytes: 64 << 20, iterations: 1)

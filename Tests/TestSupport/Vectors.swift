@@ -56,7 +56,9 @@ public enum Vectors {
 
     /// The vector file at `relativePath` decoded as JSON into `T`.
     public static func json<T: Decodable>(_ relativePath: String, as type: T.Type = T.self) throws -> T {
-        try JSONDecoder().decode(T.self, from: try data(relativePath))
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase  // the files' snake_case keys as camelCase properties
+        return try decoder.decode(T.self, from: try data(relativePath))
     }
 
     /// The vector file at `relativePath` parsed as untyped JSON (dictionaries, arrays, strings, numbers).

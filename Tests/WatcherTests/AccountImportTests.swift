@@ -7,8 +7,10 @@ import Testing
 /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0084.mediawiki#test-vectors
 @Suite("Account import: descriptors, extended keys, JSON export")
 struct AccountImportTests {
-    static let xpub = "xpub6CatWdiZiodmUeTDp8LT5or8nmbKNcuyvz7WyksVFkKB4RHwCD3XyuvPEbvqAQY3rAPshWcMLoP2fMFMKHPJ4ZeZXYVUhLv1VMrjPC7PW6V"
-    static let zpub = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs"
+    static let xpub =
+        "xpub6CatWdiZiodmUeTDp8LT5or8nmbKNcuyvz7WyksVFkKB4RHwCD3XyuvPEbvqAQY3rAPshWcMLoP2fMFMKHPJ4ZeZXYVUhLv1VMrjPC7PW6V"
+    static let zpub =
+        "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs"
     static let firstReceive = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
     static let firstChange = "bc1q8c6fshw2dlwun7ekn9qwf37cu2rn755upcp6el"
 
@@ -57,7 +59,9 @@ struct AccountImportTests {
         bad += good.hasSuffix("q") ? "p" : "q"
         #expect(throws: ImportError.self) { try AccountImport.parse(bad) }
         #expect(throws: ImportError.privateKeys) {
-            try AccountImport.parse("wpkh(xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi/0/*)")
+            try AccountImport.parse(
+                "wpkh(xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi/0/*)"
+            )
         }
         #expect(throws: ImportError.self) { try AccountImport.parse(good, network: .regtest) }
         #expect(throws: ImportError.self) { try AccountImport.parse("hello") }
@@ -82,7 +86,8 @@ struct LabelTests {
         #expect(labels.count == 2 && labels[1].spendable == false)
         #expect(try LabelsFile.parse(LabelsFile.serialize(labels)) == [labels[1], labels[0]])  // sorted by type, ref
         #expect(throws: LabelError.invalid(line: 2, reason: "unknown type 'car'")) {
-            try LabelsFile.parse("{\"type\":\"tx\",\"ref\":\"\(txid)\",\"label\":\"a\"}\n{\"type\":\"car\",\"ref\":\"x\"}")
+            try LabelsFile.parse(
+                "{\"type\":\"tx\",\"ref\":\"\(txid)\",\"label\":\"a\"}\n{\"type\":\"car\",\"ref\":\"x\"}")
         }
         #expect(throws: LabelError.self) { try LabelsFile.parse("{\"type\":\"output\",\"ref\":\"\(txid)\"}") }
         #expect(throws: LabelError.self) { try LabelsFile.parse("not json") }

@@ -3,9 +3,8 @@ import Testing
 
 @testable import Watcher
 
-/// Coin selection behaviour as Bitcoin Core describes it (src/wallet/coinselection.cpp): BnB finds changeless
-/// solutions within the cost of change, SRD falls back with change, waste = Σ(fee − long-term fee) + change cost or
-/// excess.
+/// Coin selection behaviour as Bitcoin Core describes it (src/wallet/coinselection.cpp): BnB finds changeless solutions
+/// within the cost of change, SRD falls back with change, waste = Σ(fee − long-term fee) + change cost or excess.
 @Suite("Coin selection: branch and bound, single random draw, waste")
 struct CoinSelectionTests {
     struct Seeded: RandomNumberGenerator {
@@ -64,9 +63,12 @@ struct CoinSelectionTests {
         let coins = [try Self.coin(10_000, 1), try Self.coin(20_000, 2)]
         var rng = Seeded(state: 3)
         #expect {
-            try CoinSelection.select(from: coins, target: try Amount(sats: 40_000), parameters: Self.params, using: &rng)
+            try CoinSelection.select(
+                from: coins, target: try Amount(sats: 40_000), parameters: Self.params, using: &rng)
         } throws: { error in
-            guard case .insufficientFunds(let needed, let available) = error as? CoinSelectionError else { return false }
+            guard case .insufficientFunds(let needed, let available) = error as? CoinSelectionError else {
+                return false
+            }
             return needed > 40_000 && available == 30_000 - 2 * 68
         }
     }
@@ -76,7 +78,8 @@ struct CoinSelectionTests {
         let params = SelectionParameters(feeRate: FeeRate(satsPerKVB: 100_000), baseVSize: 42)  // 100 sat/vB
         let coins = [try Self.coin(6_000, 1), try Self.coin(6_500, 2), try Self.coin(500_000, 3)]
         var rng = Seeded(state: 5)
-        let result = try CoinSelection.select(from: coins, target: try Amount(sats: 100_000), parameters: params, using: &rng)
+        let result = try CoinSelection.select(
+            from: coins, target: try Amount(sats: 100_000), parameters: params, using: &rng)
         #expect(result.selected.map(\.outpoint) == [coins[2].outpoint])
     }
 
@@ -91,7 +94,8 @@ struct CoinSelectionTests {
             try Self.coin(needed / 2 + inputFee, 2), try Self.coin(needed - needed / 2 + inputFee, 3),  // exact pair
         ]
         var rng = Seeded(state: 9)
-        let result = try CoinSelection.select(from: coins, target: try Amount(sats: target), parameters: params, using: &rng)
+        let result = try CoinSelection.select(
+            from: coins, target: try Amount(sats: target), parameters: params, using: &rng)
         #expect(result.algorithm == .branchAndBound)
         #expect(result.selected.map(\.outpoint) == [coins[0].outpoint])
     }

@@ -10,7 +10,8 @@ import Testing
 @Suite("Store: migrations, wallets, UTXOs")
 struct StoreTests {
     static func tempDir() -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("airlock-store-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("airlock-store-\(UUID().uuidString)")
+            .path
         return path
     }
 
@@ -20,9 +21,10 @@ struct StoreTests {
 
     static func makeWallet(_ store: Store, name: String = "w") throws -> WalletRecord {
         let account = try AccountImport.parse(Self.descriptor)
-        return try store.createWallet(WalletRecord(
-            name: name, network: .main, gapLimit: 20,
-            descriptors: [.external: account.external.description, .internal: account.change?.description ?? ""]))
+        return try store.createWallet(
+            WalletRecord(
+                name: name, network: .main, gapLimit: 20,
+                descriptors: [.external: account.external.description, .internal: account.change?.description ?? ""]))
     }
 
     @Test("a new database has every named migration, WAL journal and foreign keys on")
@@ -83,18 +85,22 @@ struct StoreTests {
             inputs: [TxIn(previousOutput: OutPoint(txid: try Txid(bytes: [UInt8](repeating: 7, count: 32)), vout: 1))],
             outputs: [TxOut(value: try Amount(sats: 50_000), scriptPubKey: receive.script)])
         let tip = BlockTip(height: 10, hash: String(repeating: "0", count: 64))
-        try store.apply(walletID: id, addresses: [receive, change], update: SyncUpdate(
-            tip: tip, histories: [receive.script: [HistoryEntry(txid: funding.txid, height: 5)]],
-            transactions: [funding.txid: funding],
-            anchors: [funding.txid: BlockAnchor(height: 5, blockHash: "ab", verified: true)]))
+        try store.apply(
+            walletID: id, addresses: [receive, change],
+            update: SyncUpdate(
+                tip: tip, histories: [receive.script: [HistoryEntry(txid: funding.txid, height: 5)]],
+                transactions: [funding.txid: funding],
+                anchors: [funding.txid: BlockAnchor(height: 5, blockHash: "ab", verified: true)]))
         #expect(try store.utxos(walletID: id).map(\.value.sats) == [50_000])
         #expect(try store.addresses(walletID: id).first { $0.keychain == .external }?.used == true)
         let spend = Transaction(
             inputs: [TxIn(previousOutput: OutPoint(txid: funding.txid, vout: 0))],
             outputs: [TxOut(value: try Amount(sats: 40_000), scriptPubKey: change.script)])
-        try store.apply(walletID: id, addresses: [], update: SyncUpdate(
-            tip: tip, histories: [change.script: [HistoryEntry(txid: spend.txid, height: nil)]],
-            transactions: [spend.txid: spend]))
+        try store.apply(
+            walletID: id, addresses: [],
+            update: SyncUpdate(
+                tip: tip, histories: [change.script: [HistoryEntry(txid: spend.txid, height: nil)]],
+                transactions: [spend.txid: spend]))
         let after = try store.utxos(walletID: id)
         #expect(after.map(\.value.sats) == [40_000])
         #expect(after.first?.height == nil)

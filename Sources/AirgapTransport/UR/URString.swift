@@ -10,7 +10,8 @@ package struct URString: Sendable {
     package init(_ text: String) throws(URError) {
         // Work on ASCII-lower-cased UTF-8 bytes: UR strings are ASCII, anything else fails validation below.
         let bytes = text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
-        guard bytes.count >= 3, bytes[0] == UInt8(ascii: "u"), bytes[1] == UInt8(ascii: "r"), bytes[2] == UInt8(ascii: ":")
+        guard bytes.count >= 3, bytes[0] == UInt8(ascii: "u"), bytes[1] == UInt8(ascii: "r"),
+            bytes[2] == UInt8(ascii: ":")
         else { throw .notUR }
         let components = bytes[3...].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         let type = String(decoding: components[0], as: UTF8.self)

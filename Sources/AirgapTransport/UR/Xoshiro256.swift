@@ -1,4 +1,5 @@
 import BitcoinCrypto
+
 /// The Xoshiro256** generator as bc-ur seeds and uses it for fountain-part fragment choice.
 ///
 /// The state is the SHA-256 of the seed bytes, read as four big-endian 64-bit words.

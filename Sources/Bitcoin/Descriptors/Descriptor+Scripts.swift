@@ -1,8 +1,8 @@
 import BitcoinCrypto
 
 extension Descriptor {
-    /// The scriptPubKeys at child `index` of branch `path`: one, or several for `combo()` (P2PK, P2PKH, then P2WPKH
-    /// and P2SH-P2WPKH for a compressed key).
+    /// The scriptPubKeys at child `index` of branch `path`: one, or several for `combo()` (P2PK, P2PKH, then P2WPKH and
+    /// P2SH-P2WPKH for a compressed key).
     ///
     /// - Throws: `DescriptorError.derivation` (e.g. hardened steps on an xpub), `.indexOutOfRange`, `.pathOutOfRange`.
     public func scriptPubKeys(at index: UInt32 = 0, path: Int = 0) throws(DescriptorError) -> [Script] {
@@ -83,7 +83,8 @@ extension Descriptor {
             return address.scriptPubKey
         case .tr(let internalKey, let node):
             let key = try internalKey.publicKey(at: index, path: path).key.xOnly.key
-            let tree = try node.map { (n) throws(DescriptorError) -> TapTree in try tapTree(n, index: index, path: path) }
+            let tree = try node.map { (n) throws(DescriptorError) -> TapTree in try tapTree(n, index: index, path: path)
+            }
             do {
                 return try TaprootSpendInfo(internalKey: key, tree: tree).scriptPubKey
             } catch {

@@ -1,5 +1,5 @@
-/// An output script descriptor (BIP380–387, BIP389 multipath): a parsed expression tree that derives scriptPubKeys
-/// and addresses at any index, and prints itself normalised with a checksum.
+/// An output script descriptor (BIP380–387, BIP389 multipath): a parsed expression tree that derives scriptPubKeys and
+/// addresses at any index, and prints itself normalised with a checksum.
 ///
 /// Private keys (WIF, xprv) are kept for signing but printed only when asked (`string(includingPrivateKeys:)`);
 /// `description` is the public form.
@@ -88,9 +88,11 @@ public struct Descriptor: Sendable, CustomStringConvertible {
         case .sh(let inner): return "sh(\(sub(inner)))"
         case .wsh(let inner): return "wsh(\(sub(inner)))"
         case .multi(let threshold, let keys, let sorted):
-            return (sorted ? "sortedmulti(" : "multi(") + ([String(threshold)] + keys.map { key($0) }).joined(separator: ",") + ")"
+            return (sorted ? "sortedmulti(" : "multi(")
+                + ([String(threshold)] + keys.map { key($0) }).joined(separator: ",") + ")"
         case .multiA(let threshold, let keys, let sorted):
-            return (sorted ? "sortedmulti_a(" : "multi_a(") + ([String(threshold)] + keys.map { key($0, true) }).joined(separator: ",")
+            return (sorted ? "sortedmulti_a(" : "multi_a(")
+                + ([String(threshold)] + keys.map { key($0, true) }).joined(separator: ",")
                 + ")"
         case .raw(let script): return "raw(\(script.hexString))"
         case .addr(let address): return "addr(\(address))"

@@ -1,7 +1,9 @@
 import BitcoinCrypto
 
 extension DescriptorKey {
-    /// The key expression as text, with `h` markers and standard xpub/tpub versions. Private keys are printed only
+    /// The key expression as text, with `h` markers and standard xpub/tpub versions.
+    ///
+    /// Private keys are printed only
     /// with `includingPrivateKeys`; otherwise an xprv with hardened fixed steps is replaced by the xpub of the last
     /// hardened step, with those steps moved into the origin, so that the public form can still derive.
     /// `xOnly` prints hex keys as 32-byte x-only keys (inside `tr()`).
@@ -17,7 +19,9 @@ extension DescriptorKey {
         case .wif(let wif):
             if includingPrivateKeys { return originText(origin) + wif.base58String }
             let bytes =
-                xOnly ? wif.publicKey.xOnly.key.bytes : (wif.isCompressed ? wif.publicKey.compressed : wif.publicKey.uncompressed)
+                xOnly
+                ? wif.publicKey.xOnly.key.bytes
+                : (wif.isCompressed ? wif.publicKey.compressed : wif.publicKey.uncompressed)
             return originText(origin) + bytes.hexString
         case .extended(.privateKey(let key)):
             if includingPrivateKeys { return originText(origin) + key.standardBase58String + stepsText(steps) }

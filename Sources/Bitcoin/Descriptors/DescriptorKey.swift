@@ -54,8 +54,8 @@ public struct DescriptorKey: Sendable {
     public let steps: [Step]
     /// The wildcard, if the key is ranged.
     public let wildcard: Wildcard
-    /// Per multipath branch (one when there is no multipath step): the key after the fixed steps, or why it could
-    /// not be derived (hardened steps on an xpub).
+    /// Per multipath branch (one when there is no multipath step): the key after the fixed steps, or why it could not
+    /// be derived (hardened steps on an xpub).
     let prefixes: [Result<Prefix, BIP32Error>]
 
     init(origin: KeyOrigin?, material: Material, steps: [Step] = [], wildcard: Wildcard = .none) {
@@ -67,10 +67,11 @@ public struct DescriptorKey: Sendable {
             self.prefixes = []
             return
         }
-        let branches = steps.lazy.compactMap { step -> Int? in
-            if case .multipath(let numbers) = step { return numbers.count }
-            return nil
-        }.first ?? 1
+        let branches =
+            steps.lazy.compactMap { step -> Int? in
+                if case .multipath(let numbers) = step { return numbers.count }
+                return nil
+            }.first ?? 1
         self.prefixes = (0..<branches).map { branch in
             Result { () throws(BIP32Error) -> Prefix in
                 let path = Self.fixedPath(steps, branch: branch)
@@ -94,8 +95,8 @@ public struct DescriptorKey: Sendable {
         }
     }
 
-    /// The number of branches of a multipath key, or nil when it has no `<…>` step (for `musig()`, its own
-    /// steps or, failing that, its participants').
+    /// The number of branches of a multipath key, or nil when it has no `<…>` step (for `musig()`, its own steps or,
+    /// failing that, its participants').
     public var multipathCount: Int? {
         for case .multipath(let numbers) in steps { return numbers.count }
         if case .musig(let participants) = material { return participants.lazy.compactMap(\.multipathCount).first }
@@ -140,7 +141,9 @@ public struct DescriptorKey: Sendable {
     ///
     /// - Throws: `DescriptorError.derivation` (hardened steps on a public key), `.indexOutOfRange` (index ≥ 2^31)
     ///   or `.pathOutOfRange`.
-    public func publicKey(at index: UInt32 = 0, path: Int = 0) throws(DescriptorError) -> (key: PublicKey, compressed: Bool) {
+    public func publicKey(at index: UInt32 = 0, path: Int = 0) throws(DescriptorError) -> (
+        key: PublicKey, compressed: Bool
+    ) {
         switch material {
         case .publicKey(let key, let compressed): return (key, compressed)
         case .xOnly(let key): return (key.evenPublicKey, true)
@@ -180,8 +183,9 @@ public struct DescriptorKey: Sendable {
         }
     }
 
-    /// The origin of the key at child `index` of branch `path` (master fingerprint and full path), for PSBT
-    /// derivation fields; for a key without a given origin, the key's own fingerprint and the steps after it.
+    /// The origin of the key at child `index` of branch `path` (master fingerprint and full path), for PSBT derivation
+    /// fields; for a key without a given origin, the key's own fingerprint and the steps after it.
+    ///
     /// A `musig()` aggregate has no origin of its own (its participants do).
     public func keyOrigin(at index: UInt32 = 0, path: Int = 0) -> KeyOrigin? {
         if case .musig = material { return nil }

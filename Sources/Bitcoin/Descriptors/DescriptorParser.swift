@@ -24,7 +24,9 @@ struct DescriptorParser {
     }
 
     private mutating func expect(_ char: Character) throws(DescriptorError) {
-        guard position < text.count, text[position] == char else { throw .syntax(expected: "'\(char)'", position: position) }
+        guard position < text.count, text[position] == char else {
+            throw .syntax(expected: "'\(char)'", position: position)
+        }
         position += 1
     }
 
@@ -76,7 +78,9 @@ struct DescriptorParser {
         }
         position += 1
         func forbid(_ contexts: [Context]) throws(DescriptorError) {
-            if contexts.contains(context) { throw .notAllowed(function: name, context: context.rawValue, position: start) }
+            if contexts.contains(context) {
+                throw .notAllowed(function: name, context: context.rawValue, position: start)
+            }
         }
         let expression: DescriptorExpression
         switch name {
@@ -101,7 +105,9 @@ struct DescriptorParser {
             try forbid([.tapscript])
             let (threshold, keys) = try multisigArguments(Self.keyContext(context), start: start)
             let maximum = context == .top ? 3 : (context == .sh ? 15 : 20)
-            guard keys.count <= maximum else { throw .tooManyKeys(count: keys.count, maximum: maximum, position: start) }
+            guard keys.count <= maximum else {
+                throw .tooManyKeys(count: keys.count, maximum: maximum, position: start)
+            }
             expression = .multi(threshold: threshold, keys: keys, sorted: name == "sortedmulti")
         case "multi_a", "sortedmulti_a":
             try forbid([.top, .sh, .wsh])

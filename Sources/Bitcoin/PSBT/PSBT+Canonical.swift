@@ -1,7 +1,9 @@
 import BitcoinCrypto
 
 /// Bitcoin Core's serialization order of PSBT fields, used whenever Airlock changes a map (signing, combining,
-/// finalizing), so that its output matches Core's byte for byte. Maps nobody changed keep the order they came in.
+/// finalizing), so that its output matches Core's byte for byte.
+///
+/// Maps nobody changed keep the order they came in.
 enum PSBTCanonicalOrder {
     private static let inputRanks: [UInt64: Int] = {
         let order: [UInt64] = [
@@ -78,7 +80,8 @@ enum PSBTCanonicalOrder {
                     let fa = oa.fingerprint.serialized()
                     let fb = ob.fingerprint.serialized()
                     if fa != fb { return fa.lexicographicallyPrecedes(fb) }
-                    return oa.path.components.map(\.rawValue).lexicographicallyPrecedes(ob.path.components.map(\.rawValue))
+                    return oa.path.components.map(\.rawValue).lexicographicallyPrecedes(
+                        ob.path.components.map(\.rawValue))
                 }
             }
             return a.key.lexicographicallyPrecedes(b.key)

@@ -9,14 +9,16 @@ extension PSBT {
         var result = self
         result.version = 2
         result.global.remove(PSBTKeyType.Global.unsignedTx)
-        result.global.set(PSBTKeyType.Global.txVersion, value: PSBT.uint32Bytes(UInt32(bitPattern: transaction.version)))
+        result.global.set(
+            PSBTKeyType.Global.txVersion, value: PSBT.uint32Bytes(UInt32(bitPattern: transaction.version)))
         result.global.set(PSBTKeyType.Global.fallbackLocktime, value: PSBT.uint32Bytes(transaction.lockTime.rawValue))
         result.global.set(PSBTKeyType.Global.inputCount, value: Self.compactSize(transaction.inputs.count))
         result.global.set(PSBTKeyType.Global.outputCount, value: Self.compactSize(transaction.outputs.count))
         result.global.set(PSBTKeyType.Global.version, value: PSBT.uint32Bytes(2))
         for (index, input) in transaction.inputs.enumerated() {
             result.inputs[index].map.set(PSBTKeyType.Input.previousTxid, value: input.previousOutput.txid.bytes)
-            result.inputs[index].map.set(PSBTKeyType.Input.outputIndex, value: PSBT.uint32Bytes(input.previousOutput.vout))
+            result.inputs[index].map.set(
+                PSBTKeyType.Input.outputIndex, value: PSBT.uint32Bytes(input.previousOutput.vout))
             result.inputs[index].map.set(PSBTKeyType.Input.sequence, value: PSBT.uint32Bytes(input.sequence.rawValue))
         }
         for (index, output) in transaction.outputs.enumerated() {
@@ -58,8 +60,10 @@ extension PSBT {
         return result
     }
 
-    /// The PSBT cut down to what a coordinator needs to combine this signer's work: the transaction, and per input
-    /// only signatures (partial, taproot key and script path) or final scripts. Unknown and proprietary fields are
+    /// The PSBT cut down to what a coordinator needs to combine this signer's work: the transaction, and per input only
+    /// signatures (partial, taproot key and script path) or final scripts.
+    ///
+    /// Unknown and proprietary fields are
     /// dropped too; use the full PSBT to keep them.
     public func trimmedForCoordinator() -> PSBT {
         var result = self

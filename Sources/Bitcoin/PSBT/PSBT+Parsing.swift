@@ -10,7 +10,9 @@ extension PSBT {
     /// - Throws: `PSBTError` naming the field and map at fault.
     public init(serialized bytes: some Collection<UInt8>) throws(PSBTError) {
         let data = Array(bytes)
-        guard data.count <= Self.maximumSize else { throw .invalidValue(field: "PSBT", location: .global, reason: "larger than 100 MB") }
+        guard data.count <= Self.maximumSize else {
+            throw .invalidValue(field: "PSBT", location: .global, reason: "larger than 100 MB")
+        }
         var parser = PSBTParser(data)
         self = try parser.parse()
     }
@@ -98,14 +100,22 @@ struct PSBTParser {
                 try expectKeySize(entry, 1, isInput ? "Global Input Count" : "Global Output Count", location)
                 var valueReader = ByteReader(entry.value)
                 guard let count = try? valueReader.readCompactSize(), valueReader.isAtEnd else {
-                    throw .valueSizeMismatch(field: isInput ? "PSBT_GLOBAL_INPUT_COUNT" : "PSBT_GLOBAL_OUTPUT_COUNT", location: location)
+                    throw .valueSizeMismatch(
+                        field: isInput ? "PSBT_GLOBAL_INPUT_COUNT" : "PSBT_GLOBAL_OUTPUT_COUNT", location: location)
                 }
                 // Each map takes at least one byte, so a count beyond the data is a lie.
                 guard count <= UInt64(data.count) else {
-                    throw .invalidValue(field: isInput ? "PSBT_GLOBAL_INPUT_COUNT" : "PSBT_GLOBAL_OUTPUT_COUNT",
+                    throw .invalidValue(
+                        field: isInput ? "PSBT_GLOBAL_INPUT_COUNT" : "PSBT_GLOBAL_OUTPUT_COUNT",
                         location: location, reason: "count \(count) exceeds the data")
                 }
-                if isInput { inputCount = Int(count); sawInputCount = true } else { outputCount = Int(count); sawOutputCount = true }
+                if isInput {
+                    inputCount = Int(count)
+                    sawInputCount = true
+                } else {
+                    outputCount = Int(count)
+                    sawOutputCount = true
+                }
             case PSBTKeyType.Global.txModifiable:
                 try expectKeySize(entry, 1, "Global TX Modifiable Flags", location)
                 try expectValueSize(entry, 1, "PSBT_GLOBAL_TX_MODIFIABLE", location)
@@ -133,7 +143,9 @@ struct PSBTParser {
             }
         case 2:
             guard sawTxVersion else { throw .missingRequiredField(field: "PSBT_GLOBAL_TX_VERSION", location: .global) }
-            guard sawInputCount else { throw .missingRequiredField(field: "PSBT_GLOBAL_INPUT_COUNT", location: .global) }
+            guard sawInputCount else {
+                throw .missingRequiredField(field: "PSBT_GLOBAL_INPUT_COUNT", location: .global)
+            }
             guard sawOutputCount else {
                 throw .missingRequiredField(field: "PSBT_GLOBAL_OUTPUT_COUNT", location: .global)
             }
@@ -151,10 +163,13 @@ struct PSBTParser {
             try validateInput(map, index: index, version: version)
             let input = PSBTInput(map: map)
             if let previous = input.nonWitnessUTXO {
-                let outpoint: OutPoint? = version == 0 ? unsignedTx?.inputs[index].previousOutput : input.previousOutpoint
+                let outpoint: OutPoint? =
+                    version == 0 ? unsignedTx?.inputs[index].previousOutput : input.previousOutpoint
                 if let outpoint {
                     guard previous.txid == outpoint.txid else { throw .nonWitnessUTXOMismatch(input: index) }
-                    guard Int(outpoint.vout) < previous.outputs.count else { throw .outputIndexOutOfRange(input: index) }
+                    guard Int(outpoint.vout) < previous.outputs.count else {
+                        throw .outputIndexOutOfRange(input: index)
+                    }
                 }
             }
             inputs.append(input)
@@ -199,22 +214,32 @@ struct PSBTParser {
 
     // MARK: Field checks
 
-    private func expectKeySize(_ entry: PSBTEntry, _ size: Int, _ name: String, _ location: PSBTLocation) throws(PSBTError) {
+    private func expectKeySize(_ entry: PSBTEntry, _ size: Int, _ name: String, _ location: PSBTLocation)
+        throws(PSBTError)
+    {
         guard entry.key.count == size else {
             throw .invalidKeySize(field: name, location: location, expected: String(size), actual: entry.key.count)
         }
     }
 
-    private func expectValueSize(_ entry: PSBTEntry, _ size: Int, _ name: String, _ location: PSBTLocation) throws(PSBTError) {
+    private func expectValueSize(_ entry: PSBTEntry, _ size: Int, _ name: String, _ location: PSBTLocation)
+        throws(PSBTError)
+    {
         guard entry.value.count == size else { throw .valueSizeMismatch(field: name, location: location) }
     }
 
-    private func checkKeyOrigin(_ bytes: some Collection<UInt8>, _ name: String, _ location: PSBTLocation) throws(PSBTError) {
+    private func checkKeyOrigin(_ bytes: some Collection<UInt8>, _ name: String, _ location: PSBTLocation)
+        throws(PSBTError)
+    {
         guard bytes.count % 4 == 0, !bytes.isEmpty else { throw .invalidKeyOrigin(field: name, location: location) }
     }
 
-    private func checkPublicKey(_ bytes: some Collection<UInt8>, _ name: String, _ location: PSBTLocation) throws(PSBTError) {
-        guard (try? PublicKey(serialized: bytes)) != nil else { throw .invalidPublicKey(field: name, location: location) }
+    private func checkPublicKey(_ bytes: some Collection<UInt8>, _ name: String, _ location: PSBTLocation)
+        throws(PSBTError)
+    {
+        guard (try? PublicKey(serialized: bytes)) != nil else {
+            throw .invalidPublicKey(field: name, location: location)
+        }
     }
 
     private func checkScript(_ entry: PSBTEntry, _ name: String, _ location: PSBTLocation) throws(PSBTError) {
@@ -233,13 +258,16 @@ struct PSBTParser {
         try checkKeyOrigin(entry.value[(entry.value.count - valueReader.remainingCount)...], name, location)
     }
 
-    private func checkMuSigParticipants(_ entry: PSBTEntry, _ name: String, _ context: String, _ location: PSBTLocation) throws(PSBTError) {
+    private func checkMuSigParticipants(_ entry: PSBTEntry, _ name: String, _ context: String, _ location: PSBTLocation)
+        throws(PSBTError)
+    {
         try expectKeySize(entry, 34, name, location)
         guard entry.keyData.count == 33, (try? PublicKey(serialized: entry.keyData)) != nil else {
             throw .invalidPublicKey(field: "\(context) musig2 aggregate pubkey", location: location)
         }
         guard entry.value.count % 33 == 0 else {
-            throw .invalidValue(field: name, location: location, reason: "participants pubkeys value size is not a multiple of 33")
+            throw .invalidValue(
+                field: name, location: location, reason: "participants pubkeys value size is not a multiple of 33")
         }
         var offset = 0
         while offset < entry.value.count {
@@ -274,7 +302,8 @@ struct PSBTParser {
             case T.nonWitnessUTXO:
                 try expectKeySize(entry, 1, "Input Non-witness UTXO", location)
                 guard (try? Transaction(serialized: entry.value)) != nil else {
-                    throw .invalidValue(field: "PSBT_IN_NON_WITNESS_UTXO", location: location, reason: "not a transaction")
+                    throw .invalidValue(
+                        field: "PSBT_IN_NON_WITNESS_UTXO", location: location, reason: "not a transaction")
                 }
             case T.witnessUTXO:
                 try expectKeySize(entry, 1, "Input Witness UTXO", location)
@@ -283,7 +312,9 @@ struct PSBTParser {
                 }
             case T.partialSig:
                 guard entry.key.count == 34 || entry.key.count == 66 else {
-                    throw .invalidKeySize(field: "partial signature pubkey", location: location, expected: "34 or 66", actual: entry.key.count)
+                    throw .invalidKeySize(
+                        field: "partial signature pubkey", location: location, expected: "34 or 66",
+                        actual: entry.key.count)
                 }
                 try checkPublicKey(entry.keyData, "PSBT_IN_PARTIAL_SIG", location)
                 guard let sighash = entry.value.last, !entry.value.isEmpty,
@@ -297,7 +328,8 @@ struct PSBTParser {
             case T.witnessScript: try checkScript(entry, "Input witnessScript", location)
             case T.bip32Derivation:
                 guard entry.key.count == 34 || entry.key.count == 66 else {
-                    throw .invalidKeySize(field: "BIP32 keypath", location: location, expected: "34 or 66", actual: entry.key.count)
+                    throw .invalidKeySize(
+                        field: "BIP32 keypath", location: location, expected: "34 or 66", actual: entry.key.count)
                 }
                 try checkPublicKey(entry.keyData, "PSBT_IN_BIP32_DERIVATION", location)
                 try checkKeyOrigin(entry.value, "PSBT_IN_BIP32_DERIVATION", location)
@@ -323,62 +355,84 @@ struct PSBTParser {
                 }
             case T.previousTxid:
                 try expectKeySize(entry, 1, "Input Previous TXID", location)
-                guard version >= 2 else { throw .fieldNotAllowed(field: "PSBT_IN_PREVIOUS_TXID", version: version, location: location) }
+                guard version >= 2 else {
+                    throw .fieldNotAllowed(field: "PSBT_IN_PREVIOUS_TXID", version: version, location: location)
+                }
                 try expectValueSize(entry, 32, "PSBT_IN_PREVIOUS_TXID", location)
                 sawTxid = true
             case T.outputIndex:
                 try expectKeySize(entry, 1, "Input Previous Output's Index", location)
-                guard version >= 2 else { throw .fieldNotAllowed(field: "PSBT_IN_OUTPUT_INDEX", version: version, location: location) }
+                guard version >= 2 else {
+                    throw .fieldNotAllowed(field: "PSBT_IN_OUTPUT_INDEX", version: version, location: location)
+                }
                 try expectValueSize(entry, 4, "PSBT_IN_OUTPUT_INDEX", location)
                 sawIndex = true
             case T.sequence:
                 try expectKeySize(entry, 1, "Input Sequence", location)
-                guard version >= 2 else { throw .fieldNotAllowed(field: "PSBT_IN_SEQUENCE", version: version, location: location) }
+                guard version >= 2 else {
+                    throw .fieldNotAllowed(field: "PSBT_IN_SEQUENCE", version: version, location: location)
+                }
                 try expectValueSize(entry, 4, "PSBT_IN_SEQUENCE", location)
             case T.requiredTimeLocktime:
                 try expectKeySize(entry, 1, "Input Required Time Based Locktime", location)
                 guard version >= 2 else {
-                    throw .fieldNotAllowed(field: "PSBT_IN_REQUIRED_TIME_LOCKTIME", version: version, location: location)
+                    throw .fieldNotAllowed(
+                        field: "PSBT_IN_REQUIRED_TIME_LOCKTIME", version: version, location: location)
                 }
                 try expectValueSize(entry, 4, "PSBT_IN_REQUIRED_TIME_LOCKTIME", location)
                 guard let time = PSBT.uint32(entry.value), time >= 500_000_000 else {
-                    throw .invalidValue(field: "PSBT_IN_REQUIRED_TIME_LOCKTIME", location: location,
+                    throw .invalidValue(
+                        field: "PSBT_IN_REQUIRED_TIME_LOCKTIME", location: location,
                         reason: "Required time based locktime is invalid (less than 500000000)")
                 }
             case T.requiredHeightLocktime:
                 try expectKeySize(entry, 1, "Input Required Height Based Locktime", location)
                 guard version >= 2 else {
-                    throw .fieldNotAllowed(field: "PSBT_IN_REQUIRED_HEIGHT_LOCKTIME", version: version, location: location)
+                    throw .fieldNotAllowed(
+                        field: "PSBT_IN_REQUIRED_HEIGHT_LOCKTIME", version: version, location: location)
                 }
                 try expectValueSize(entry, 4, "PSBT_IN_REQUIRED_HEIGHT_LOCKTIME", location)
                 guard let height = PSBT.uint32(entry.value), height < 500_000_000, height > 0 else {
-                    throw .invalidValue(field: "PSBT_IN_REQUIRED_HEIGHT_LOCKTIME", location: location,
+                    throw .invalidValue(
+                        field: "PSBT_IN_REQUIRED_HEIGHT_LOCKTIME", location: location,
                         reason: "Required height based locktime is invalid (0, or greater than or equal to 500000000)")
                 }
             case T.tapKeySig:
                 try expectKeySize(entry, 1, "Input Taproot Key Path Signature", location)
                 guard entry.value.count >= 64 else {
-                    throw .invalidValue(field: "PSBT_IN_TAP_KEY_SIG", location: location, reason: "Input Taproot key path signature is shorter than 64 bytes")
+                    throw .invalidValue(
+                        field: "PSBT_IN_TAP_KEY_SIG", location: location,
+                        reason: "Input Taproot key path signature is shorter than 64 bytes")
                 }
                 guard entry.value.count <= 65 else {
-                    throw .invalidValue(field: "PSBT_IN_TAP_KEY_SIG", location: location, reason: "Input Taproot key path signature is longer than 65 bytes")
+                    throw .invalidValue(
+                        field: "PSBT_IN_TAP_KEY_SIG", location: location,
+                        reason: "Input Taproot key path signature is longer than 65 bytes")
                 }
             case T.tapScriptSig:
                 try expectKeySize(entry, 65, "Input Taproot Script Path Signature", location)
                 guard entry.value.count >= 64, entry.value.count <= 65 else {
-                    throw .invalidValue(field: "PSBT_IN_TAP_SCRIPT_SIG", location: location,
-                        reason: "Input Taproot script path signature is \(entry.value.count < 64 ? "shorter than 64" : "longer than 65") bytes")
+                    throw .invalidValue(
+                        field: "PSBT_IN_TAP_SCRIPT_SIG", location: location,
+                        reason:
+                            "Input Taproot script path signature is \(entry.value.count < 64 ? "shorter than 64" : "longer than 65") bytes"
+                    )
                 }
             case T.tapLeafScript:
                 guard entry.key.count >= 34 else {
-                    throw .invalidKeySize(field: "Input Taproot leaf script", location: location, expected: "at least 34", actual: entry.key.count)
+                    throw .invalidKeySize(
+                        field: "Input Taproot leaf script", location: location, expected: "at least 34",
+                        actual: entry.key.count)
                 }
                 guard (entry.key.count - 2) % 32 == 0, entry.key.count - 1 <= 33 + 32 * 128 else {
-                    throw .invalidKeySize(field: "Input Taproot leaf script control block", location: location,
+                    throw .invalidKeySize(
+                        field: "Input Taproot leaf script control block", location: location,
                         expected: "33 + 32k (k ≤ 128) + 1", actual: entry.key.count)
                 }
                 guard !entry.value.isEmpty else {
-                    throw .invalidValue(field: "PSBT_IN_TAP_LEAF_SCRIPT", location: location, reason: "Input Taproot leaf script must be at least 1 byte")
+                    throw .invalidValue(
+                        field: "PSBT_IN_TAP_LEAF_SCRIPT", location: location,
+                        reason: "Input Taproot leaf script must be at least 1 byte")
                 }
             case T.tapBIP32Derivation:
                 try expectKeySize(entry, 33, "Input Taproot BIP32 Keypath", location)
@@ -394,7 +448,9 @@ struct PSBTParser {
             case T.musig2PubNonce:
                 try checkMuSigIdentifier(entry, "Input musig2 pubnonce key", location)
                 guard entry.value.count == 66 else {
-                    throw .invalidValue(field: "PSBT_IN_MUSIG2_PUB_NONCE", location: location, reason: "Input musig2 pubnonce value is not 66 bytes")
+                    throw .invalidValue(
+                        field: "PSBT_IN_MUSIG2_PUB_NONCE", location: location,
+                        reason: "Input musig2 pubnonce value is not 66 bytes")
                 }
             case T.musig2PartialSig:
                 try checkMuSigIdentifier(entry, "Input musig2 partial sig key", location)
@@ -420,18 +476,23 @@ struct PSBTParser {
             case T.witnessScript: try checkScript(entry, "Output witnessScript", location)
             case T.bip32Derivation:
                 guard entry.key.count == 34 || entry.key.count == 66 else {
-                    throw .invalidKeySize(field: "BIP32 keypath", location: location, expected: "34 or 66", actual: entry.key.count)
+                    throw .invalidKeySize(
+                        field: "BIP32 keypath", location: location, expected: "34 or 66", actual: entry.key.count)
                 }
                 try checkPublicKey(entry.keyData, "PSBT_OUT_BIP32_DERIVATION", location)
                 try checkKeyOrigin(entry.value, "PSBT_OUT_BIP32_DERIVATION", location)
             case T.amount:
                 try expectKeySize(entry, 1, "Output Amount", location)
-                guard version >= 2 else { throw .fieldNotAllowed(field: "PSBT_OUT_AMOUNT", version: version, location: location) }
+                guard version >= 2 else {
+                    throw .fieldNotAllowed(field: "PSBT_OUT_AMOUNT", version: version, location: location)
+                }
                 try expectValueSize(entry, 8, "PSBT_OUT_AMOUNT", location)
                 sawAmount = true
             case T.script:
                 try expectKeySize(entry, 1, "Output Script", location)
-                guard version >= 2 else { throw .fieldNotAllowed(field: "PSBT_OUT_SCRIPT", version: version, location: location) }
+                guard version >= 2 else {
+                    throw .fieldNotAllowed(field: "PSBT_OUT_SCRIPT", version: version, location: location)
+                }
                 sawScript = true
             case T.tapInternalKey:
                 try expectKeySize(entry, 1, "Output Taproot Internal Key", location)
@@ -439,23 +500,28 @@ struct PSBTParser {
             case T.tapTree:
                 try expectKeySize(entry, 1, "Output Taproot Tree Key", location)
                 guard !entry.value.isEmpty else {
-                    throw .invalidValue(field: "PSBT_OUT_TAP_TREE", location: location, reason: "Output Taproot tree must not be empty")
+                    throw .invalidValue(
+                        field: "PSBT_OUT_TAP_TREE", location: location, reason: "Output Taproot tree must not be empty")
                 }
                 guard let leaves = PSBTOutput.decodeTapTree(entry.value) else {
-                    throw .invalidValue(field: "PSBT_OUT_TAP_TREE", location: location, reason: "Output Taproot tree is malformed")
+                    throw .invalidValue(
+                        field: "PSBT_OUT_TAP_TREE", location: location, reason: "Output Taproot tree is malformed")
                 }
                 for leaf in leaves {
                     guard leaf.depth <= 128 else {
-                        throw .invalidValue(field: "PSBT_OUT_TAP_TREE", location: location,
+                        throw .invalidValue(
+                            field: "PSBT_OUT_TAP_TREE", location: location,
                             reason: "Output Taproot tree has as leaf greater than Taproot maximum depth")
                     }
                     guard leaf.leafVersion & 0x01 == 0 else {
-                        throw .invalidValue(field: "PSBT_OUT_TAP_TREE", location: location,
+                        throw .invalidValue(
+                            field: "PSBT_OUT_TAP_TREE", location: location,
                             reason: "Output Taproot tree has a leaf with an invalid leaf version")
                     }
                 }
                 guard PSBTOutput.tapTreeIsComplete(leaves.map(\.depth)) else {
-                    throw .invalidValue(field: "PSBT_OUT_TAP_TREE", location: location, reason: "Output Taproot tree is malformed")
+                    throw .invalidValue(
+                        field: "PSBT_OUT_TAP_TREE", location: location, reason: "Output Taproot tree is malformed")
                 }
             case T.tapBIP32Derivation:
                 try expectKeySize(entry, 33, "Output Taproot BIP32 Keypath", location)

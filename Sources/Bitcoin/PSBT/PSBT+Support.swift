@@ -21,15 +21,16 @@ extension Transaction {
 }
 
 extension KeyOrigin {
-    /// Decodes a PSBT key origin: 4-byte fingerprint then little-endian 32-bit path indexes; nil for a length that
-    /// is zero or not a multiple of 4.
+    /// Decodes a PSBT key origin: 4-byte fingerprint then little-endian 32-bit path indexes; nil for a length that is
+    /// zero or not a multiple of 4.
     public init?(psbtBytes bytes: [UInt8]) {
         guard bytes.count >= 4, bytes.count % 4 == 0, bytes.count / 4 - 1 <= DerivationPath.maxDepth else { return nil }
         guard let fingerprint = try? Fingerprint(serialized: bytes[0..<4]) else { return nil }
         var components: [ChildNumber] = []
         var offset = 4
         while offset < bytes.count {
-            let raw = UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            let raw =
+                UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
                 | UInt32(bytes[offset + 3]) << 24
             components.append(ChildNumber(rawValue: raw))
             offset += 4
@@ -47,8 +48,8 @@ extension KeyOrigin {
 }
 
 extension SighashType {
-    /// Whether an ECDSA signature's sighash byte is one Bitcoin Core's STRICTENC accepts (ALL, NONE, SINGLE, each
-    /// with or without ANYONECANPAY).
+    /// Whether an ECDSA signature's sighash byte is one Bitcoin Core's STRICTENC accepts (ALL, NONE, SINGLE, each with
+    /// or without ANYONECANPAY).
     static func isDefinedForECDSA(_ byte: UInt32) -> Bool {
         let base = byte & ~anyoneCanPayFlag
         return base >= 1 && base <= 3

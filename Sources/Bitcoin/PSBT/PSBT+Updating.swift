@@ -1,7 +1,7 @@
 import BitcoinCrypto
 
-/// The BIP174 Updater: typed setters for the fields a coordinator adds before signers see the PSBT. Each keeps the
-/// map in Bitcoin Core's order.
+/// The BIP174 Updater: typed setters for the fields a coordinator adds before signers see the PSBT. Each keeps the map
+/// in Bitcoin Core's order.
 extension PSBT {
     /// Sets the sighash type that input `index` asks signers to use (PSBT_IN_SIGHASH_TYPE).
     public mutating func setSighashType(_ type: SighashType, input index: Int) {
@@ -50,12 +50,15 @@ extension PSBT {
         _ key: XOnlyPublicKey, leafHashes: [[UInt8]] = [], origin: KeyOrigin, input index: Int
     ) {
         update(input: index) {
-            $0.set(PSBTKeyType.Input.tapBIP32Derivation, keyData: key.bytes, value: PSBT.tapDerivationValue(leafHashes, origin))
+            $0.set(
+                PSBTKeyType.Input.tapBIP32Derivation, keyData: key.bytes,
+                value: PSBT.tapDerivationValue(leafHashes, origin))
         }
     }
 
     /// Adds a taproot leaf script with its control block to input `index`.
-    public mutating func addTapLeafScript(_ script: Script, leafVersion: UInt8, controlBlock: [UInt8], input index: Int) {
+    public mutating func addTapLeafScript(_ script: Script, leafVersion: UInt8, controlBlock: [UInt8], input index: Int)
+    {
         update(input: index) {
             $0.set(PSBTKeyType.Input.tapLeafScript, keyData: controlBlock, value: script.bytes + [leafVersion])
         }
@@ -88,7 +91,9 @@ extension PSBT {
         _ key: XOnlyPublicKey, leafHashes: [[UInt8]] = [], origin: KeyOrigin, output index: Int
     ) {
         update(output: index) {
-            $0.set(PSBTKeyType.Output.tapBIP32Derivation, keyData: key.bytes, value: PSBT.tapDerivationValue(leafHashes, origin))
+            $0.set(
+                PSBTKeyType.Output.tapBIP32Derivation, keyData: key.bytes,
+                value: PSBT.tapDerivationValue(leafHashes, origin))
         }
     }
 

@@ -87,7 +87,8 @@ extension PSBTError: CustomStringConvertible {
         case .invalidEncoding: "not a PSBT: the text is neither base64 nor hex of one"
         case .truncated(let offset): "PSBT data ends early (at byte \(offset))"
         case .nonCanonicalLength(let offset): "non-canonical or oversized compact size at byte \(offset)"
-        case .valueSizeMismatch(let field, let location): "Size of value was not the stated size (\(field), \(location))"
+        case .valueSizeMismatch(let field, let location):
+            "Size of value was not the stated size (\(field), \(location))"
         case .duplicateKey(let key, let location): "Duplicate Key, \(location) key \"\(key)\" already provided"
         case .invalidKeySize(let field, let location, let expected, let actual):
             "Size of key was not \(expected) for the type \(field) (\(location), got \(actual))"
@@ -111,7 +112,8 @@ extension PSBTError: CustomStringConvertible {
         case .trailingBytes(let count): "extra data after PSBT (\(count) bytes)"
         case .combineMismatch: "PSBTs not compatible (different transactions)"
         case .missingUTXO(let input): "input \(input) has no UTXO (neither witness nor non-witness)"
-        case .nonStandardSighash(let type, let input): "input \(input) asks for sighash type 0x\(String(type, radix: 16))"
+        case .nonStandardSighash(let type, let input):
+            "input \(input) asks for sighash type 0x\(String(type, radix: 16))"
         case .signerCheckFailed(let input, let reason): "input \(input) fails the signer checks: \(reason)"
         case .cannotFinalize(let input, let reason): "input \(input) cannot be finalized: \(reason)"
         case .notFinalized(let input): "input \(input) is not finalized"

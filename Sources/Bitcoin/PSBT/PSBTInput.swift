@@ -46,7 +46,8 @@ public struct PSBTInput: Sendable, Hashable {
     /// BIP32 derivations: public key → key origin.
     public var bip32Derivations: [(publicKey: PublicKey, origin: KeyOrigin)] {
         map.entries(T.bip32Derivation).compactMap { entry in
-            guard let key = try? PublicKey(serialized: entry.keyData), let origin = KeyOrigin(psbtBytes: entry.value) else {
+            guard let key = try? PublicKey(serialized: entry.keyData), let origin = KeyOrigin(psbtBytes: entry.value)
+            else {
                 return nil
             }
             return (key, origin)

@@ -55,7 +55,7 @@ public struct Opcode: RawRepresentable, Hashable, Sendable, CustomStringConverti
     /// OP_CHECKSIGADD (BIP342).
     public static let checkSigAdd = Opcode(rawValue: 0xBA)
 
-    /// OP_n for 0...16 (OP_0, OP_1 ... OP_16), or nil outside that range.
+    /// OP_n for 0...16 (OP_0, OP_1 through OP_16), or nil outside that range.
     public static func smallInteger(_ n: Int) -> Opcode? {
         switch n {
         case 0: .op0
@@ -64,7 +64,7 @@ public struct Opcode: RawRepresentable, Hashable, Sendable, CustomStringConverti
         }
     }
 
-    /// The value 0...16 of OP_0 or OP_1 ... OP_16, else nil.
+    /// The value 0...16 of OP_0 or OP_1 through OP_16, else nil.
     public var smallIntegerValue: Int? {
         switch rawValue {
         case 0x00: 0

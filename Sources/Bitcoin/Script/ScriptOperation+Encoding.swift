@@ -10,7 +10,7 @@ extension ScriptOperation {
         }
     }
 
-    /// The number `n` as a script pushes it minimally: OP_0, OP_1 ... OP_16, OP_1NEGATE, or a CScriptNum push.
+    /// The number `n` as a script pushes it minimally: OP_0, OP_1 through OP_16, OP_1NEGATE, or a CScriptNum push.
     ///
     /// - SeeAlso: https://github.com/bitcoin/bitcoin/blob/master/src/script/script.h (CScript::push_int64)
     public static func number(_ n: Int) -> ScriptOperation {

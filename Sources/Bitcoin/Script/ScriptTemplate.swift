@@ -46,7 +46,7 @@ extension Script {
             default: return .witnessProgram(program)
             }
         }
-        if (b.count == 35 || b.count == 67), Int(b[0]) == b.count - 2, b.last == Opcode.checkSig.rawValue,
+        if b.count == 35 || b.count == 67, Int(b[0]) == b.count - 2, b.last == Opcode.checkSig.rawValue,
             let key = try? PublicKey(serialized: b[1..<(b.count - 1)])
         {
             return .p2pk(key)

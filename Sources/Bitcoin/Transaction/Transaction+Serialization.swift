@@ -1,6 +1,8 @@
 /// The legacy and BIP144 segwit serializations of a transaction.
 extension Transaction: BitcoinCodable {
-    /// Reads a transaction in either serialization. Counts are checked against the remaining bytes before anything
+    /// Reads a transaction in either serialization.
+    ///
+    /// Counts are checked against the remaining bytes before anything
     /// is allocated.
     ///
     /// - Throws: `EncodingError` for truncated data, non-canonical sizes, impossible counts, a bad segwit flag or a

@@ -1,6 +1,8 @@
 import BitcoinCrypto
 
-/// A transaction id: SHA-256d of the transaction without witness data. Stored in internal byte order, shown (and
+/// A transaction id: SHA-256d of the transaction without witness data.
+///
+/// Stored in internal byte order, shown (and
 /// parsed) reversed, as block explorers and Bitcoin Core print it.
 public struct Txid: Hashable, Sendable, CustomStringConvertible {
     /// The 32 hash bytes in internal (serialization) order.

@@ -27,8 +27,9 @@ extension Amount {
             throw unitIsSats ? .invalidFormat(string) : .tooManyDecimals(fraction.count)
         }
         var sats: UInt64 = 0
-        for digit in parts[0].utf8 + fraction.prefix(allowedDecimals) + Array(
-            repeating: UInt8(ascii: "0"), count: Swift.max(0, allowedDecimals - fraction.count))
+        for digit in parts[0].utf8 + fraction.prefix(allowedDecimals)
+            + Array(
+                repeating: UInt8(ascii: "0"), count: Swift.max(0, allowedDecimals - fraction.count))
         {
             let (times10, overflow1) = sats.multipliedReportingOverflow(by: 10)
             let (next, overflow2) = times10.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))

@@ -26,7 +26,9 @@ public enum PBKDF2 {
                 let index = UInt32(block + 1)
                 var mac = keyed
                 mac.update(saltBytes)
-                mac.update([UInt8(index >> 24), UInt8(index >> 16 & 0xFF), UInt8(index >> 8 & 0xFF), UInt8(index & 0xFF)])
+                mac.update([
+                    UInt8(index >> 24), UInt8(index >> 16 & 0xFF), UInt8(index >> 8 & 0xFF), UInt8(index & 0xFF),
+                ])
                 mac.finalize(into: u)
                 t.update(from: u, count: HMACSHA512.byteCount)
                 if iterations > 1 {

@@ -22,7 +22,9 @@ public final class SecretBytes: @unchecked Sendable {
         self.count = count
     }
 
-    /// Copies `bytes` into secret memory. The caller should wipe its own copy (see `SecretBytes.wipe(_:)`).
+    /// Copies `bytes` into secret memory.
+    ///
+    /// The caller should wipe its own copy (see `SecretBytes.wipe(_:)`).
     public convenience init(copying bytes: some Collection<UInt8>) {
         self.init(count: bytes.count)
         let target = base.assumingMemoryBound(to: UInt8.self)
@@ -99,7 +101,9 @@ public final class SecretBytes: @unchecked Sendable {
         return other.withUnsafeBytes { sodium_memcmp(base, $0.baseAddress, count) == 0 }
     }
 
-    /// Copies the secret into an ordinary array. Use only to hand bytes to an API that needs them for one call, and
+    /// Copies the secret into an ordinary array.
+    ///
+    /// Use only to hand bytes to an API that needs them for one call, and
     /// wipe the array afterwards with `SecretBytes.wipe(_:)`.
     public func unsafeCopyToArray() -> [UInt8] {
         Array(UnsafeRawBufferPointer(start: base, count: count))

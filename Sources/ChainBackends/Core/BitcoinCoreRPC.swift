@@ -30,8 +30,14 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
     private var watched: [String: Int] = [:]
     private var rawCache: [Txid: Transaction] = [:]
 
-    /// - Parameter wallet: the node-side wallet to sync through (created when missing); nil syncs with
-    ///   `scantxoutset` only.
+    /// A client of the node at `host`:`port`.
+    ///
+    /// - Parameters:
+    ///   - host: the node's RPC host.
+    ///   - port: the node's RPC port.
+    ///   - auth: user and password, or the cookie file.
+    ///   - wallet: the node-side wallet to sync through (created when missing); nil syncs with `scantxoutset` only.
+    ///   - timeout: seconds to wait for each answer.
     public init(host: String, port: Int, auth: NodeURL.RPCAuth, wallet: String?, timeout: Int = 120) {
         http = HTTPClient(host: host, port: port, tls: nil, timeout: timeout)
         self.auth = auth
@@ -83,7 +89,8 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
             headers: ["Authorization": try authorization(), "Content-Type": "application/json"],
             body: body.serialized())
         if response.status == 401 || response.status == 403 {
-            throw .connectionFailed(host: url, port: 0, reason: "the node refused the RPC credentials (HTTP \(response.status))")
+            throw .connectionFailed(
+                host: url, port: 0, reason: "the node refused the RPC credentials (HTTP \(response.status))")
         }
         guard !response.body.isEmpty else {
             throw .http(status: response.status, body: "empty body on \(path)")
@@ -111,12 +118,15 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         let genesis = try await call("getblockhash", [0]).string
         let chain = try await call("getblockchaininfo")["chain"]?.string ?? "?"
         _ = try await prepareWallet(create: false)
-        return ServerInfo(software: "Bitcoin Core RPC (chain \(chain))", genesisHash: genesis, tip: tip,
-                          mode: modeDescription)
+        return ServerInfo(
+            software: "Bitcoin Core RPC (chain \(chain))", genesisHash: genesis, tip: tip,
+            mode: modeDescription)
     }
 
     /// Finds out whether the node-side wallet can be used, loading it (and, with `create`, creating it blank and
-    /// watch-only) when it is not loaded. The answer is kept for the life of this source.
+    /// watch-only) when it is not loaded.
+    ///
+    /// The answer is kept for the life of this source.
     private func prepareWallet(create: Bool) async throws(ChainError) -> Bool {
         if walletReady == true { return true }
         if walletReady == false, !(create && walletMissing) { return false }
@@ -189,8 +199,8 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         }
     }
 
-    /// Imports the descriptors the node wallet does not watch far enough, in one `importdescriptors` call (one
-    /// rescan from genesis: timestamp 0).
+    /// Imports the descriptors the node wallet does not watch far enough, in one `importdescriptors` call (one rescan
+    /// from genesis: timestamp 0).
     private func importMissing(_ descriptors: [WatchedDescriptor]) async throws(ChainError) {
         var requests: [JSONValue] = []
         for watch in descriptors {
@@ -208,9 +218,10 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         let results = try await call("importdescriptors", [.array(requests)], onWallet: true)
         for (request, result) in zip(requests, results.array ?? []) where result["success"]?.bool != true {
             let error = result["error"]
-            throw .server(code: error?["code"]?.int ?? 0,
-                          message: "importdescriptors \(request["desc"]?.string ?? ""): "
-                              + (error?["message"]?.string ?? "\(result)"))
+            throw .server(
+                code: error?["code"]?.int ?? 0,
+                message: "importdescriptors \(request["desc"]?.string ?? ""): "
+                    + (error?["message"]?.string ?? "\(result)"))
         }
         try await refreshWatched()
     }
@@ -241,7 +252,8 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
             return try await walletSync(request)
         }
         let tip = try await tip()
-        var update = SyncUpdate(tip: tip, mode: "scantxoutset (\(fallbackReason.isEmpty ? "no descriptors" : fallbackReason))")
+        var update = SyncUpdate(
+            tip: tip, mode: "scantxoutset (\(fallbackReason.isEmpty ? "no descriptors" : fallbackReason))")
         for script in request.scripts { update.histories[script] = [] }
         guard !request.scripts.isEmpty else { return update }
         let wanted = Set(request.scripts)
@@ -258,7 +270,9 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
             guard wanted.contains(script) else { continue }
             unspentNow.insert(OutPoint(txid: txid, vout: UInt32(vout)))
             let entry = HistoryEntry(txid: txid, height: height)
-            if update.histories[script]?.contains(entry) == false { update.histories[script, default: []].append(entry) }
+            if update.histories[script]?.contains(entry) == false {
+                update.histories[script, default: []].append(entry)
+            }
             if update.transactions[txid] == nil, request.known[txid] == nil {
                 update.transactions[txid] = try await fetchTransaction(txid)
             }
@@ -271,7 +285,8 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
             update.anchors[txid] = BlockAnchor(height: height, blockHash: blockHashes[height] ?? "", verified: true)
         }
         // Known confirmed coins that left the UTXO set were spent in a block this backend cannot point at.
-        for (outpoint, script) in request.knownOutpoints where wanted.contains(script) && !unspentNow.contains(outpoint) {
+        for (outpoint, script) in request.knownOutpoints where wanted.contains(script) && !unspentNow.contains(outpoint)
+        {
             if let anchor = request.known[outpoint.txid] ?? nil, anchor.height <= scan["height"]?.int ?? tip.height {
                 update.spentElsewhere.insert(outpoint)
             }
@@ -308,7 +323,9 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
             for input in tx.inputs { if let script = ours[input.previousOutput] { scripts.insert(script) } }
             guard !scripts.isEmpty else { continue }
             if request.known[txid] == nil { update.transactions[txid] = tx }
-            for script in scripts { update.histories[script, default: []].append(HistoryEntry(txid: txid, height: nil)) }
+            for script in scripts {
+                update.histories[script, default: []].append(HistoryEntry(txid: txid, height: nil))
+            }
         }
         _ = unspentNow
     }
@@ -365,10 +382,14 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         }
         var scriptOf: [OutPoint: Script] = [:]
         for (txid, tx) in request.knownTransactions {
-            for (vout, output) in tx.outputs.enumerated() { scriptOf[OutPoint(txid: txid, vout: UInt32(vout))] = output.scriptPubKey }
+            for (vout, output) in tx.outputs.enumerated() {
+                scriptOf[OutPoint(txid: txid, vout: UInt32(vout))] = output.scriptPubKey
+            }
         }
         for (txid, tx, _) in live {
-            for (vout, output) in tx.outputs.enumerated() { scriptOf[OutPoint(txid: txid, vout: UInt32(vout))] = output.scriptPubKey }
+            for (vout, output) in tx.outputs.enumerated() {
+                scriptOf[OutPoint(txid: txid, vout: UInt32(vout))] = output.scriptPubKey
+            }
         }
         for (txid, tx, anchor) in live {
             var scripts = Set(tx.outputs.map(\.scriptPubKey).filter { wanted.contains($0) })

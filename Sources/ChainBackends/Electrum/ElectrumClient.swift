@@ -2,8 +2,10 @@ import Bitcoin
 import BitcoinCrypto
 
 /// An Electrum server (protocol 1.4, TCP or TLS) as a `ChainSource`: histories by script hash in batches, every
-/// confirmed transaction checked against `blockchain.transaction.get_merkle` and the block header, every header
-/// checked for proof of work and its link to its predecessor. A server whose data does not check out is reported
+/// confirmed transaction checked against `blockchain.transaction.get_merkle` and the block header, every header checked
+/// for proof of work and its link to its predecessor.
+///
+/// A server whose data does not check out is reported
 /// (`ChainError.verificationFailed`), and nothing it said is returned.
 public final class ElectrumClient: ChainSource, @unchecked Sendable {
     private let connection: JSONRPCConnection
@@ -120,7 +122,9 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
             return (txid, height)
         }.sorted { $0.0.hexString < $1.0.hexString }
         let proofResults = try await connection.batch(
-            toProve.map { RPCRequest("blockchain.transaction.get_merkle", [.string($0.0.hexString), .number(Double($0.1))]) })
+            toProve.map {
+                RPCRequest("blockchain.transaction.get_merkle", [.string($0.0.hexString), .number(Double($0.1))])
+            })
         var heights: Set<Int> = []
         for (txid, height) in toProve {
             heights.insert(height)
@@ -138,7 +142,8 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
                 let proofHeight = value["block_height"]?.int
             else { throw .protocolViolation("malformed get_merkle answer for \(txid)") }
             guard proofHeight == height else {
-                throw .verificationFailed("merkle proof of \(txid) is for height \(proofHeight), history says \(height)")
+                throw .verificationFailed(
+                    "merkle proof of \(txid) is for height \(proofHeight), history says \(height)")
             }
             guard let header = headers[height] else { throw .protocolViolation("no header at height \(height)") }
             let block = try verifier.verifyHeader(header, previous: headers[height - 1], height: height)

@@ -1,8 +1,10 @@
 import Bitcoin
 import BitcoinCrypto
 
-/// An Esplora REST server (Blockstream's or mempool.space's API) as a `ChainSource`: `/scripthash/…/txs` (paged
-/// through `/txs/chain/LAST`), `/tx/…/hex`, `/blocks/tip/…`, `/fee-estimates`, `POST /tx`. Confirmations are
+/// An Esplora REST server (Blockstream's or mempool.space's API) as a `ChainSource`: `/scripthash/…/txs` (paged through
+/// `/txs/chain/LAST`), `/tx/…/hex`, `/blocks/tip/…`, `/fee-estimates`, `POST /tx`.
+///
+/// Confirmations are
 /// checked like Electrum's: `/tx/…/merkle-proof` against `/block/…/header`, linked to the previous header.
 public final class EsploraClient: ChainSource, @unchecked Sendable {
     private let http: HTTPClient
@@ -10,7 +12,9 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
     private let verifier: ProofVerifier
     private let url: String
 
-    public init(host: String, port: Int, basePath: String, tls: NodeURL.TLSOptions?, network: Network, timeout: Int = 60) {
+    public init(
+        host: String, port: Int, basePath: String, tls: NodeURL.TLSOptions?, network: Network, timeout: Int = 60
+    ) {
         http = HTTPClient(host: host, port: port, tls: tls, timeout: timeout)
         self.basePath = basePath
         verifier = ProofVerifier(network: network)
@@ -65,7 +69,9 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
             body: Array(transaction.serialized().hexString.utf8))
         let text = String(decoding: response.body, as: UTF8.self).trimmingWhitespace()
         guard response.status == 200 else { throw .rejected(text) }
-        guard let txid = try? Txid(hex: text) else { throw .protocolViolation("POST /tx returned '\(text.prefix(80))'") }
+        guard let txid = try? Txid(hex: text) else {
+            throw .protocolViolation("POST /tx returned '\(text.prefix(80))'")
+        }
         return txid
     }
 

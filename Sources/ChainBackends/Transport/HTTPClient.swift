@@ -8,8 +8,8 @@ struct HTTPResponse: Sendable {
     var body: [UInt8]
 }
 
-/// A small HTTP/1.1 client over SwiftNIO: one request per connection (`Connection: close`), the whole response read
-/// to the end, `Content-Length` and chunked bodies decoded, a size limit and a timeout.
+/// A small HTTP/1.1 client over SwiftNIO: one request per connection (`Connection: close`), the whole response read to
+/// the end, `Content-Length` and chunked bodies decoded, a size limit and a timeout.
 struct HTTPClient: Sendable {
     let host: String
     let port: Int
@@ -22,7 +22,8 @@ struct HTTPClient: Sendable {
         method: String, path: String, headers: [String: String] = [:], body: [UInt8] = []
     ) async throws(ChainError) -> HTTPResponse {
         let collector = CollectingHandler(limit: maxResponseSize)
-        let channel = try await Connector.connect(host: host, port: port, tls: tls, timeout: timeout, handler: collector)
+        let channel = try await Connector.connect(
+            host: host, port: port, tls: tls, timeout: timeout, handler: collector)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         head += "User-Agent: airlock-watcher\r\nContent-Length: \(body.count)\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
@@ -70,7 +71,8 @@ struct HTTPClient: Sendable {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         var body = Array(raw[headEnd.upperBound...])
         if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
@@ -92,7 +94,8 @@ struct HTTPClient: Sendable {
             guard let lineEnd = data[index...].firstRange(of: [13, 10]) else {
                 throw .protocolViolation("chunked body cut short")
             }
-            let sizeText = String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self)
+            let sizeText =
+                String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self)
                 .split(separator: ";").first.map(String.init) ?? ""
             guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
                 throw .protocolViolation("bad chunk size '\(sizeText)'")

@@ -11,8 +11,8 @@ public struct RPCRequest: Sendable {
     }
 }
 
-/// A newline-delimited JSON-RPC connection (the Electrum protocol) that sends batches and waits for every answer,
-/// with a timeout; reconnects once when the connection was lost between or during batches.
+/// A newline-delimited JSON-RPC connection (the Electrum protocol) that sends batches and waits for every answer, with
+/// a timeout; reconnects once when the connection was lost between or during batches.
 final class JSONRPCConnection: @unchecked Sendable {
     let host: String
     let port: Int
@@ -21,7 +21,7 @@ final class JSONRPCConnection: @unchecked Sendable {
     private var channel: (any Channel)?
     private var handler: LineChannelHandler?
     private var nextID = 0
-    /// Called after each (re)connect, e.g. to negotiate the protocol version.
+    /// Called after each (re)connect, for example to negotiate the protocol version.
     var onConnect: (@Sendable (JSONRPCConnection) async throws(ChainError) -> Void)?
 
     init(host: String, port: Int, tls: NodeURL.TLSOptions?, timeout: Int) {
@@ -46,6 +46,7 @@ final class JSONRPCConnection: @unchecked Sendable {
     }
 
     /// Sends `requests` as one batch (several batches of at most `chunk`); returns the results in order.
+    ///
     /// A response with an `error` member becomes `.failure(.server(code:message:))` in its slot.
     func batch(_ requests: [RPCRequest], chunk: Int = 100) async throws(ChainError) -> [Result<JSONValue, ChainError>] {
         var results: [Result<JSONValue, ChainError>] = []
@@ -81,10 +82,11 @@ final class JSONRPCConnection: @unchecked Sendable {
         for request in requests {
             nextID += 1
             ids.append(nextID)
-            messages.append(.object([
-                "jsonrpc": "2.0", "id": .number(Double(nextID)), "method": .string(request.method),
-                "params": .array(request.params),
-            ]))
+            messages.append(
+                .object([
+                    "jsonrpc": "2.0", "id": .number(Double(nextID)), "method": .string(request.method),
+                    "params": .array(request.params),
+                ]))
         }
         let payload: JSONValue = messages.count == 1 ? messages[0] : .array(messages)
         let promises = ids.map { _ in channel.eventLoop.makePromise(of: JSONValue.self) }

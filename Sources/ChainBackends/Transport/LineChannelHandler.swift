@@ -1,7 +1,9 @@
 import NIOCore
 
 /// Newline-delimited JSON-RPC over one channel: writes requests, routes each response (or each element of a batch
-/// response) to the promise waiting on its id, and drops notifications. State is touched on the event loop only.
+/// response) to the promise waiting on its id, and drops notifications.
+///
+/// State is touched on the event loop only.
 final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 

@@ -1,7 +1,9 @@
 import Bitcoin
 
 /// Checks the confirmations a server claims: each transaction's merkle proof against its block header, and each
-/// header's proof of work and link to its predecessor. The caller fetches; this only judges.
+/// header's proof of work and link to its predecessor.
+///
+/// The caller fetches; this only judges.
 public struct ProofVerifier: Sendable {
     /// The network whose proof-of-work limit applies.
     public let network: Network
@@ -37,8 +39,8 @@ public struct ProofVerifier: Sendable {
         return transaction
     }
 
-    /// Checks that every entry in a script's history pays the script or spends an output of an earlier entry that
-    /// pays it (what an Electrum or Esplora history is by definition).
+    /// Checks that every entry in a script's history pays the script or spends an output of an earlier entry that pays
+    /// it (what an Electrum or Esplora history is by definition).
     ///
     /// - Throws: `ChainError.verificationFailed` naming the unrelated transaction.
     public func verifyHistory(

@@ -39,13 +39,13 @@ public enum SeccompFilter {
     static let x32Bit: UInt32 = 0x4000_0000
 
     #if arch(x86_64)
-        /// AUDIT_ARCH_X86_64 = EM_X86_64 (62) | __AUDIT_ARCH_64BIT | __AUDIT_ARCH_LE.
-        static let auditArch: UInt32? = 0xC000_003E
+    /// AUDIT_ARCH_X86_64 = EM_X86_64 (62) | __AUDIT_ARCH_64BIT | __AUDIT_ARCH_LE.
+    static let auditArch: UInt32? = 0xC000_003E
     #elseif arch(arm64)
-        /// AUDIT_ARCH_AARCH64 = EM_AARCH64 (183) | __AUDIT_ARCH_64BIT | __AUDIT_ARCH_LE.
-        static let auditArch: UInt32? = 0xC000_00B7
+    /// AUDIT_ARCH_AARCH64 = EM_AARCH64 (183) | __AUDIT_ARCH_64BIT | __AUDIT_ARCH_LE.
+    static let auditArch: UInt32? = 0xC000_00B7
     #else
-        static let auditArch: UInt32? = nil
+    static let auditArch: UInt32? = nil
     #endif
 
     /// The BPF program, one `(code, jt, jf, k)` per instruction; jumps count instructions to skip.
@@ -57,9 +57,9 @@ public enum SeccompFilter {
             sock_filter(code: code, jt: jt, jf: jf, k: k)
         }
         #if arch(x86_64)
-            let x32Check = op(jumpIfGreaterOrEqual, 2, 0, x32Bit)  // 3: x32 ABI → EPERM (6)
+        let x32Check = op(jumpIfGreaterOrEqual, 2, 0, x32Bit)  // 3: x32 ABI → EPERM (6)
         #else
-            let x32Check = op(jumpIfGreaterOrEqual, 0, 0, 0)  // 3: no x32 ABI: falls through either way
+        let x32Check = op(jumpIfGreaterOrEqual, 0, 0, 0)  // 3: no x32 ABI: falls through either way
         #endif
         return [
             op(loadWord, 0, 0, offsetOfArch),  // 0: A = arch

@@ -2,8 +2,8 @@ import Bitcoin
 import BitcoinCrypto
 import Foundation
 
-/// One line of the signing journal: sequence number, time, the SHA-256 of the unsigned PSBT, the summary, the
-/// previous entry's hash and this entry's hash.
+/// One line of the signing journal: sequence number, time, the SHA-256 of the unsigned PSBT, the summary, the previous
+/// entry's hash and this entry's hash.
 ///
 /// The hash is SHA-256 over a canonical byte encoding of every other field (docs/formats.md), so it does not depend
 /// on how the JSON line is spelled; the first entry's `previousHash` is 32 zero bytes.
@@ -57,7 +57,9 @@ public struct AuditEntry: Sendable, Equatable {
         sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8]
     ) -> [UInt8] {
         var out: [UInt8] = []
-        func u64(_ value: UInt64) { for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(value >> UInt64(shift) & 0xFF)) } }
+        func u64(_ value: UInt64) {
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(value >> UInt64(shift) & 0xFF)) }
+        }
         func bytes(_ value: [UInt8]) {
             u64(UInt64(value.count))
             out += value
@@ -155,8 +157,10 @@ public struct AuditEntry: Sendable, Equatable {
         if o["fee"] != nil, amount(o["fee"]) == nil { throw fail("fee is not an amount") }
         guard let previous = hex("prev") else { throw fail("prev is not 32 bytes of hex") }
         guard let hash = hex("hash") else { throw fail("hash is not 32 bytes of hex") }
-        let known: Set<String> = ["seq", "time", "psbt_sha256", "txid", "destinations", "change", "fee", "note", "prev",
-            "hash"]
+        let known: Set<String> = [
+            "seq", "time", "psbt_sha256", "txid", "destinations", "change", "fee", "note", "prev",
+            "hash",
+        ]
         if let extra = o.keys.first(where: { !known.contains($0) }) { throw fail("unknown field '\(extra)'") }
         self.init(
             sequence: sequence, time: time, psbtDigest: digest,

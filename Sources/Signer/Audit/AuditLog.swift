@@ -1,8 +1,9 @@
 import BitcoinCrypto
 import Foundation
 
-/// The append-only, hash-chained journal of everything signed: JSON lines next to the vault
-/// (`vault.airlock.audit`). Each entry holds the hash of the one before, so an edited, removed, inserted or
+/// The append-only, hash-chained journal of everything signed: JSON lines next to the vault (`vault.airlock.audit`).
+///
+/// Each entry holds the hash of the one before, so an edited, removed, inserted or
 /// reordered entry breaks the chain at its line. (Cutting entries off the end leaves a valid shorter chain; the
 /// journal is evidence for the user, not a defence against someone who can rewrite the disk.)
 public struct AuditLog: Sendable {
@@ -26,6 +27,7 @@ public struct AuditLog: Sendable {
     /// - Parameters:
     ///   - unsignedPSBT: the PSBT as read, before signing; only its SHA-256 is stored.
     ///   - summary: what the user approved.
+    ///   - time: the time recorded in the entry.
     /// - Returns: the entry written.
     /// - Throws: `AuditError.brokenChain` or `.malformedLine` when the journal is already damaged (nothing is
     ///   written then), `.io`.

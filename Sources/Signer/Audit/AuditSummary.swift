@@ -1,7 +1,8 @@
 import Bitcoin
 
-/// What a signature did, as the journal records it: the transaction id, each external destination, change and
-/// fee. No keys, no derivation paths.
+/// What a signature did, as the journal records it: the transaction id, each external destination, change and fee.
+///
+/// No keys, no derivation paths.
 public struct AuditSummary: Sendable, Equatable {
     /// One external payment.
     public struct Destination: Sendable, Equatable {
@@ -29,7 +30,9 @@ public struct AuditSummary: Sendable, Equatable {
     public let note: String?
 
     /// A summary from its parts.
-    public init(txid: String, destinations: [Destination], change: Amount? = nil, fee: Amount? = nil, note: String? = nil) {
+    public init(
+        txid: String, destinations: [Destination], change: Amount? = nil, fee: Amount? = nil, note: String? = nil
+    ) {
         self.txid = txid
         self.destinations = destinations
         self.change = change

@@ -48,7 +48,8 @@ public enum SigningRefusal: Sendable, Hashable, CustomStringConvertible {
             "input \(input) asks for sighash type 0x\(String(type, radix: 16)); only ALL/DEFAULT are signed"
         case .feeRateTooHigh(let rate, let maximum):
             "fee rate \(Self.format(rate)) sat/vB is above the maximum of \(Self.format(maximum)) sat/vB (--max-fee-rate)"
-        case .feeAboveAmountSent(let fee, let sent): "the fee (\(fee.sats) sat) is more than the amount sent (\(sent.sats) sat)"
+        case .feeAboveAmountSent(let fee, let sent):
+            "the fee (\(fee.sats) sat) is more than the amount sent (\(sent.sats) sat)"
         case .unknownFee: "the fee cannot be verified: an input's UTXO is missing"
         case .missingPreviousTransaction(let input):
             "input \(input) has no previous transaction (non_witness_utxo); its amount cannot be verified "

@@ -1,8 +1,8 @@
-import Foundation
 import Bitcoin
+import Foundation
 
-/// The review shown before signing, in the order a careful signer reads it (as SeedSigner does): what leaves,
-/// what comes back as change, the fee, the inputs, then the warnings; plus what the policy refuses.
+/// The review shown before signing, in the order a careful signer reads it (as SeedSigner does): what leaves, what
+/// comes back as change, the fee, the inputs, then the warnings; plus what the policy refuses.
 public struct TransactionReview: Sendable {
     /// The analysis the review is built on.
     public let analysis: PSBTAnalysis
@@ -30,7 +30,9 @@ public struct TransactionReview: Sendable {
         for warning in analysis.warnings {
             switch warning {
             case .missingPreviousTransaction(let input) where !policy.allowMissingPreviousTransaction:
-                if ours.contains(where: { $0.index == input }) { refusals.append(.missingPreviousTransaction(input: input)) }
+                if ours.contains(where: { $0.index == input }) {
+                    refusals.append(.missingPreviousTransaction(input: input))
+                }
             case .utxoMismatch(let input):
                 refusals.append(.utxoMismatch(input: input))
             case .networkMismatch(let expected, let found, _):
@@ -61,20 +63,27 @@ public struct TransactionReview: Sendable {
         lines.append("SENDING (\(external.count) destination\(external.count == 1 ? "" : "s")):")
         for output in external {
             let note = output.ownership == .claimedButNotOurs ? "  <-- CLAIMS TO BE CHANGE, IS NOT OURS" : ""
-            lines.append("  \(Self.btc(output.amount))  to  \(output.address ?? "script " + output.scriptPubKey.hexString)\(note)")
+            lines.append(
+                "  \(Self.btc(output.amount))  to  \(output.address ?? "script " + output.scriptPubKey.hexString)\(note)"
+            )
         }
         let change = analysis.outputs.filter { !$0.isExternal }
         if !change.isEmpty {
             lines.append("")
             lines.append("CHANGE / OWN ADDRESSES (verified against this vault):")
             for output in change {
-                let where_ = if case .ours(_, let branch, let index) = output.ownership { " (branch \(branch), index \(index))" } else { "" }
-                lines.append("  \(Self.btc(output.amount))  to  \(output.address ?? output.scriptPubKey.hexString)\(where_)")
+                let placement =
+                    if case .ours(_, let branch, let index) = output.ownership {
+                        " (branch \(branch), index \(index))"
+                    } else { "" }
+                lines.append(
+                    "  \(Self.btc(output.amount))  to  \(output.address ?? output.scriptPubKey.hexString)\(placement)")
             }
         }
         lines.append("")
         if let fee = analysis.fee, let rate = analysis.feeRate {
-            lines.append("FEE: \(Self.btc(fee))  (\(String(format: "%.1f", rate)) sat/vB, ~\(analysis.estimatedVSize) vB)")
+            lines.append(
+                "FEE: \(Self.btc(fee))  (\(String(format: "%.1f", rate)) sat/vB, ~\(analysis.estimatedVSize) vB)")
         } else {
             lines.append("FEE: unknown (an input's amount is missing)")
         }

@@ -20,7 +20,9 @@ public struct AccountOriginResolver: Sendable {
         self.network = network
     }
 
-    /// `psbt` with every resolvable account-key origin replaced, and how many were replaced. Nothing else changes.
+    /// `psbt` with every resolvable account-key origin replaced, and how many were replaced.
+    ///
+    /// Nothing else changes.
     public func resolving(_ psbt: PSBT) -> (psbt: PSBT, resolved: Int) {
         let foreign = Set(allOrigins(psbt).filter(isCandidate).map(\.fingerprint))
         guard !foreign.isEmpty else { return (psbt, 0) }

@@ -133,7 +133,8 @@ struct InputPlan {
             guard let privateKey = ask(provider, .taprootBIP32(key: derivation.key, origin: derivation.origin)),
                 privateKey.publicKey.xOnly.key == derivation.key
             else { continue }
-            if derivation.key == input.tapInternalKey || (derivation.leafHashes.isEmpty && input.tapInternalKey == nil) {
+            if derivation.key == input.tapInternalKey || (derivation.leafHashes.isEmpty && input.tapInternalKey == nil)
+            {
                 if let tweaked = try? privateKey.taprootTweaked(merkleRoot: input.tapMerkleRoot),
                     tweaked.publicKey.xOnly.key == outputKey
                 {
@@ -163,11 +164,15 @@ struct InputPlan {
                     : try cache.segwitV0SignatureHash(
                         inputIndex: index, scriptCode: scriptCode, amount: utxo.value, type: sighashType)
                 let signature = try privateKey.signECDSA(digest: digest, grindLowR: grindLowR)
-                map.set(PSBTKeyType.Input.partialSig, keyData: publicKeyBytes, value: signature.der + [UInt8(sighashType.rawValue & 0xFF)])
+                map.set(
+                    PSBTKeyType.Input.partialSig, keyData: publicKeyBytes,
+                    value: signature.der + [UInt8(sighashType.rawValue & 0xFF)])
             case .taprootKeyPath(let privateKey):
                 let digest = try cache.taprootSignatureHash(inputIndex: index, type: sighashType)
                 let signature = try privateKey.signSchnorr(message: digest)
-                map.set(PSBTKeyType.Input.tapKeySig, value: signature.bytes + (sighashType.rawValue == 0 ? [] : [UInt8(sighashType.rawValue)]))
+                map.set(
+                    PSBTKeyType.Input.tapKeySig,
+                    value: signature.bytes + (sighashType.rawValue == 0 ? [] : [UInt8(sighashType.rawValue)]))
             case .taprootScriptPath(let privateKey, let xOnly, let leafHash):
                 let digest = try cache.taprootSignatureHash(inputIndex: index, type: sighashType, leafHash: leafHash)
                 let signature = try privateKey.signSchnorr(message: digest)

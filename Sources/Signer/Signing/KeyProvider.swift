@@ -1,8 +1,9 @@
+import Bitcoin
+import BitcoinCrypto
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Bitcoin
-import BitcoinCrypto
 
 /// What a signer asks a key provider for: the private key behind a public key the PSBT names.
 public enum KeyRequest: Sendable, Hashable {

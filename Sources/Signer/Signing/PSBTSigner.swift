@@ -11,8 +11,8 @@ public struct SigningReport: Sendable {
     public var skippedInputs: [Int: String]
 }
 
-/// The BIP174 Signer: signs the inputs whose keys a `KeyProvider` holds, after the BIP174 signer checks, with
-/// strict options unless widened (STYLE.md R7).
+/// The BIP174 Signer: signs the inputs whose keys a `KeyProvider` holds, after the BIP174 signer checks, with strict
+/// options unless widened (STYLE.md R7).
 ///
 /// ECDSA signatures are deterministic (RFC6979) and low-R; Schnorr signatures use fresh auxiliary randomness. The
 /// signature hashes of all inputs share one `SighashCache`, so N inputs cost O(N).
@@ -93,7 +93,8 @@ public struct PSBTSigner: Sendable {
 
     /// Whether `provider` holds a key the input's derivations name (to tell "not ours" from "ours but incomplete").
     private func hasOurKey(_ input: PSBTInput, _ provider: some KeyProvider) throws(PSBTError) -> Bool {
-        for (key, origin) in input.bip32Derivations where (try? provider.privateKey(for: .bip32(publicKey: key, origin: origin))) != nil {
+        for (key, origin) in input.bip32Derivations
+        where (try? provider.privateKey(for: .bip32(publicKey: key, origin: origin))) != nil {
             return true
         }
         for derivation in input.tapBIP32Derivations

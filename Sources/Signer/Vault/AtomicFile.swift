@@ -1,12 +1,16 @@
 import Foundation
 
-/// Crash-safe file replacement: the new content goes to a temporary file in the same directory (created with
-/// `O_EXCL`, mode 0600), is fsynced, then renamed over the target (or hard-linked, when the target must not exist),
-/// and the directory is fsynced. After a crash at any moment the target holds the old or the new content.
+/// Crash-safe file replacement: the new content goes to a temporary file in the same directory (created with `O_EXCL`,
+/// mode 0600), is fsynced, then renamed over the target (or hard-linked, when the target must not exist), and the
+/// directory is fsynced.
+///
+/// After a crash at any moment the target holds the old or the new content.
 package enum AtomicFile {
     /// Writes `bytes` to `path`.
     ///
     /// - Parameters:
+    ///   - bytes: the new content.
+    ///   - path: the target file.
     ///   - overwrite: replace an existing file; when false an existing file is an error (checked atomically).
     ///   - mode: the permission bits of the new file.
     /// - Throws: `VaultError.alreadyExists` or `.io`.

@@ -1,7 +1,9 @@
 import Bitcoin
 
 extension MultisigWallet {
-    /// Reads the multisig wallet text that Coldcard exports and Sparrow, Nunchuk and others write:
+    /// Reads the multisig wallet text that Coldcard exports and Sparrow, Nunchuk and others write.
+    ///
+    /// For example:
     ///
     /// ```
     /// # comment

@@ -1,7 +1,9 @@
 import Bitcoin
 import BitcoinCrypto
 
-/// An opened vault: its authenticated header and the secrets, in `SecretBytes` only. Keep it no longer than the
+/// An opened vault: its authenticated header and the secrets, in `SecretBytes` only.
+///
+/// Keep it no longer than the
 /// command that needs it.
 public final class UnlockedVault: Sendable {
     /// The vault file it came from.
@@ -37,6 +39,7 @@ public final class UnlockedVault: Sendable {
     ///
     /// - Parameter passphrase: the BIP39 passphrase when the vault does not store it (nil: the stored one, else
     ///   none).
+    /// - Returns: the seed, in secret memory.
     /// - Throws: `VaultError.wrongPassphrase` when the result is not the vault's master key.
     public func seed(passphrase: SecretBytes? = nil) throws(VaultError) -> SecretBytes {
         let chosen = passphrase ?? storedPassphrase
@@ -61,8 +64,8 @@ public final class UnlockedVault: Sendable {
         }
     }
 
-    /// Re-seals the same secrets under `newPassword` (fresh salt and nonce, optionally new KDF parameters) and
-    /// replaces the file atomically: after a crash the vault opens with the old or the new password.
+    /// Re-seals the same secrets under `newPassword` (fresh salt and nonce, optionally new KDF parameters) and replaces
+    /// the file atomically: after a crash the vault opens with the old or the new password.
     ///
     /// - Throws: `VaultError.invalidKDFParameters`, `.keyDerivationFailed`, `.io`.
     public func changePassword(to newPassword: SecretBytes, kdf: Argon2Parameters? = nil) throws(VaultError) {
@@ -78,12 +81,15 @@ public final class UnlockedVault: Sendable {
 
     /// Adds a multisig wallet after checking that this vault's key is one of its cosigners.
     ///
-    /// - Parameter passphrase: as for `masterKey(passphrase:)`.
+    /// - Parameters:
+    ///   - wallet: the multisig wallet.
+    ///   - passphrase: as for `masterKey(passphrase:)`.
     /// - Returns: the header as written.
     /// - Throws: `MultisigError` (wrapped as the error thrown) or `VaultError`.
     @discardableResult
     public func register(_ wallet: MultisigWallet, passphrase: SecretBytes? = nil) throws -> VaultHeader {
-        if header.multisigWallets.contains(where: { $0.name == wallet.name || $0.descriptorText == wallet.descriptorText
+        if header.multisigWallets.contains(where: {
+            $0.name == wallet.name || $0.descriptorText == wallet.descriptorText
         }) {
             throw VaultError.duplicateWallet(name: wallet.name)
         }

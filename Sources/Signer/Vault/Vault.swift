@@ -27,7 +27,9 @@ public struct Vault: Sendable {
     /// Whether a file exists at the path.
     public var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
-    /// Reads the clear header without a password (for `info` and `multisig list`). The header is authenticated
+    /// Reads the clear header without a password (for `info` and `multisig list`).
+    ///
+    /// The header is authenticated
     /// only when the vault is unlocked.
     ///
     /// - Throws: `VaultError.notFound`, `.corrupt`, `.unsupportedVersion`, `.io`.
@@ -38,9 +40,14 @@ public struct Vault: Sendable {
     /// Creates a vault for `mnemonic`.
     ///
     /// - Parameters:
+    ///   - mnemonic: the seed's words.
     ///   - passphrase: the BIP39 passphrase (nil or empty for none); it decides the master fingerprint.
     ///   - storePassphrase: seal the passphrase in the vault; otherwise it is asked for on every unlock.
+    ///   - network: the network the vault signs for.
+    ///   - password: the vault password.
+    ///   - kdf: the Argon2id parameters.
     ///   - overwrite: replace an existing vault (`--force`).
+    /// - Returns: the header written.
     /// - Throws: `VaultError.alreadyExists`, `.invalidKDFParameters`, `.keyDerivationFailed`, `.io`.
     @discardableResult
     public func create(

@@ -120,7 +120,8 @@ struct VaultFile: Sendable, Equatable {
         -> Int
     {
         // JSONSerialization gives NSNumber; fractions are not integers here.
-        guard let number = object[key] as? NSNumber, let value = Int(exactly: number.doubleValue), Double(value) == number.doubleValue
+        guard let number = object[key] as? NSNumber, let value = Int(exactly: number.doubleValue),
+            Double(value) == number.doubleValue
         else { throw .corrupt(reason: "\(parent.map { "\($0)." } ?? "")\(key) is missing or not an integer") }
         return value
     }

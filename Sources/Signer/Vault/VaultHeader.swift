@@ -1,7 +1,9 @@
 import Bitcoin
 import BitcoinCrypto
 
-/// The clear part of a vault file: everything but the sealed payload. All of it is bound to the ciphertext as
+/// The clear part of a vault file: everything but the sealed payload.
+///
+/// All of it is bound to the ciphertext as
 /// associated data (`associatedData()`), so changing any field makes the vault fail to open.
 public struct VaultHeader: Sendable, Equatable {
     /// The value of the `format` field.

@@ -1,8 +1,10 @@
 import Bitcoin
 import BitcoinCrypto
 
-/// The secret plaintext of a vault, built and read only in `SecretBytes`:
-/// `0x01 ‖ entropy length (1 byte) ‖ entropy ‖ passphrase length (2 bytes, big-endian) ‖ passphrase (UTF-8)`.
+/// The secret plaintext of a vault, built and read only in `SecretBytes`.
+///
+/// Layout: `0x01 ‖ entropy length (1 byte) ‖ entropy ‖ passphrase length (2 bytes, big-endian) ‖ passphrase (UTF-8)`.
+///
 /// The passphrase length is 0 when it is not stored.
 enum VaultPayload {
     static let version: UInt8 = 1

@@ -20,10 +20,14 @@ public struct Account: Sendable {
     ///
     /// - Throws: `StoreError.corrupt` when a stored descriptor no longer parses.
     public init(record: WalletRecord) throws(StoreError) {
-        guard let externalText = record.descriptors[.external] else { throw .corrupt("wallet \(record.name) has no descriptor") }
+        guard let externalText = record.descriptors[.external] else {
+            throw .corrupt("wallet \(record.name) has no descriptor")
+        }
         do {
             external = try Descriptor(string: externalText)
-            change = try record.descriptors[.internal].map { (text) throws(DescriptorError) in try Descriptor(string: text) }
+            change = try record.descriptors[.internal].map { (text) throws(DescriptorError) in
+                try Descriptor(string: text)
+            }
         } catch {
             throw .corrupt("descriptor of wallet \(record.name): \(error)")
         }
@@ -45,7 +49,9 @@ public struct Account: Sendable {
     ///
     /// - Throws: `DescriptorError` (an index beyond 2^31, a script without an address form).
     public func derive(_ keychain: Keychain, index: Int) throws(DescriptorError) -> AddressRecord {
-        guard index >= 0, index < Int(ChildNumber.hardenedOffset) else { throw .indexOutOfRange(UInt32(clamping: index)) }
+        guard index >= 0, index < Int(ChildNumber.hardenedOffset) else {
+            throw .indexOutOfRange(UInt32(clamping: index))
+        }
         let descriptor = descriptor(keychain)
         let script = try descriptor.scriptPubKey(at: UInt32(index))
         guard let address = try? Address(scriptPubKey: script, network: network) else { throw .noAddress }

@@ -14,11 +14,13 @@ public struct ImportedAccount: Sendable {
 }
 
 /// Reads what `airlock-watcher import` accepts: a descriptor with checksum (multipath `<0;1>/*` or not), two
-/// single-path descriptors on separate lines (receive, then change), the generic JSON wallet export (Coldcard-style,
-/// as `airlock-signer export --format json` writes), or an extended key (`xpub`/`ypub`/`zpub`/`tpub`/`upub`/`vpub`)
-/// with a `[fingerprint/path]` origin, whose SLIP-132 version picks `pkh`, `sh(wpkh)` or `wpkh`.
+/// single-path descriptors on separate lines (receive, then change), the generic JSON wallet export (Coldcard-style, as
+/// `airlock-signer export --format json` writes), or an extended key (`xpub`/`ypub`/`zpub`/`tpub`/`upub`/`vpub`) with a
+/// `[fingerprint/path]` origin, whose SLIP-132 version picks `pkh`, `sh(wpkh)` or `wpkh`.
 public enum AccountImport {
-    /// Parses import text. `network` (when given) must agree with the keys; test keys default to `test`.
+    /// Parses import text.
+    ///
+    /// `network` (when given) must agree with the keys; test keys default to `test`.
     ///
     /// - Throws: `ImportError`.
     public static func parse(_ text: String, network: Network? = nil, section: String? = nil) throws(ImportError)
@@ -37,7 +39,9 @@ public enum AccountImport {
         }
         let descriptors = try lines.map { (line) throws(ImportError) -> Descriptor in try descriptor(line) }
         if descriptors.count == 2 {
-            guard descriptors.allSatisfy({ $0.multipathCount == 1 }) else { throw .branchCount(descriptors[0].multipathCount) }
+            guard descriptors.allSatisfy({ $0.multipathCount == 1 }) else {
+                throw .branchCount(descriptors[0].multipathCount)
+            }
             return try make(descriptors[0], descriptors[1], network: network, source: "descriptors")
         }
         return try split(descriptors[0], network: network, source: "descriptor")
@@ -55,7 +59,9 @@ public enum AccountImport {
     }
 
     /// Splits a multipath descriptor into its two branches.
-    static func split(_ descriptor: Descriptor, network: Network?, source: String) throws(ImportError) -> ImportedAccount {
+    static func split(_ descriptor: Descriptor, network: Network?, source: String) throws(ImportError)
+        -> ImportedAccount
+    {
         switch descriptor.multipathCount {
         case 1: return try make(descriptor, nil, network: network, source: source)
         case 2:
@@ -74,7 +80,8 @@ public enum AccountImport {
         let resolved: Network
         if let network {
             if let keysAreMain, keysAreMain != (network == .main) {
-                throw .networkMismatch("the keys are for \(keysAreMain ? "mainnet" : "a test network"), not \(network.rawValue)")
+                throw .networkMismatch(
+                    "the keys are for \(keysAreMain ? "mainnet" : "a test network"), not \(network.rawValue)")
             }
             resolved = network
         } else {
@@ -87,7 +94,8 @@ public enum AccountImport {
         } catch {
             throw .descriptor(external.description, error)
         }
-        return ImportedAccount(external: external, change: change, network: resolved, source: source, suggestedName: nil)
+        return ImportedAccount(
+            external: external, change: change, network: resolved, source: source, suggestedName: nil)
     }
 
     /// `[fp/path]xpub…` (or without origin): the script comes from the SLIP-132 version.
@@ -112,7 +120,8 @@ public enum AccountImport {
     }
 
     /// The generic JSON export: `chain` (BTC/XTN/XRT) and sections `bip84`, `bip86`, `bip49`, `bip44`, `bip48_2`.
-    static func parseExport(_ text: String, network: Network?, section: String?) throws(ImportError) -> ImportedAccount {
+    static func parseExport(_ text: String, network: Network?, section: String?) throws(ImportError) -> ImportedAccount
+    {
         guard let object = try? JSONValue.parse(Array(text.utf8)), object.object != nil else {
             throw .unrecognized(String(text.prefix(40)))
         }
@@ -130,7 +139,8 @@ public enum AccountImport {
         for name in order {
             guard let part = object[name] else { continue }
             if let text = part["desc"]?.string, text.contains("(") {
-                var account = try split(try descriptor(text), network: network ?? exportNetwork, source: "wallet-export")
+                var account = try split(
+                    try descriptor(text), network: network ?? exportNetwork, source: "wallet-export")
                 account.suggestedName = name
                 return account
             }
@@ -145,7 +155,8 @@ public enum AccountImport {
                 case "bip86": script = "tr(\(key))"
                 default: continue
                 }
-                var account = try split(try descriptor(script), network: network ?? exportNetwork, source: "wallet-export")
+                var account = try split(
+                    try descriptor(script), network: network ?? exportNetwork, source: "wallet-export")
                 account.suggestedName = name
                 return account
             }

@@ -3,7 +3,9 @@ import ChainBackends
 import Foundation
 import GRDB
 
-/// The watcher's backup: everything but chain data, as versioned JSON. Restoring and syncing gives the same wallets.
+/// The watcher's backup: everything but chain data, as versioned JSON.
+///
+/// Restoring and syncing gives the same wallets.
 public struct Backup: Sendable, Equatable, Codable {
     /// Always `airlock-watcher-backup`.
     public var format: String
@@ -44,7 +46,8 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalid(let why): "not a valid airlock-watcher backup: \(why)"
-        case .unsupportedVersion(let v): "backup version \(v) is newer than this airlock-watcher reads (\(Backup.currentVersion))"
+        case .unsupportedVersion(let v):
+            "backup version \(v) is newer than this airlock-watcher reads (\(Backup.currentVersion))"
         case .wouldOverwrite(let names):
             "the data directory already holds \(names.joined(separator: ", ")); restore --force replaces it"
         case .store(let error): error.description
@@ -62,25 +65,33 @@ extension Store {
             let used = try addresses(walletID: id).filter(\.used)
             var usedIndexes: [String: Int] = [:]
             for keychain in Keychain.allCases {
-                if let max = used.filter({ $0.keychain == keychain }).map(\.index).max() { usedIndexes[keychain.description] = max }
+                if let max = used.filter({ $0.keychain == keychain }).map(\.index).max() {
+                    usedIndexes[keychain.description] = max
+                }
             }
-            wallets.append(Backup.Wallet(
-                name: wallet.name, network: wallet.network.rawValue, gapLimit: wallet.gapLimit,
-                descriptors: Dictionary(uniqueKeysWithValues: wallet.descriptors.map { ($0.key.description, $0.value) }),
-                revealedIndexes: Dictionary(uniqueKeysWithValues: revealed.map { ($0.key.description, $0.value) }),
-                usedIndexes: usedIndexes, labels: try labels(walletID: id)))
+            wallets.append(
+                Backup.Wallet(
+                    name: wallet.name, network: wallet.network.rawValue, gapLimit: wallet.gapLimit,
+                    descriptors: Dictionary(
+                        uniqueKeysWithValues: wallet.descriptors.map { ($0.key.description, $0.value) }),
+                    revealedIndexes: Dictionary(uniqueKeysWithValues: revealed.map { ($0.key.description, $0.value) }),
+                    usedIndexes: usedIndexes, labels: try labels(walletID: id)))
         }
         return Backup(
             format: Backup.formatName, version: Backup.currentVersion, createdAt: Int(Date().timeIntervalSince1970),
             settings: try settings(), wallets: wallets)
     }
 
-    /// Restores a backup. Without `force`, refuses when the store has any wallet or setting; with it, replaces them.
+    /// Restores a backup.
+    ///
+    /// Without `force`, refuses when the store has any wallet or setting; with it, replaces them.
     ///
     /// - Throws: `BackupError`.
     public func restore(_ backup: Backup, force: Bool) throws(BackupError) {
         guard backup.format == Backup.formatName else { throw .invalid("format is '\(backup.format)'") }
-        guard backup.version <= Backup.currentVersion, backup.version >= 1 else { throw .unsupportedVersion(backup.version) }
+        guard backup.version <= Backup.currentVersion, backup.version >= 1 else {
+            throw .unsupportedVersion(backup.version)
+        }
         var records: [(WalletRecord, Backup.Wallet)] = []
         for wallet in backup.wallets {
             guard let network = Network(rawValue: wallet.network) else { throw .invalid("network '\(wallet.network)'") }
@@ -98,9 +109,16 @@ extension Store {
                 throw .invalid("wallet \(wallet.name) lacks a receive descriptor or a valid gap limit")
             }
             for (n, label) in wallet.labels.enumerated() {
-                do { try label.validate(line: n + 1) } catch { throw .invalid("label \(n + 1) of \(wallet.name): \(error)") }
+                do { try label.validate(line: n + 1) } catch {
+                    throw .invalid("label \(n + 1) of \(wallet.name): \(error)")
+                }
             }
-            records.append((WalletRecord(name: wallet.name, network: network, gapLimit: wallet.gapLimit, descriptors: descriptors), wallet))
+            records.append(
+                (
+                    WalletRecord(
+                        name: wallet.name, network: network, gapLimit: wallet.gapLimit, descriptors: descriptors),
+                    wallet
+                ))
         }
         do {
             try pool.write { db in
@@ -119,7 +137,9 @@ extension Store {
                 for (record, wallet) in records {
                     try db.execute(
                         sql: "INSERT INTO wallet (name, network, gap_limit, created_at) VALUES (?, ?, ?, ?)",
-                        arguments: [record.name, record.network.rawValue, record.gapLimit, Int(Date().timeIntervalSince1970)])
+                        arguments: [
+                            record.name, record.network.rawValue, record.gapLimit, Int(Date().timeIntervalSince1970),
+                        ])
                     let id = db.lastInsertedRowID
                     for (keychain, text) in record.descriptors {
                         let revealed = wallet.revealedIndexes[keychain.description] ?? -1
@@ -128,11 +148,14 @@ extension Store {
                             arguments: [id, keychain.rawValue, text])
                         try db.execute(
                             sql: "INSERT INTO keychain_state (wallet_id, keychain, revealed) VALUES (?, ?, ?)",
-                            arguments: [id, keychain.rawValue, max(revealed, wallet.usedIndexes[keychain.description] ?? -1)])
+                            arguments: [
+                                id, keychain.rawValue, max(revealed, wallet.usedIndexes[keychain.description] ?? -1),
+                            ])
                     }
                     for label in wallet.labels {
                         try db.execute(
-                            sql: "INSERT OR REPLACE INTO label (wallet_id, type, ref, label, origin, spendable) VALUES (?, ?, ?, ?, ?, ?)",
+                            sql:
+                                "INSERT OR REPLACE INTO label (wallet_id, type, ref, label, origin, spendable) VALUES (?, ?, ?, ?, ?, ?)",
                             arguments: [id, label.type, label.ref, label.label, label.origin, label.spendable])
                     }
                 }

@@ -100,7 +100,9 @@ extension Amount {
 }
 
 /// Coin selection as in Bitcoin Core: branch and bound on the waste metric for a changeless solution, then a single
-/// random draw with change. Effective values are at the transaction's fee rate; the waste of a selection is
+/// random draw with change.
+///
+/// Effective values are at the transaction's fee rate; the waste of a selection is
 /// Σ(fee − long-term fee) of its inputs plus the cost of change when it has change, or the excess over the target
 /// when it has none.
 public enum CoinSelection {
@@ -119,7 +121,8 @@ public enum CoinSelection {
         let pool = Pool(candidates, parameters)
         let needed = Int64(target.sats) + parameters.fee(parameters.baseVSize, parameters.feeRate)
         if let indexes = branchAndBound(pool, target: needed, costOfChange: parameters.costOfChange) {
-            return try result(indexes.map { pool.coins[$0] }, target: target, parameters: parameters, algorithm: .branchAndBound)
+            return try result(
+                indexes.map { pool.coins[$0] }, target: target, parameters: parameters, algorithm: .branchAndBound)
         }
         if let coins = singleRandomDraw(pool, target: needed, parameters: parameters, using: &generator) {
             return try result(coins, target: target, parameters: parameters, algorithm: .singleRandomDraw)
@@ -149,7 +152,8 @@ public enum CoinSelection {
         let total = coins.reduce(Int64(0)) { $0 + Int64($1.value.sats) }
         let left = total - parameters.fee(vsize, parameters.feeRate)
         guard left >= Int64(parameters.dustThreshold.sats) else {
-            throw .insufficientFunds(needed: UInt64(max(0, total - left)) + parameters.dustThreshold.sats, available: UInt64(total))
+            throw .insufficientFunds(
+                needed: UInt64(max(0, total - left)) + parameters.dustThreshold.sats, available: UInt64(total))
         }
         return Amount(uncheckedSats: UInt64(left))
     }
@@ -178,8 +182,8 @@ public enum CoinSelection {
         }
     }
 
-    /// Depth-first search over include/exclude decisions for the input set whose effective value lies in
-    /// [target, target + costOfChange] with the least waste; nil when none is found within `maxTries`.
+    /// Depth-first search over include/exclude decisions for the input set whose effective value lies in [target,
+    /// target + costOfChange] with the least waste; nil when none is found within `maxTries`.
     static func branchAndBound(_ pool: Pool, target: Int64, costOfChange: Int64) -> [Int]? {
         let count = pool.effective.firstIndex { $0 <= 0 } ?? pool.effective.count
         var suffix = [Int64](repeating: 0, count: count + 1)
@@ -213,7 +217,8 @@ public enum CoinSelection {
                 waste -= pool.waste[last]
                 index = last + 1
                 // Excluding a coin and then including an equal one gives the same sets: skip the equal ones.
-                while index < count, pool.effective[index] == pool.effective[last], pool.fees[index] == pool.fees[last] {
+                while index < count, pool.effective[index] == pool.effective[last], pool.fees[index] == pool.fees[last]
+                {
                     index += 1
                 }
                 continue
@@ -252,10 +257,12 @@ public enum CoinSelection {
         let inputVSize = coins.reduce(0) { $0 + $1.inputVSize }
         let total = coins.reduce(Int64(0)) { $0 + Int64($1.value.sats) }
         let inputWaste = coins.reduce(Int64(0)) {
-            $0 + parameters.fee($1.inputVSize, parameters.feeRate) - parameters.fee($1.inputVSize, parameters.longTermFeeRate)
+            $0 + parameters.fee($1.inputVSize, parameters.feeRate)
+                - parameters.fee($1.inputVSize, parameters.longTermFeeRate)
         }
         let changelessFee = parameters.fee(parameters.baseVSize + inputVSize, parameters.feeRate)
-        let withChangeFee = parameters.fee(parameters.baseVSize + inputVSize + parameters.changeOutputVSize, parameters.feeRate)
+        let withChangeFee = parameters.fee(
+            parameters.baseVSize + inputVSize + parameters.changeOutputVSize, parameters.feeRate)
         let amount = Int64(target.sats)
         guard total >= amount + changelessFee else {
             throw .insufficientFunds(needed: UInt64(amount + changelessFee), available: UInt64(total))
@@ -263,7 +270,8 @@ public enum CoinSelection {
         let change = total - amount - withChangeFee
         if algorithm != .branchAndBound, change >= Int64(parameters.dustThreshold.sats) {
             return CoinSelectionResult(
-                selected: coins, fee: Amount(uncheckedSats: UInt64(withChangeFee)), change: Amount(uncheckedSats: UInt64(change)),
+                selected: coins, fee: Amount(uncheckedSats: UInt64(withChangeFee)),
+                change: Amount(uncheckedSats: UInt64(change)),
                 waste: inputWaste + parameters.costOfChange, algorithm: algorithm)
         }
         let fee = total - amount

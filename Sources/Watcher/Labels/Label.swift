@@ -99,7 +99,9 @@ extension Store {
                 db, sql: "SELECT type, ref, label, origin, spendable FROM label WHERE wallet_id = ? ORDER BY type, ref",
                 arguments: [walletID]
             ).map { row in
-                Label(type: row["type"], ref: row["ref"], label: row["label"], origin: row["origin"], spendable: row["spendable"])
+                Label(
+                    type: row["type"], ref: row["ref"], label: row["label"], origin: row["origin"],
+                    spendable: row["spendable"])
             }
         }
     }
@@ -109,7 +111,8 @@ extension Store {
         try write { db in
             for label in labels {
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO label (wallet_id, type, ref, label, origin, spendable) VALUES (?, ?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT OR REPLACE INTO label (wallet_id, type, ref, label, origin, spendable) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [walletID, label.type, label.ref, label.label, label.origin, label.spendable])
             }
         }

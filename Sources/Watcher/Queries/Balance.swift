@@ -88,14 +88,16 @@ extension Store {
             }
             let outputTotal = tx.outputs.reduce(UInt64(0)) { $0 + $1.value.sats }
             let fee = tx.isCoinbase ? nil : inputTotal.flatMap { $0 >= outputTotal ? $0 - outputTotal : nil }
-            items.append(HistoryItem(
-                txid: record.txid, height: record.anchor?.height, blockHash: record.anchor?.blockHash,
-                verified: record.anchor?.verified ?? false, received: received, sent: sent, fee: fee,
-                firstSeen: record.firstSeen))
+            items.append(
+                HistoryItem(
+                    txid: record.txid, height: record.anchor?.height, blockHash: record.anchor?.blockHash,
+                    verified: record.anchor?.verified ?? false, received: received, sent: sent, fee: fee,
+                    firstSeen: record.firstSeen))
         }
         return items.sorted { a, b in
             switch (a.height, b.height) {
-            case (nil, nil): return a.firstSeen > b.firstSeen || (a.firstSeen == b.firstSeen && a.txid.hexString < b.txid.hexString)
+            case (nil, nil):
+                return a.firstSeen > b.firstSeen || (a.firstSeen == b.firstSeen && a.txid.hexString < b.txid.hexString)
             case (nil, _): return true
             case (_, nil): return false
             case (let x?, let y?): return x > y || (x == y && a.txid.hexString < b.txid.hexString)
@@ -103,8 +105,10 @@ extension Store {
         }
     }
 
-    /// The address to hand out next on `keychain`, deriving it when needed: the lowest one above the last used, or
-    /// with `fresh` one above every address handed out before. Either way it is recorded as handed out (revealed),
+    /// The address to hand out next on `keychain`, deriving it when needed: the lowest one above the last used, or with
+    /// `fresh` one above every address handed out before.
+    ///
+    /// Either way it is recorded as handed out (revealed),
     /// so a later `fresh` request never repeats it.
     public func nextUnusedAddress(wallet: WalletRecord, keychain: Keychain, fresh: Bool) throws(StoreError)
         -> AddressRecord
@@ -128,9 +132,12 @@ extension Store {
             do { record = try account.derive(keychain, index: index) } catch { throw .corrupt("\(error)") }
             try write { db in
                 try db.execute(
-                    sql: "INSERT OR IGNORE INTO address (wallet_id, keychain, idx, script, address, used) VALUES (?, ?, ?, ?, ?, 0)",
-                    arguments: [walletID, keychain.rawValue, index, Data(record.script.bytes),
-                                record.address])
+                    sql:
+                        "INSERT OR IGNORE INTO address (wallet_id, keychain, idx, script, address, used) VALUES (?, ?, ?, ?, ?, 0)",
+                    arguments: [
+                        walletID, keychain.rawValue, index, Data(record.script.bytes),
+                        record.address,
+                    ])
             }
         }
         try self.reveal(walletID: walletID, keychain: keychain, upTo: index)

@@ -1,8 +1,10 @@
 import Bitcoin
 import ChainBackends
 
-/// Plans a BIP125 replacement of an unconfirmed wallet transaction: the same inputs and the same payments to others,
-/// at a higher fee rate. The fee comes out of the change; when the change cannot pay it (or there is none), confirmed
+/// Plans a BIP125 replacement of an unconfirmed wallet transaction: the same inputs and the same payments to others, at
+/// a higher fee rate.
+///
+/// The fee comes out of the change; when the change cannot pay it (or there is none), confirmed
 /// wallet coins are added and a change output is made or kept.
 public struct FeeBumper: Sendable {
     let store: Store
@@ -26,7 +28,8 @@ public struct FeeBumper: Sendable {
     ///
     /// - Throws: `SpendError.inconsistent` when the transaction is unknown, confirmed, does not signal RBF, spends
     ///   coins of others, or the new fee rate is not higher; `.selection` when the wallet cannot pay the new fee.
-    public func plan(replacing txid: Txid, feeRate: FeeRate) throws(SpendError) -> (plan: SpendPlan, original: Original) {
+    public func plan(replacing txid: Txid, feeRate: FeeRate) throws(SpendError) -> (plan: SpendPlan, original: Original)
+    {
         let walletID: Int64
         let transactions: [TransactionRecord]
         let addresses: [AddressRecord]
@@ -58,11 +61,12 @@ public struct FeeBumper: Sendable {
             else { throw .inconsistent("\(txid) spends \(outpoint), which is not this wallet's") }
             let output = previous.outputs[Int(outpoint.vout)]
             inputTotal += output.value.sats
-            inputs.append(PlannedInput(
-                utxo: UTXORecord(
-                    outpoint: outpoint, value: output.value, script: output.scriptPubKey, keychain: owner.keychain,
-                    index: owner.index, height: nil, isCoinbase: false, frozen: false),
-                previousTransaction: previous, sequence: .replaceByFee))
+            inputs.append(
+                PlannedInput(
+                    utxo: UTXORecord(
+                        outpoint: outpoint, value: output.value, script: output.scriptPubKey, keychain: owner.keychain,
+                        index: owner.index, height: nil, isCoinbase: false, frozen: false),
+                    previousTransaction: previous, sequence: .replaceByFee))
         }
         let outputTotal = original.outputs.reduce(UInt64(0)) { $0 + $1.value.sats }
         guard inputTotal >= outputTotal else { throw .inconsistent("\(txid) pays out more than its inputs") }
@@ -80,9 +84,13 @@ public struct FeeBumper: Sendable {
         // to itself, so it keeps every output and adds change when it must).
         let changeKeychain: Keychain = planner.account.change == nil ? .external : .internal
         var outputs = original.outputs
-        var changePosition = outputs.firstIndex { changeKeychain == .internal && byScript[$0.scriptPubKey]?.keychain == .internal }
+        var changePosition = outputs.firstIndex {
+            changeKeychain == .internal && byScript[$0.scriptPubKey]?.keychain == .internal
+        }
         var changeIndex = changePosition.flatMap { byScript[outputs[$0].scriptPubKey]?.index }
-        let payments = outputs.enumerated().filter { $0.offset != changePosition }.reduce(UInt64(0)) { $0 + $1.element.value.sats }
+        let payments = outputs.enumerated().filter { $0.offset != changePosition }.reduce(UInt64(0)) {
+            $0 + $1.element.value.sats
+        }
         // The fee the replacement must pay: its rate, and at least the old fee plus the relay fee of its own size
         // (BIP125 rules 3 and 4, at 1 sat/vB).
         func requiredFee(_ size: Int) -> UInt64 {
@@ -103,10 +111,13 @@ public struct FeeBumper: Sendable {
             if total >= payments + fee + Amount.dust.sats {
                 let change = total - payments - fee
                 if let position = changePosition {
-                    outputs[position] = TxOut(value: Amount(uncheckedSats: change), scriptPubKey: outputs[position].scriptPubKey)
+                    outputs[position] = TxOut(
+                        value: Amount(uncheckedSats: change), scriptPubKey: outputs[position].scriptPubKey)
                 } else {
                     let next: AddressRecord
-                    do { next = try store.nextUnusedAddress(wallet: wallet, keychain: changeKeychain, fresh: false) } catch {
+                    do {
+                        next = try store.nextUnusedAddress(wallet: wallet, keychain: changeKeychain, fresh: false)
+                    } catch {
                         throw .store(error)
                     }
                     outputs.append(TxOut(value: Amount(uncheckedSats: change), scriptPubKey: next.script))
@@ -114,7 +125,8 @@ public struct FeeBumper: Sendable {
                     changeIndex = next.index
                 }
                 let plan = SpendPlan(
-                    inputs: inputs, outputs: outputs, change: changePosition.flatMap { p in changeIndex.map { (p, $0) } },
+                    inputs: inputs, outputs: outputs,
+                    change: changePosition.flatMap { p in changeIndex.map { (p, $0) } },
                     fee: Amount(uncheckedSats: fee), feeRate: feeRate, lockTime: original.lockTime, algorithm: .manual,
                     waste: 0)
                 return (plan, Original(fee: Amount(uncheckedSats: oldFee), vsize: oldVSize, feeRate: oldRate))
@@ -122,7 +134,9 @@ public struct FeeBumper: Sendable {
             // Without change and with no coin to add: pay the fee from nothing else; a changeless result is fine
             // when the inputs cover it exactly enough.
             let sizeNoChange = vsize(inputs: inputs.count, outputs: outputs)
-            if changePosition == nil, total >= payments + requiredFee(sizeNoChange), total - payments - requiredFee(sizeNoChange) < Amount.dust.sats {
+            if changePosition == nil, total >= payments + requiredFee(sizeNoChange),
+                total - payments - requiredFee(sizeNoChange) < Amount.dust.sats
+            {
                 let fee = total - payments
                 let plan = SpendPlan(
                     inputs: inputs, outputs: outputs, change: nil, fee: Amount(uncheckedSats: fee), feeRate: feeRate,

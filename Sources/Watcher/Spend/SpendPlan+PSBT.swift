@@ -25,7 +25,8 @@ extension SpendPlan {
         if let change, let first = inputs.first {
             let keychain: Keychain = account.change == nil ? .external : .internal
             // The coin only carries the transaction shape here; its fields are discarded.
-            let coin = DescriptorCoin(outpoint: first.utxo.outpoint, amount: first.utxo.value, index: UInt32(change.index))
+            let coin = DescriptorCoin(
+                outpoint: first.utxo.outpoint, amount: first.utxo.value, index: UInt32(change.index))
             let single = try PSBT(
                 spending: [coin], of: account.descriptor(keychain), to: outputs,
                 change: [change.position: (path: 0, index: UInt32(change.index))], version: transaction.version,

@@ -21,8 +21,8 @@ public struct PlannedInput: Sendable {
     public var sequence: SequenceNumber
 }
 
-/// An unsigned transaction as coin selection laid it out, before it becomes a PSBT: the inputs with their
-/// previous transactions and derivation indexes, the outputs, which output is change (and its index), the fee.
+/// An unsigned transaction as coin selection laid it out, before it becomes a PSBT: the inputs with their previous
+/// transactions and derivation indexes, the outputs, which output is change (and its index), the fee.
 public struct SpendPlan: Sendable {
     public var inputs: [PlannedInput]
     public var outputs: [TxOut]
@@ -38,7 +38,9 @@ public struct SpendPlan: Sendable {
     public var transaction: Transaction {
         Transaction(
             version: 2,
-            inputs: inputs.map { TxIn(previousOutput: $0.utxo.outpoint, scriptSig: .empty, sequence: $0.sequence, witness: Witness([])) },
+            inputs: inputs.map {
+                TxIn(previousOutput: $0.utxo.outpoint, scriptSig: .empty, sequence: $0.sequence, witness: Witness([]))
+            },
             outputs: outputs, lockTime: lockTime)
     }
 }
@@ -68,9 +70,9 @@ public enum SpendError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Plans spends from a wallet's UTXOs: effective-value coin selection, change to the next unused change address,
-/// RBF sequence numbers by default and an anti-fee-sniping locktime (Bitcoin Core's: the tip height, sometimes up to
-/// 100 blocks earlier).
+/// Plans spends from a wallet's UTXOs: effective-value coin selection, change to the next unused change address, RBF
+/// sequence numbers by default and an anti-fee-sniping locktime (Bitcoin Core's: the tip height, sometimes up to 100
+/// blocks earlier).
 public struct SpendPlanner: Sendable {
     let store: Store
     let wallet: WalletRecord
@@ -108,8 +110,9 @@ public struct SpendPlanner: Sendable {
         let sendMax = recipients.contains { $0.amount == nil }
         if sendMax && recipients.count > 1 { throw .inconsistent("--max pays one recipient only") }
         for recipient in recipients {
-            guard recipient.address.network == wallet.network
-                || recipient.address.networksSharingEncoding.contains(wallet.network)
+            guard
+                recipient.address.network == wallet.network
+                    || recipient.address.networksSharingEncoding.contains(wallet.network)
             else { throw .wrongNetwork(address: recipient.address.description, wallet: wallet.network) }
             if let amount = recipient.amount, amount.sats < 546 { throw .dust(amount.btcString + " BTC") }
         }
@@ -121,14 +124,17 @@ public struct SpendPlanner: Sendable {
             walletID = try wallet.requireID()
             utxos = try store.utxos(walletID: walletID)
             transactions = Dictionary(
-                try store.transactions(walletID: walletID).map { ($0.txid, $0.transaction) }, uniquingKeysWith: { a, _ in a })
+                try store.transactions(walletID: walletID).map { ($0.txid, $0.transaction) },
+                uniquingKeysWith: { a, _ in a })
             tip = try store.syncedTip(walletID: walletID)
         } catch {
             throw .store(error)
         }
         var spendable = utxos.filter { utxo in
             guard !utxo.frozen else { return false }
-            guard utxo.isCoinbase, let height = utxo.height, let tip else { return !utxo.isCoinbase || utxo.height != nil }
+            guard utxo.isCoinbase, let height = utxo.height, let tip else {
+                return !utxo.isCoinbase || utxo.height != nil
+            }
             return tip.height - height + 1 >= Balance.coinbaseMaturity
         }
         if let only {
@@ -145,7 +151,8 @@ public struct SpendPlanner: Sendable {
         let candidates = spendable.map { CoinCandidate(outpoint: $0.outpoint, value: $0.value, inputVSize: vsize) }
         let changeRecord: AddressRecord
         do {
-            changeRecord = try store.nextUnusedAddress(wallet: wallet, keychain: account.change == nil ? .external : .internal, fresh: false)
+            changeRecord = try store.nextUnusedAddress(
+                wallet: wallet, keychain: account.change == nil ? .external : .internal, fresh: false)
         } catch {
             throw .store(error)
         }
@@ -168,8 +175,10 @@ public struct SpendPlanner: Sendable {
                     outputs.append(TxOut(value: amount, scriptPubKey: recipient.address.scriptPubKey))
                 }
                 guard let target = try? Amount(sats: total) else { throw CoinSelectionError.amountOutOfRange }
-                result = only == nil
-                    ? try CoinSelection.select(from: candidates, target: target, parameters: parameters, using: &generator)
+                result =
+                    only == nil
+                    ? try CoinSelection.select(
+                        from: candidates, target: target, parameters: parameters, using: &generator)
                     : try CoinSelection.spend(candidates, target: target, parameters: parameters)
             }
         } catch let error as CoinSelectionError {
@@ -195,7 +204,9 @@ public struct SpendPlanner: Sendable {
         inputs.shuffle(using: &generator)
         // Anti-fee-sniping (Bitcoin Core): the tip height, and one time in ten up to 100 blocks earlier.
         var lockHeight = UInt32(max(0, tip?.height ?? 0))
-        if Int.random(in: 0..<10, using: &generator) == 0 { lockHeight -= min(lockHeight, UInt32.random(in: 0..<100, using: &generator)) }
+        if Int.random(in: 0..<10, using: &generator) == 0 {
+            lockHeight -= min(lockHeight, UInt32.random(in: 0..<100, using: &generator))
+        }
         return SpendPlan(
             inputs: inputs, outputs: outputs, change: change, fee: result.fee, feeRate: feeRate,
             lockTime: LockTime(rawValue: lockHeight), algorithm: result.algorithm, waste: result.waste)

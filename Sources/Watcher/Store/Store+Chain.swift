@@ -51,13 +51,16 @@ extension Store {
     public func addresses(walletID: Int64) throws(StoreError) -> [AddressRecord] {
         try read { db in
             try Row.fetchAll(
-                db, sql: "SELECT keychain, idx, script, address, used FROM address WHERE wallet_id = ? ORDER BY keychain, idx",
+                db,
+                sql:
+                    "SELECT keychain, idx, script, address, used FROM address WHERE wallet_id = ? ORDER BY keychain, idx",
                 arguments: [walletID]
             ).compactMap { row in
                 guard let keychain = Keychain(rawValue: row["keychain"]) else { return nil }
                 let script: Data = row["script"]
-                return AddressRecord(keychain: keychain, index: row["idx"], script: Script(Array(script)),
-                                     address: row["address"], used: row["used"])
+                return AddressRecord(
+                    keychain: keychain, index: row["idx"], script: Script(Array(script)),
+                    address: row["address"], used: row["used"])
             }
         }
     }
@@ -68,32 +71,36 @@ extension Store {
     }
 
     static func fetchTransactions(_ db: Database, walletID: Int64) throws -> [TransactionRecord] {
-        try Array(Row.fetchCursor(
-            db, sql: "SELECT txid, raw, height, block_hash, verified, first_seen FROM tx WHERE wallet_id = ?",
-            arguments: [walletID]
-        ).map { row in
-            let txidText: String = row[0]
-            let raw: Data = row[1]
-            guard let transaction = ParsedTransactions.shared.transaction(raw: raw, txid: txidText) else {
-                throw StoreError.corrupt("transaction \(txidText)")
-            }
-            let height: Int? = row[2]
-            let blockHash: String? = row[3]
-            let verified: Bool = row[4]
-            let firstSeen: Int = row[5]
-            let anchor = height.map { BlockAnchor(height: $0, blockHash: blockHash ?? "", verified: verified) }
-            return TransactionRecord(txid: transaction.txid, transaction: transaction, anchor: anchor, firstSeen: firstSeen)
-        })
+        try Array(
+            Row.fetchCursor(
+                db, sql: "SELECT txid, raw, height, block_hash, verified, first_seen FROM tx WHERE wallet_id = ?",
+                arguments: [walletID]
+            ).map { row in
+                let txidText: String = row[0]
+                let raw: Data = row[1]
+                guard let transaction = ParsedTransactions.shared.transaction(raw: raw, txid: txidText) else {
+                    throw StoreError.corrupt("transaction \(txidText)")
+                }
+                let height: Int? = row[2]
+                let blockHash: String? = row[3]
+                let verified: Bool = row[4]
+                let firstSeen: Int = row[5]
+                let anchor = height.map { BlockAnchor(height: $0, blockHash: blockHash ?? "", verified: verified) }
+                return TransactionRecord(
+                    txid: transaction.txid, transaction: transaction, anchor: anchor, firstSeen: firstSeen)
+            })
     }
 
     /// The unspent outputs of a wallet.
     public func utxos(walletID: Int64) throws(StoreError) -> [UTXORecord] {
         try read { db in
-            let frozen = Set(try String.fetchAll(
-                db, sql: "SELECT ref FROM label WHERE wallet_id = ? AND type = 'output' AND spendable = 0",
-                arguments: [walletID]))
+            let frozen = Set(
+                try String.fetchAll(
+                    db, sql: "SELECT ref FROM label WHERE wallet_id = ? AND type = 'output' AND spendable = 0",
+                    arguments: [walletID]))
             return try Row.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     SELECT txid, vout, value, script, keychain, idx, height, coinbase FROM utxo WHERE wallet_id = ?
                     ORDER BY height IS NULL, height, txid, vout
                     """, arguments: [walletID]
@@ -116,8 +123,9 @@ extension Store {
     /// The tip of the last completed sync.
     public func syncedTip(walletID: Int64) throws(StoreError) -> BlockTip? {
         try read { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT tip_height, tip_hash FROM sync_state WHERE wallet_id = ?", arguments: [walletID])
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT tip_height, tip_hash FROM sync_state WHERE wallet_id = ?", arguments: [walletID])
             else { return nil }
             return BlockTip(height: row["tip_height"], hash: row["tip_hash"])
         }
@@ -128,18 +136,23 @@ extension Store {
     public func apply(walletID: Int64, addresses: [AddressRecord], update: SyncUpdate) throws(StoreError) {
         try write { db in
             let now = Int(Date().timeIntervalSince1970)
-            let insertAddress = try db.cachedStatement(sql: """
-                INSERT INTO address (wallet_id, keychain, idx, script, address, used) VALUES (?, ?, ?, ?, ?, 0)
-                ON CONFLICT (wallet_id, keychain, idx) DO NOTHING
-                """)
+            let insertAddress = try db.cachedStatement(
+                sql: """
+                    INSERT INTO address (wallet_id, keychain, idx, script, address, used) VALUES (?, ?, ?, ?, ?, 0)
+                    ON CONFLICT (wallet_id, keychain, idx) DO NOTHING
+                    """)
             for address in addresses {
                 try insertAddress.execute(
-                    arguments: [walletID, address.keychain.rawValue, address.index, Data(address.script.bytes), address.address])
+                    arguments: [
+                        walletID, address.keychain.rawValue, address.index, Data(address.script.bytes), address.address,
+                    ])
             }
             let insertTransaction = try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO tx (wallet_id, txid, raw, first_seen) VALUES (?, ?, ?, ?)")
             for (txid, transaction) in update.transactions {
-                try insertTransaction.execute(arguments: [walletID, txid.hexString, Data(transaction.serialized()), now])
+                try insertTransaction.execute(arguments: [
+                    walletID, txid.hexString, Data(transaction.serialized()), now,
+                ])
             }
             let markUsed = try db.cachedStatement(sql: "UPDATE address SET used = 1 WHERE wallet_id = ? AND script = ?")
             let unconfirm = try db.cachedStatement(
@@ -153,7 +166,9 @@ extension Store {
             let confirm = try db.cachedStatement(
                 sql: "UPDATE tx SET height = ?, block_hash = ?, verified = ? WHERE wallet_id = ? AND txid = ?")
             for (txid, anchor) in update.anchors {
-                try confirm.execute(arguments: [anchor.height, anchor.blockHash, anchor.verified, walletID, txid.hexString])
+                try confirm.execute(arguments: [
+                    anchor.height, anchor.blockHash, anchor.verified, walletID, txid.hexString,
+                ])
             }
             let spentElsewhere = try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO spent_elsewhere (wallet_id, txid, vout) VALUES (?, ?, ?)")
@@ -174,17 +189,22 @@ extension Store {
                 try db.execute(sql: "DELETE FROM tx WHERE wallet_id = ? AND txid = ?", arguments: [walletID, txid])
             }
             try db.execute(
-                sql: "INSERT OR REPLACE INTO sync_state (wallet_id, tip_height, tip_hash, synced_at) VALUES (?, ?, ?, ?)",
+                sql:
+                    "INSERT OR REPLACE INTO sync_state (wallet_id, tip_height, tip_hash, synced_at) VALUES (?, ?, ?, ?)",
                 arguments: [walletID, tip.height, tip.hash, Int(Date().timeIntervalSince1970)])
             try Self.recomputeUTXOs(db, walletID: walletID)
         }
     }
 
-    /// Rebuilds the UTXO table of a wallet from its transactions: outputs to its scripts that no stored transaction
-    /// spends and no backend reported spent. Only the rows that change are written (a sync calls this once per batch).
+    /// Rebuilds the UTXO table of a wallet from its transactions.
+    ///
+    /// The UTXOs are the outputs to its scripts that no stored transaction spends and no backend reported spent.
+    /// Only the rows that change are written (a sync calls this once per batch).
     static func recomputeUTXOs(_ db: Database, walletID: Int64) throws {
         var owner: [Script: (Keychain, Int)] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT keychain, idx, script FROM address WHERE wallet_id = ?", arguments: [walletID]) {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT keychain, idx, script FROM address WHERE wallet_id = ?", arguments: [walletID])
+        {
             let script: Data = row[2]
             let index: Int = row[1]
             if let keychain = Keychain(rawValue: row[0]) { owner[Script(Array(script))] = (keychain, index) }
@@ -192,7 +212,9 @@ extension Store {
         let transactions = try fetchTransactions(db, walletID: walletID)
         var spent: Set<OutPoint> = []
         for record in transactions { for input in record.transaction.inputs { spent.insert(input.previousOutput) } }
-        for row in try Row.fetchAll(db, sql: "SELECT txid, vout FROM spent_elsewhere WHERE wallet_id = ?", arguments: [walletID]) {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT txid, vout FROM spent_elsewhere WHERE wallet_id = ?", arguments: [walletID])
+        {
             let txid: String = row[0]
             let vout: Int = row[1]
             if let id = try? Txid(hex: txid) { spent.insert(OutPoint(txid: id, vout: UInt32(vout))) }
@@ -201,12 +223,13 @@ extension Store {
         var wanted: [UTXOKey: UTXORow] = [:]
         for record in transactions {
             let coinbase = record.transaction.isCoinbase
-            var txidText: String?
+            var cachedTxidText: String?
             for (vout, output) in record.transaction.outputs.enumerated() {
                 guard let (keychain, index) = owner[output.scriptPubKey] else { continue }
                 guard !spent.contains(OutPoint(txid: record.txid, vout: UInt32(vout))) else { continue }
-                if txidText == nil { txidText = record.txid.hexString }
-                wanted[UTXOKey(txid: txidText!, vout: vout)] = UTXORow(
+                let txidText = cachedTxidText ?? record.txid.hexString
+                cachedTxidText = txidText
+                wanted[UTXOKey(txid: txidText, vout: vout)] = UTXORow(
                     value: Int64(output.value.sats), script: output.scriptPubKey, keychain: keychain.rawValue,
                     index: index, height: record.anchor?.height, coinbase: coinbase)
             }
@@ -230,13 +253,16 @@ extension Store {
                 try delete.execute(arguments: [walletID, key.txid, key.vout])
             }
         }
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO utxo (wallet_id, txid, vout, value, script, keychain, idx, height, coinbase)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO utxo (wallet_id, txid, vout, value, script, keychain, idx, height, coinbase)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         for (key, row) in wanted {
-            try insert.execute(arguments: [walletID, key.txid, key.vout, row.value, Data(row.script.bytes), row.keychain,
-                                           row.index, row.height, row.coinbase])
+            try insert.execute(arguments: [
+                walletID, key.txid, key.vout, row.value, Data(row.script.bytes), row.keychain,
+                row.index, row.height, row.coinbase,
+            ])
         }
     }
 }
@@ -256,9 +282,11 @@ private struct UTXORow {
     var coinbase: Bool
 }
 
-/// Parsed stored transactions by their raw bytes, so that the per-batch reloads of a sync do not parse and hash the
-/// same transactions again. A raw transaction always parses to the same value; the txid check is kept (a row whose
-/// txid column differs from the hash of its bytes is still reported corrupt).
+/// Parsed stored transactions by their raw bytes.
+///
+/// The per-batch reloads of a sync then do not parse and hash the same transactions again. A raw transaction always
+/// parses to the same value; the txid check is kept (a row whose txid column differs from the hash of its bytes is
+/// still reported corrupt).
 final class ParsedTransactions: Sendable {
     static let shared = ParsedTransactions()
     /// Entries kept before the cache starts over (a few MB).

@@ -16,8 +16,9 @@ public final class Store: Sendable {
     /// - Throws: `StoreError.dataDirectory` or `.sqlite`.
     public init(directory: String) throws(StoreError) {
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw .dataDirectory(path: directory, reason: error.localizedDescription)
         }
@@ -39,93 +40,96 @@ public final class Store: Sendable {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-wallets") { db in
-            try db.execute(sql: """
-                CREATE TABLE wallet (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    name TEXT NOT NULL UNIQUE,
-                    network TEXT NOT NULL,
-                    gap_limit INTEGER NOT NULL CHECK (gap_limit BETWEEN 1 AND 1000),
-                    created_at INTEGER NOT NULL
-                );
-                CREATE TABLE descriptor (
-                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
-                    keychain INTEGER NOT NULL CHECK (keychain IN (0, 1)),
-                    text TEXT NOT NULL,
-                    PRIMARY KEY (wallet_id, keychain)
-                );
-                CREATE TABLE address (
-                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
-                    keychain INTEGER NOT NULL,
-                    idx INTEGER NOT NULL,
-                    script BLOB NOT NULL,
-                    address TEXT NOT NULL,
-                    used INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (wallet_id, keychain, idx),
-                    UNIQUE (wallet_id, script)
-                );
-                CREATE TABLE keychain_state (
-                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
-                    keychain INTEGER NOT NULL,
-                    revealed INTEGER NOT NULL DEFAULT -1,
-                    PRIMARY KEY (wallet_id, keychain)
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE wallet (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        name TEXT NOT NULL UNIQUE,
+                        network TEXT NOT NULL,
+                        gap_limit INTEGER NOT NULL CHECK (gap_limit BETWEEN 1 AND 1000),
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE descriptor (
+                        wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                        keychain INTEGER NOT NULL CHECK (keychain IN (0, 1)),
+                        text TEXT NOT NULL,
+                        PRIMARY KEY (wallet_id, keychain)
+                    );
+                    CREATE TABLE address (
+                        wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                        keychain INTEGER NOT NULL,
+                        idx INTEGER NOT NULL,
+                        script BLOB NOT NULL,
+                        address TEXT NOT NULL,
+                        used INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (wallet_id, keychain, idx),
+                        UNIQUE (wallet_id, script)
+                    );
+                    CREATE TABLE keychain_state (
+                        wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                        keychain INTEGER NOT NULL,
+                        revealed INTEGER NOT NULL DEFAULT -1,
+                        PRIMARY KEY (wallet_id, keychain)
+                    );
+                    """)
         }
         migrator.registerMigration("v2-chain") { db in
-            try db.execute(sql: """
-                CREATE TABLE tx (
-                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
-                    txid TEXT NOT NULL,
-                    raw BLOB NOT NULL,
-                    height INTEGER,
-                    block_hash TEXT,
-                    verified INTEGER NOT NULL DEFAULT 0,
-                    first_seen INTEGER NOT NULL,
-                    PRIMARY KEY (wallet_id, txid)
-                );
-                CREATE TABLE utxo (
-                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
-                    txid TEXT NOT NULL,
-                    vout INTEGER NOT NULL,
-                    value INTEGER NOT NULL,
-                    script BLOB NOT NULL,
-                    keychain INTEGER NOT NULL,
-                    idx INTEGER NOT NULL,
-                    height INTEGER,
-                    coinbase INTEGER NOT NULL,
-                    PRIMARY KEY (wallet_id, txid, vout),
-                    FOREIGN KEY (wallet_id, txid) REFERENCES tx(wallet_id, txid) ON DELETE CASCADE
-                );
-                CREATE TABLE spent_elsewhere (
-                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
-                    txid TEXT NOT NULL,
-                    vout INTEGER NOT NULL,
-                    PRIMARY KEY (wallet_id, txid, vout)
-                );
-                CREATE TABLE sync_state (
-                    wallet_id INTEGER PRIMARY KEY REFERENCES wallet(id) ON DELETE CASCADE,
-                    tip_height INTEGER NOT NULL,
-                    tip_hash TEXT NOT NULL,
-                    synced_at INTEGER NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE tx (
+                        wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                        txid TEXT NOT NULL,
+                        raw BLOB NOT NULL,
+                        height INTEGER,
+                        block_hash TEXT,
+                        verified INTEGER NOT NULL DEFAULT 0,
+                        first_seen INTEGER NOT NULL,
+                        PRIMARY KEY (wallet_id, txid)
+                    );
+                    CREATE TABLE utxo (
+                        wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                        txid TEXT NOT NULL,
+                        vout INTEGER NOT NULL,
+                        value INTEGER NOT NULL,
+                        script BLOB NOT NULL,
+                        keychain INTEGER NOT NULL,
+                        idx INTEGER NOT NULL,
+                        height INTEGER,
+                        coinbase INTEGER NOT NULL,
+                        PRIMARY KEY (wallet_id, txid, vout),
+                        FOREIGN KEY (wallet_id, txid) REFERENCES tx(wallet_id, txid) ON DELETE CASCADE
+                    );
+                    CREATE TABLE spent_elsewhere (
+                        wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                        txid TEXT NOT NULL,
+                        vout INTEGER NOT NULL,
+                        PRIMARY KEY (wallet_id, txid, vout)
+                    );
+                    CREATE TABLE sync_state (
+                        wallet_id INTEGER PRIMARY KEY REFERENCES wallet(id) ON DELETE CASCADE,
+                        tip_height INTEGER NOT NULL,
+                        tip_hash TEXT NOT NULL,
+                        synced_at INTEGER NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("v3-labels-settings") { db in
-            try db.execute(sql: """
-                CREATE TABLE label (
-                    wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
-                    type TEXT NOT NULL,
-                    ref TEXT NOT NULL,
-                    label TEXT,
-                    origin TEXT,
-                    spendable INTEGER,
-                    PRIMARY KEY (wallet_id, type, ref)
-                );
-                CREATE TABLE setting (
-                    key TEXT PRIMARY KEY,
-                    value TEXT NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE label (
+                        wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                        type TEXT NOT NULL,
+                        ref TEXT NOT NULL,
+                        label TEXT,
+                        origin TEXT,
+                        spendable INTEGER,
+                        PRIMARY KEY (wallet_id, type, ref)
+                    );
+                    CREATE TABLE setting (
+                        key TEXT PRIMARY KEY,
+                        value TEXT NOT NULL
+                    );
+                    """)
         }
         return migrator
     }
@@ -133,7 +137,9 @@ public final class Store: Sendable {
     private func migrate() throws(StoreError) {
         do {
             let applied = try pool.read { db in try Self.migrator.appliedIdentifiers(db) }
-            if let unknown = applied.first(where: { !Self.migrationNames.contains($0) }) { throw StoreError.newerSchema(unknown) }
+            if let unknown = applied.first(where: { !Self.migrationNames.contains($0) }) {
+                throw StoreError.newerSchema(unknown)
+            }
             try Self.migrator.migrate(pool)
         } catch {
             throw Self.map(error)
@@ -182,7 +188,8 @@ public final class Store: Sendable {
     public func setSetting(_ key: String, _ value: String?) throws(StoreError) {
         try write { db in
             if let value {
-                try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
             } else {
                 try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
             }

@@ -22,10 +22,12 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .sqlite(let code, let message): "database error \(code): \(message)"
         case .dataDirectory(let path, let reason): "cannot use the data directory \(path): \(reason)"
         case .walletNotFound(let name, let known):
-            "no wallet named '\(name)'" + (known.isEmpty ? " (no wallets yet; use import)" : "; wallets: \(known.joined(separator: ", "))")
+            "no wallet named '\(name)'"
+                + (known.isEmpty ? " (no wallets yet; use import)" : "; wallets: \(known.joined(separator: ", "))")
         case .walletExists(let name): "a wallet named '\(name)' exists already; choose another --name"
         case .noWallet: "no wallet yet: import one first (airlock-watcher import DESCRIPTOR-FILE)"
-        case .ambiguousWallet(let names): "several wallets (\(names.joined(separator: ", "))): pick one with --wallet NAME"
+        case .ambiguousWallet(let names):
+            "several wallets (\(names.joined(separator: ", "))): pick one with --wallet NAME"
         case .corrupt(let what): "stored data is damaged: \(what)"
         case .newerSchema(let name): "the database has migration '\(name)' from a newer airlock-watcher"
         }

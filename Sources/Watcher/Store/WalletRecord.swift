@@ -80,12 +80,16 @@ extension Store {
                 throw StoreError.corrupt("wallet network '\(networkName)'")
             }
             var descriptors: [Keychain: String] = [:]
-            for d in try Row.fetchAll(db, sql: "SELECT keychain, text FROM descriptor WHERE wallet_id = ?", arguments: [id]) {
+            for d in try Row.fetchAll(
+                db, sql: "SELECT keychain, text FROM descriptor WHERE wallet_id = ?", arguments: [id])
+            {
                 guard let keychain = Keychain(rawValue: d["keychain"]) else { continue }
                 descriptors[keychain] = d["text"]
             }
-            wallets.append(WalletRecord(id: id, name: row["name"], network: network, gapLimit: row["gap_limit"],
-                                        descriptors: descriptors))
+            wallets.append(
+                WalletRecord(
+                    id: id, name: row["name"], network: network, gapLimit: row["gap_limit"],
+                    descriptors: descriptors))
         }
         return wallets
     }

@@ -171,7 +171,8 @@ public struct WalletSync: Sendable {
         return records
     }
 
-    private func makeRequest(scripts: [Script], stored: [TransactionRecord], addresses: [AddressRecord]) -> SyncRequest {
+    private func makeRequest(scripts: [Script], stored: [TransactionRecord], addresses: [AddressRecord]) -> SyncRequest
+    {
         var known: [Txid: BlockAnchor?] = [:]
         var transactions: [Txid: Transaction] = [:]
         var outpoints: [OutPoint: Script] = [:]

@@ -39,7 +39,8 @@ extension AirlockSigner {
                 let key = try AccountKey(master: master, script: script, account: account, network: unlocked.network)
                 let address = try key.address(change: change, index: index)
                 let origin = key.addressOrigin(change: change, index: index)?.description ?? ""
-                try output.write(.address(address.description), fileBytes: Array((address.description + "\n").utf8),
+                try output.write(
+                    .address(address.description), fileBytes: Array((address.description + "\n").utf8),
                     json: options.json)
                 if options.json {
                     try JSONOutput.printObject([

@@ -28,8 +28,10 @@ extension AirlockSigner {
                         "format_version": header.version,
                         "network": header.network.rawValue,
                         "master_fingerprint": header.masterFingerprint.hexString,
-                        "kdf": ["algorithm": "argon2id", "memory_mib": header.kdf.memoryBytes >> 20,
-                            "passes": header.kdf.iterations] as [String: Any],
+                        "kdf": [
+                            "algorithm": "argon2id", "memory_mib": header.kdf.memoryBytes >> 20,
+                            "passes": header.kdf.iterations,
+                        ] as [String: Any],
                         "passphrase_stored": header.passphraseStored,
                         "multisig": header.multisigWallets.map(MultisigList.json),
                         "audit_entries": auditEntries,

@@ -8,7 +8,8 @@ extension AirlockSigner {
     /// `airlock-signer inspect IN`: decodes a PSBT, a descriptor, a transaction or an address and shows it.
     struct Inspect: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Decode a PSBT, descriptor, transaction or address (file, '-', or QR PNGs) and show it; no vault.",
+            abstract:
+                "Decode a PSBT, descriptor, transaction or address (file, '-', or QR PNGs) and show it; no vault.",
             discussion: """
                 A PSBT shows its transaction id, inputs, outputs with addresses and amounts, the fee and fee rate, \
                 signatures and warnings. A descriptor shows its normalised form with checksum and the scriptPubKeys \
@@ -131,7 +132,9 @@ extension AirlockSigner.Inspect {
             print("transaction \(transaction.txid) (\(transaction.vsize) vB)")
             for input in transaction.inputs { print("  in:  \(input.previousOutput)") }
             for output in outputs {
-                print("  out: \(output["amount"] ?? 0) sat to \(output["address"] as? String ?? output["script"] as? String ?? "")")
+                print(
+                    "  out: \(output["amount"] ?? 0) sat to \(output["address"] as? String ?? output["script"] as? String ?? "")"
+                )
             }
         }
     }
@@ -146,7 +149,9 @@ extension AirlockSigner.Inspect {
                 "scripts": [script.hexString],
             ])
         } else {
-            print("address \(text)\n  networks: \(decoded.networks.map(\.rawValue).joined(separator: ", "))\n  script: \(script.hexString)")
+            print(
+                "address \(text)\n  networks: \(decoded.networks.map(\.rawValue).joined(separator: ", "))\n  script: \(script.hexString)"
+            )
         }
     }
 }
@@ -183,7 +188,8 @@ struct DescriptorReport {
                     throw CLIError(.invalidInput, "cannot derive index \(index): \(error)")
                 }
             }
-            branches.append(Branch(descriptor: single.description, indexes: indexes, scripts: scripts, addresses: addresses))
+            branches.append(
+                Branch(descriptor: single.description, indexes: indexes, scripts: scripts, addresses: addresses))
         }
         self.branches = branches
     }

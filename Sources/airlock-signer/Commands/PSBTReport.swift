@@ -78,10 +78,13 @@ struct PSBTReport {
         }
         lines.append("outputs (\(analysis.outputs.count)):")
         for output in analysis.outputs {
-            lines.append("  \(output.index): \(output.amount.btcString) BTC  to  \(output.address ?? "script " + output.scriptPubKey.hexString)")
+            lines.append(
+                "  \(output.index): \(output.amount.btcString) BTC  to  \(output.address ?? "script " + output.scriptPubKey.hexString)"
+            )
         }
         if let fee = analysis.fee, let rate = analysis.feeRate {
-            lines.append("fee: \(fee.btcString) BTC (\(String(format: "%.1f", rate)) sat/vB, ~\(analysis.estimatedVSize) vB)")
+            lines.append(
+                "fee: \(fee.btcString) BTC (\(String(format: "%.1f", rate)) sat/vB, ~\(analysis.estimatedVSize) vB)")
         } else {
             lines.append("fee: unknown (an input has no UTXO)")
         }

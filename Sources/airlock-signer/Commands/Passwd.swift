@@ -33,7 +33,9 @@ extension AirlockSigner {
                 let unlocked = try options.unlock()
                 let newPassword = try SecretInput.newSecret(
                     file: newPasswordFile, prompt: "New vault password: ", what: "password")
-                let kdf = kdfMemory.map { Argon2Parameters(memoryBytes: $0 << 20, iterations: unlocked.header.kdf.iterations) }
+                let kdf = kdfMemory.map {
+                    Argon2Parameters(memoryBytes: $0 << 20, iterations: unlocked.header.kdf.iterations)
+                }
                 try unlocked.changePassword(to: newPassword, kdf: kdf)
                 if options.json {
                     try JSONOutput.printObject(["vault": options.vaultPath, "password_changed": true])

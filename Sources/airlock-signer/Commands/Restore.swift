@@ -65,8 +65,9 @@ extension AirlockSigner {
                 if options.json {
                     try JSONOutput.printObject(summary)
                 } else {
-                    print("Vault restored to \(options.vaultPath) (network \(header.network.rawValue), "
-                        + "master fingerprint \(header.masterFingerprint)).")
+                    print(
+                        "Vault restored to \(options.vaultPath) (network \(header.network.rawValue), "
+                            + "master fingerprint \(header.masterFingerprint)).")
                 }
             }
         }

@@ -26,7 +26,8 @@ extension AirlockSigner {
                 let failure = SeccompFilter.probeSocket()
                 let blocked = failure == EPERM
                 let interfaces = (try? NetworkInterfaces.activeNonLoopback()) ?? []
-                let result = failure.map { "failed with \($0 == EPERM ? "EPERM" : String(cString: strerror($0)))" }
+                let result =
+                    failure.map { "failed with \($0 == EPERM ? "EPERM" : String(cString: strerror($0)))" }
                     ?? "succeeded"
                 if json {
                     try JSONOutput.printObject([

@@ -34,7 +34,9 @@ extension AirlockSigner {
         @Option(help: "Refuse fee rates above this many sat/vB.") var maxFeeRate: Double = 1000
         @Flag(help: "Sign inputs that ask for SIGHASH_NONE/SINGLE/ANYONECANPAY (dangerous).")
         var allowNonDefaultSighash = false
-        @Flag(name: .customLong("allow-missing-prev-tx"), help: "Sign segwit v0 inputs without their previous transaction.")
+        @Flag(
+            name: .customLong("allow-missing-prev-tx"),
+            help: "Sign segwit v0 inputs without their previous transaction.")
         var allowMissingPreviousTransaction = false
         @Flag(help: "Sign multisig inputs of wallets not registered with `multisig register` (change not verifiable).")
         var allowUnregistered = false
@@ -59,7 +61,8 @@ extension AirlockSigner {
                 let network = unlocked.network
                 // Origins that name an account key (a watch-only wallet restored from a bare xpub) are matched to
                 // this seed's accounts for the review and signing; the PSBT written back keeps the sender's own.
-                let (psbt, resolvedOrigins) = AccountOriginResolver(master: master, network: network).resolving(original)
+                let (psbt, resolvedOrigins) = AccountOriginResolver(master: master, network: network).resolving(
+                    original)
                 var policy = SigningPolicy(network: network)
                 policy.maxFeeRateSatsPerVByte = maxFeeRate
                 policy.allowNonDefaultSighash = allowNonDefaultSighash
@@ -82,15 +85,19 @@ extension AirlockSigner {
                 if resolvedOrigins > 0, !json {
                     Diagnostics.print(
                         "\nnote: \(resolvedOrigins) key origin(s) named an account key instead of this seed's master key "
-                            + "(a watch-only wallet without key origins); matched to this seed's accounts by re-deriving each key")
+                            + "(a watch-only wallet without key origins); matched to this seed's accounts by re-deriving each key"
+                    )
                 }
                 if !unregistered.isEmpty {
                     Diagnostics.print(
                         "\n!!! inputs \(unregistered.map(String.init).joined(separator: ", ")) spend from a multisig "
                             + "wallet NOT registered in this vault: its change cannot be verified"
-                            + (allowUnregistered ? " (signing anyway: --allow-unregistered)" : "; register it or pass --allow-unregistered"))
+                            + (allowUnregistered
+                                ? " (signing anyway: --allow-unregistered)"
+                                : "; register it or pass --allow-unregistered"))
                 }
-                guard unique.isEmpty || (unique == [.nothingToSign] && allowUnregistered && !unregistered.isEmpty) else {
+                guard unique.isEmpty || (unique == [.nothingToSign] && allowUnregistered && !unregistered.isEmpty)
+                else {
                     if json { try JSONOutput.printObject(verdict(review, refusals: unique, signed: [])) }
                     throw CLIError(.refused, "refused: " + unique.map(\.description).joined(separator: "; "))
                 }
@@ -146,7 +153,9 @@ extension AirlockSigner {
         }
 
         /// The single-signature accounts of this seed that the PSBT's derivations name (BIP44/49/84/86 paths).
-        static func singleSigAccounts(in psbt: PSBT, master: ExtendedPrivateKey, network: Network) throws -> [Descriptor] {
+        static func singleSigAccounts(in psbt: PSBT, master: ExtendedPrivateKey, network: Network) throws
+            -> [Descriptor]
+        {
             var origins: [KeyOrigin] = []
             for input in psbt.inputs {
                 origins += input.bip32Derivations.map(\.origin) + input.tapBIP32Derivations.map(\.origin)
@@ -159,24 +168,31 @@ extension AirlockSigner {
             for origin in origins where origin.fingerprint == master.fingerprint {
                 let components = origin.path.components
                 guard components.count == 5, components[0].isHardened, components[2].isHardened,
-                    let script = AccountScript.allCases.first(where: { $0 != .wshMulti && $0.purpose == components[0].index })
+                    let script = AccountScript.allCases.first(where: {
+                        $0 != .wshMulti && $0.purpose == components[0].index
+                    })
                 else { continue }
                 let key = "\(script.rawValue)/\(components[2].index)"
                 guard seen.insert(key).inserted else { continue }
-                let account = try AccountKey(master: master, script: script, account: components[2].index, network: network)
+                let account = try AccountKey(
+                    master: master, script: script, account: components[2].index, network: network)
                 if let descriptor = account.descriptor { accounts.append(descriptor) }
             }
             return accounts
         }
 
         /// Inputs this seed can sign that no account or registered wallet claims (an unregistered multisig).
-        private func unregisteredInputs(_ psbt: PSBT, review: TransactionReview, provider: SeedKeyProvider) throws -> [Int] {
+        private func unregisteredInputs(_ psbt: PSBT, review: TransactionReview, provider: SeedKeyProvider) throws
+            -> [Int]
+        {
             var result: [Int] = []
             for (index, input) in psbt.inputs.enumerated() {
-                guard case .foreign = review.analysis.inputs[index].ownership, input.witnessScript != nil || input.redeemScript != nil
+                guard case .foreign = review.analysis.inputs[index].ownership,
+                    input.witnessScript != nil || input.redeemScript != nil
                 else { continue }
                 let ours = input.bip32Derivations.contains { derivation in
-                    ((try? provider.privateKey(for: .bip32(publicKey: derivation.publicKey, origin: derivation.origin))) ?? nil) != nil
+                    ((try? provider.privateKey(for: .bip32(publicKey: derivation.publicKey, origin: derivation.origin)))
+                        ?? nil) != nil
                 }
                 if ours { result.append(index) }
             }
@@ -187,7 +203,8 @@ extension AirlockSigner {
             AuditSummary(
                 txid: review.analysis.txid.hexString,
                 destinations: review.analysis.outputs.filter(\.isExternal).map {
-                    AuditSummary.Destination(address: $0.address ?? "script:" + $0.scriptPubKey.hexString, amount: $0.amount)
+                    AuditSummary.Destination(
+                        address: $0.address ?? "script:" + $0.scriptPubKey.hexString, amount: $0.amount)
                 },
                 change: review.analysis.changeAmount, fee: review.analysis.fee)
         }

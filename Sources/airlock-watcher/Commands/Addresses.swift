@@ -24,17 +24,20 @@ struct Addresses: AsyncParsableCommand {
                 try context.store.labels(walletID: try wallet.requireID()).filter { $0.type == "addr" }
                     .map { ($0.ref, $0.label ?? "") }, uniquingKeysWith: { a, _ in a })
             if global.json {
-                try JSONOutput.printObject(list.map { a -> [String: Any] in
-                    [
-                        "address": a.address, "keychain": a.keychain.description, "index": a.index, "used": a.used,
-                        "script": a.script.hexString, "label": labels[a.address].map { $0 as Any } ?? NSNull(),
-                    ]
-                })
+                try JSONOutput.printObject(
+                    list.map { a -> [String: Any] in
+                        [
+                            "address": a.address, "keychain": a.keychain.description, "index": a.index, "used": a.used,
+                            "script": a.script.hexString, "label": labels[a.address].map { $0 as Any } ?? NSNull(),
+                        ]
+                    })
             } else if list.isEmpty {
                 print("no addresses yet (run sync, or receive)")
             } else {
                 for a in list {
-                    print("\(a.index)\t\(a.address)\t\(a.used ? "used" : "unused")" + (labels[a.address].map { "\t\($0)" } ?? ""))
+                    print(
+                        "\(a.index)\t\(a.address)\t\(a.used ? "used" : "unused")"
+                            + (labels[a.address].map { "\t\($0)" } ?? ""))
                 }
             }
         }

@@ -41,7 +41,9 @@ struct BackupCommand: AsyncParsableCommand {
 struct Restore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Restore a backup into the data directory; refuses to replace existing data without --force.",
-        discussion: "Example:\n  airlock-watcher --data-dir ~/new restore watcher-backup.json && airlock-watcher --data-dir ~/new sync")
+        discussion:
+            "Example:\n  airlock-watcher --data-dir ~/new restore watcher-backup.json && airlock-watcher --data-dir ~/new sync"
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -67,7 +69,8 @@ struct Restore: AsyncParsableCommand {
             if global.json {
                 try JSONOutput.printObject(["restored": backup.wallets.map(\.name)] as [String: Any])
             } else {
-                print("restored \(backup.wallets.count) wallet(s): \(backup.wallets.map(\.name).joined(separator: ", "))")
+                print(
+                    "restored \(backup.wallets.count) wallet(s): \(backup.wallets.map(\.name).joined(separator: ", "))")
                 print("run sync to fetch their history")
             }
         }
@@ -86,13 +89,14 @@ struct Wallets: AsyncParsableCommand {
             let context = try WatcherContext(global)
             let wallets = try context.store.wallets()
             if global.json {
-                try JSONOutput.printObject(wallets.map { w -> [String: Any] in
-                    [
-                        "name": w.name, "network": w.network.rawValue, "gap_limit": w.gapLimit,
-                        "receive_descriptor": w.descriptors[.external] ?? "",
-                        "change_descriptor": w.descriptors[.internal].map { $0 as Any } ?? NSNull(),
-                    ]
-                })
+                try JSONOutput.printObject(
+                    wallets.map { w -> [String: Any] in
+                        [
+                            "name": w.name, "network": w.network.rawValue, "gap_limit": w.gapLimit,
+                            "receive_descriptor": w.descriptors[.external] ?? "",
+                            "change_descriptor": w.descriptors[.internal].map { $0 as Any } ?? NSNull(),
+                        ]
+                    })
             } else {
                 for w in wallets { print("\(w.name)\t\(w.network.rawValue)\t\(w.descriptors[.external] ?? "")") }
             }

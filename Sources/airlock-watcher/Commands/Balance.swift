@@ -25,17 +25,20 @@ struct Balance: AsyncParsableCommand {
             let tip = try context.store.syncedTip(walletID: id)
             let balance = Watcher.Balance(utxos: try context.store.utxos(walletID: id), tipHeight: tip?.height)
             if global.json {
-                try JSONOutput.printObject([
-                    "wallet": wallet.name, "confirmed": balance.confirmed, "unconfirmed": balance.unconfirmed,
-                    "immature": balance.immature, "frozen": balance.frozen, "total": balance.total,
-                    "height": tip.map { $0.height as Any } ?? NSNull(),
-                ] as [String: Any])
+                try JSONOutput.printObject(
+                    [
+                        "wallet": wallet.name, "confirmed": balance.confirmed, "unconfirmed": balance.unconfirmed,
+                        "immature": balance.immature, "frozen": balance.frozen, "total": balance.total,
+                        "height": tip.map { $0.height as Any } ?? NSNull(),
+                    ] as [String: Any])
             } else {
                 print("confirmed:   \(btc(balance.confirmed)) BTC")
                 print("unconfirmed: \(btc(balance.unconfirmed)) BTC")
                 print("immature:    \(btc(balance.immature)) BTC")
                 if balance.frozen > 0 { print("frozen:      \(btc(balance.frozen)) BTC (of the above)") }
-                print("total:       \(btc(balance.total)) BTC" + (tip.map { " (synced to height \($0.height))" } ?? " (never synced)"))
+                print(
+                    "total:       \(btc(balance.total)) BTC"
+                        + (tip.map { " (synced to height \($0.height))" } ?? " (never synced)"))
             }
         }
     }

@@ -59,17 +59,19 @@ struct Import: AsyncParsableCommand {
             let context = try WatcherContext(global)
             var descriptors: [Keychain: String] = [.external: account.external.description]
             if let change = account.change { descriptors[.internal] = change.description }
-            let record = try context.store.createWallet(WalletRecord(
-                name: name ?? account.suggestedName ?? "default", network: account.network, gapLimit: gapLimit,
-                descriptors: descriptors))
+            let record = try context.store.createWallet(
+                WalletRecord(
+                    name: name ?? account.suggestedName ?? "default", network: account.network, gapLimit: gapLimit,
+                    descriptors: descriptors))
             let first = try Account(record: record).derive(.external, index: 0)
             if global.json {
-                try JSONOutput.printObject([
-                    "name": record.name, "network": record.network.rawValue, "gap_limit": record.gapLimit,
-                    "source": account.source, "receive_descriptor": account.external.description,
-                    "change_descriptor": account.change?.description ?? NSNull(),
-                    "first_address": first.address,
-                ] as [String: Any])
+                try JSONOutput.printObject(
+                    [
+                        "name": record.name, "network": record.network.rawValue, "gap_limit": record.gapLimit,
+                        "source": account.source, "receive_descriptor": account.external.description,
+                        "change_descriptor": account.change?.description ?? NSNull(),
+                        "first_address": first.address,
+                    ] as [String: Any])
             } else {
                 print("imported wallet '\(record.name)' (\(record.network.rawValue), \(account.source))")
                 print("receive: \(account.external)")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Bitcoin
-import ChainBackends
 import CLISupport
+import ChainBackends
 import Foundation
 import Watcher
 
@@ -68,14 +68,16 @@ struct Node: AsyncParsableCommand {
                 let source = try context.chainSource(network: wallet?.network ?? .main, walletName: wallet?.name)
                 let info = try await source.serverInfo()
                 if global.json {
-                    try JSONOutput.printObject([
-                        "backend": source.displayName, "software": info.software,
-                        "genesis": info.genesisHash ?? NSNull(), "height": info.tip.height, "tip": info.tip.hash,
-                        "mode": info.mode ?? NSNull(),
-                    ] as [String: Any])
+                    try JSONOutput.printObject(
+                        [
+                            "backend": source.displayName, "software": info.software,
+                            "genesis": info.genesisHash ?? NSNull(), "height": info.tip.height, "tip": info.tip.hash,
+                            "mode": info.mode ?? NSNull(),
+                        ] as [String: Any])
                 } else {
-                    print("\(source.displayName): \(info.software), height \(info.tip.height) (\(info.tip.hash))"
-                        + (info.mode.map { "; sync mode: \($0)" } ?? ""))
+                    print(
+                        "\(source.displayName): \(info.software), height \(info.tip.height) (\(info.tip.hash))"
+                            + (info.mode.map { "; sync mode: \($0)" } ?? ""))
                 }
                 await source.close()
             }

@@ -61,10 +61,11 @@ struct Receive: AsyncParsableCommand {
                 try LocalFiles.write(Data(png), to: qr)
             }
             if global.json {
-                try JSONOutput.printObject([
-                    "address": record.address, "index": record.index, "uri": uri,
-                    "qr": qr.map { $0 as Any } ?? NSNull(),
-                ] as [String: Any])
+                try JSONOutput.printObject(
+                    [
+                        "address": record.address, "index": record.index, "uri": uri,
+                        "qr": qr.map { $0 as Any } ?? NSNull(),
+                    ] as [String: Any])
             } else {
                 print(record.address)
                 print(uri)

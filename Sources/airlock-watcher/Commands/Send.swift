@@ -1,12 +1,12 @@
 import ArgumentParser
 import Bitcoin
-import ChainBackends
 import CLISupport
+import ChainBackends
 import Foundation
 import Watcher
 
-/// `airlock-watcher send`: plans the payment (coin selection, change, locktime, RBF) and writes it as an unsigned
-/// v0 PSBT, which it also keeps in the data directory to combine with the signer's (possibly trimmed) answer.
+/// `airlock-watcher send`: plans the payment (coin selection, change, locktime, RBF) and writes it as an unsigned v0
+/// PSBT, which it also keeps in the data directory to combine with the signer's (possibly trimmed) answer.
 struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build an unsigned transaction paying one or more addresses.",
@@ -53,14 +53,21 @@ struct Send: AsyncParsableCommand {
     func validate() throws {
         guard !recipients.isEmpty else { throw ValidationError("give at least one --to ADDRESS") }
         if max {
-            guard recipients.count == 1, amounts.isEmpty else { throw ValidationError("--max takes one --to and no --amount") }
+            guard recipients.count == 1, amounts.isEmpty else {
+                throw ValidationError("--max takes one --to and no --amount")
+            }
         } else {
             guard amounts.count == recipients.count else {
-                throw ValidationError("give one --amount for each --to (\(recipients.count) addresses, \(amounts.count) amounts)")
+                throw ValidationError(
+                    "give one --amount for each --to (\(recipients.count) addresses, \(amounts.count) amounts)")
             }
         }
-        if feeRate != nil && targetBlocks != nil { throw ValidationError("use --fee-rate or --target-blocks, not both") }
-        if let targetBlocks, !(1...1008).contains(targetBlocks) { throw ValidationError("--target-blocks must be 1...1008") }
+        if feeRate != nil && targetBlocks != nil {
+            throw ValidationError("use --fee-rate or --target-blocks, not both")
+        }
+        if let targetBlocks, !(1...1008).contains(targetBlocks) {
+            throw ValidationError("--target-blocks must be 1...1008")
+        }
     }
 
     func run() async throws {
@@ -92,12 +99,16 @@ struct Send: AsyncParsableCommand {
             var only: [OutPoint]?
             if !utxos.isEmpty {
                 only = try utxos.map { text in
-                    do { return try OutPoint(string: text) } catch { throw CLIError(.invalidInput, "invalid --utxo '\(text)'") }
+                    do { return try OutPoint(string: text) } catch {
+                        throw CLIError(.invalidInput, "invalid --utxo '\(text)'")
+                    }
                 }
             }
             let rate: FeeRate
             if let feeRate {
-                do { rate = try FeeRate(string: feeRate) } catch { throw CLIError(.invalidInput, "invalid --fee-rate: \(error)") }
+                do { rate = try FeeRate(string: feeRate) } catch {
+                    throw CLIError(.invalidInput, "invalid --fee-rate: \(error)")
+                }
             } else {
                 let source = try context.chainSource(network: wallet.network)
                 rate = try await source.feeRate(targetBlocks: targetBlocks ?? 6)
@@ -118,20 +129,25 @@ struct Send: AsyncParsableCommand {
             let inputVSize = try SpendPlanner(store: context.store, wallet: wallet).inputVSize
             let vsize = tx.vsize + plan.inputs.count * (inputVSize - 41)
             let changeScripts: Set<Script> = plan.change.map { [plan.outputs[$0.position].scriptPubKey] } ?? []
-            let summary = PSBTFiles.summary(tx, fee: plan.fee.sats, vsize: vsize, network: wallet.network, own: changeScripts)
+            let summary = PSBTFiles.summary(
+                tx, fee: plan.fee.sats, vsize: vsize, network: wallet.network, own: changeScripts)
             if global.json {
                 var object = summary.json
                 object["txid"] = tx.txid.hexString
                 object["psbt"] = psbt.base64String
                 object["written"] = written
-                object["inputs"] = plan.inputs.map { ["outpoint": $0.utxo.outpoint.description, "value": $0.utxo.value.sats] as [String: Any] }
+                object["inputs"] = plan.inputs.map {
+                    ["outpoint": $0.utxo.outpoint.description, "value": $0.utxo.value.sats] as [String: Any]
+                }
                 object["change_index"] = plan.change.map { $0.index as Any } ?? NSNull()
                 object["algorithm"] = plan.algorithm.rawValue
                 object["locktime"] = Int(plan.lockTime.rawValue)
                 object["rbf"] = !noRbf
                 try JSONOutput.printObject(object)
             } else {
-                Diagnostics.print("unsigned transaction \(tx.txid.hexString): \(plan.inputs.count) input(s), \(plan.algorithm.rawValue)")
+                Diagnostics.print(
+                    "unsigned transaction \(tx.txid.hexString): \(plan.inputs.count) input(s), \(plan.algorithm.rawValue)"
+                )
                 for line in summary.lines { Diagnostics.print(line) }
                 for path in written { Diagnostics.print("wrote \(path)") }
             }
@@ -142,19 +158,30 @@ struct Send: AsyncParsableCommand {
     private func showPlan(_ plan: SpendPlan, network: Network) throws {
         let tx = plan.transaction
         if global.json {
-            try JSONOutput.printObject([
-                "txid": tx.txid.hexString, "fee": plan.fee.sats, "fee_rate_sat_per_kvb": plan.feeRate.satsPerKVB,
-                "algorithm": plan.algorithm.rawValue, "waste": plan.waste, "locktime": Int(plan.lockTime.rawValue),
-                "rbf": !noRbf, "inputs": plan.inputs.map { ["outpoint": $0.utxo.outpoint.description, "value": $0.utxo.value.sats] as [String: Any] },
-                "outputs": plan.outputs.enumerated().map { i, o in
-                    ["script": o.scriptPubKey.hexString, "value": o.value.sats, "change": plan.change?.position == i] as [String: Any]
-                },
-                "unsigned_tx": tx.serialized().hexString,
-            ] as [String: Any])
+            try JSONOutput.printObject(
+                [
+                    "txid": tx.txid.hexString, "fee": plan.fee.sats, "fee_rate_sat_per_kvb": plan.feeRate.satsPerKVB,
+                    "algorithm": plan.algorithm.rawValue, "waste": plan.waste, "locktime": Int(plan.lockTime.rawValue),
+                    "rbf": !noRbf,
+                    "inputs": plan.inputs.map {
+                        ["outpoint": $0.utxo.outpoint.description, "value": $0.utxo.value.sats] as [String: Any]
+                    },
+                    "outputs": plan.outputs.enumerated().map { i, o in
+                        [
+                            "script": o.scriptPubKey.hexString, "value": o.value.sats,
+                            "change": plan.change?.position == i,
+                        ] as [String: Any]
+                    },
+                    "unsigned_tx": tx.serialized().hexString,
+                ] as [String: Any])
         } else {
-            print("inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.rawValue)")
+            print(
+                "inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.rawValue)"
+            )
             for (i, output) in plan.outputs.enumerated() {
-                let address = (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description ?? output.scriptPubKey.hexString
+                let address =
+                    (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
+                    ?? output.scriptPubKey.hexString
                 print("  \(address)  \(output.value.btcString) BTC" + (plan.change?.position == i ? "  (change)" : ""))
             }
         }

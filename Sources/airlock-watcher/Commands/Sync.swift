@@ -1,6 +1,6 @@
 import ArgumentParser
-import ChainBackends
 import CLISupport
+import ChainBackends
 import Foundation
 import Watcher
 
@@ -38,15 +38,17 @@ struct Sync: AsyncParsableCommand {
             let balance = Watcher.Balance(
                 utxos: try context.store.utxos(walletID: try wallet.requireID()), tipHeight: summary.tip.height)
             if global.json {
-                try JSONOutput.printObject([
-                    "wallet": wallet.name, "height": summary.tip.height, "tip": summary.tip.hash,
-                    "scripts_checked": summary.scriptsChecked, "transactions": summary.transactions,
-                    "new_transactions": summary.newTransactions, "balance": balance.total,
-                    "mode": summary.mode ?? NSNull(),
-                ] as [String: Any])
+                try JSONOutput.printObject(
+                    [
+                        "wallet": wallet.name, "height": summary.tip.height, "tip": summary.tip.hash,
+                        "scripts_checked": summary.scriptsChecked, "transactions": summary.transactions,
+                        "new_transactions": summary.newTransactions, "balance": balance.total,
+                        "mode": summary.mode ?? NSNull(),
+                    ] as [String: Any])
             } else {
-                print("synced '\(wallet.name)' to height \(summary.tip.height): \(summary.transactions) transactions, "
-                    + "balance \(btc(balance.total)) BTC" + (summary.mode.map { " (via \($0))" } ?? ""))
+                print(
+                    "synced '\(wallet.name)' to height \(summary.tip.height): \(summary.transactions) transactions, "
+                        + "balance \(btc(balance.total)) BTC" + (summary.mode.map { " (via \($0))" } ?? ""))
             }
         }
     }

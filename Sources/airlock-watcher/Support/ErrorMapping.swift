@@ -1,6 +1,6 @@
 import Bitcoin
-import ChainBackends
 import CLISupport
+import ChainBackends
 import Watcher
 
 // Each library error knows its exit status of the CLI contract (DESIGN.md section 2); ErrorReporting maps them.

@@ -3,7 +3,8 @@ import Foundation
 
 /// Options every command takes (DESIGN.md section 2).
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Data directory (default: $AIRLOCK_HOME, else ~/.local/share/airlock).")
+    @Option(
+        name: .customLong("data-dir"), help: "Data directory (default: $AIRLOCK_HOME, else ~/.local/share/airlock).")
     var dataDir: String?
 
     @Option(help: "The wallet to use (default: the only wallet).")

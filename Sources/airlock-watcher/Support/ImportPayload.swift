@@ -2,9 +2,9 @@ import AirgapTransport
 import Bitcoin
 import CLISupport
 
-/// Turns what `import IN` read (a file, stdin, or QR codes) into the text `AccountImport.parse` takes: descriptor
-/// text, a signer's JSON export, an extended key with origin, or the descriptor of a `ur:crypto-account`,
-/// `ur:crypto-output`, `ur:output-descriptor` or `ur:account-descriptor`.
+/// Turns what `import IN` read (a file, stdin, or QR codes) into the text `AccountImport.parse` takes: descriptor text,
+/// a signer's JSON export, an extended key with origin, or the descriptor of a `ur:crypto-account`, `ur:crypto-output`,
+/// `ur:output-descriptor` or `ur:account-descriptor`.
 enum ImportPayload {
     /// The accepted payload kinds.
     static let kinds: Set<PayloadKind> = [
@@ -27,7 +27,9 @@ enum ImportPayload {
     }
 
     /// The script prefix of each export section, in the default order.
-    static let sections: [(String, String)] = [("bip84", "wpkh("), ("bip86", "tr("), ("bip49", "sh(wpkh("), ("bip44", "pkh(")]
+    static let sections: [(String, String)] = [
+        ("bip84", "wpkh("), ("bip86", "tr("), ("bip49", "sh(wpkh("), ("bip44", "pkh("),
+    ]
 
     static func pick(_ descriptors: [String], section: String?) throws -> String {
         if let section {

@@ -10,7 +10,8 @@ enum PSBTFiles {
     static func read(_ arguments: [String]) throws -> PSBT {
         let input = try InputReader.read(arguments, expecting: [.psbt])
         guard case .psbt(let bytes) = input.payload else {
-            throw CLIError(.invalidInput, "\(arguments.joined(separator: " ")) holds a \(input.payload.kind.rawValue), not a PSBT")
+            throw CLIError(
+                .invalidInput, "\(arguments.joined(separator: " ")) holds a \(input.payload.kind.rawValue), not a PSBT")
         }
         do { return try PSBT(serialized: bytes) } catch {
             throw CLIError(.invalidInput, "\(arguments.joined(separator: " ")): not a valid PSBT: \(error)")
@@ -18,6 +19,7 @@ enum PSBTFiles {
     }
 
     /// Writes `psbt` to the requested outputs, or as base64 on stdout when none was given (and not `--json`).
+    ///
     /// Returns the paths written.
     @discardableResult
     static func write(_ psbt: PSBT, options: OutputOptions, json: Bool) throws -> [String] {
@@ -53,7 +55,8 @@ enum PSBTFiles {
         var lines: [String] = []
         var outputs: [[String: Any]] = []
         for output in transaction.outputs {
-            let address = (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
+            let address =
+                (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
                 ?? output.scriptPubKey.hexString
             let mine = own.contains(output.scriptPubKey)
             lines.append("  \(address)  \(btc(output.value.sats)) BTC" + (mine ? "  (change, this wallet)" : ""))

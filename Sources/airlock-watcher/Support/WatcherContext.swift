@@ -1,11 +1,13 @@
 import Bitcoin
-import ChainBackends
 import CLISupport
+import ChainBackends
 import Foundation
 import Watcher
 
 /// What a command works with: the store in the data directory, the chosen wallet, and the chain source of the
-/// `node set` URL. The only place that picks a concrete `ChainSource` (STYLE.md R8).
+/// `node set` URL.
+///
+/// The only place that picks a concrete `ChainSource` (STYLE.md R8).
 struct WatcherContext {
     let options: GlobalOptions
     let store: Store
@@ -20,7 +22,9 @@ struct WatcherContext {
 
     static let nodeURLKey = "node.url"
 
-    /// The chain source for the configured node, for a wallet on `network`. `walletName` names the Bitcoin Core
+    /// The chain source for the configured node, for a wallet on `network`.
+    ///
+    /// `walletName` names the Bitcoin Core
     /// wallet a sync goes through when the URL names none (`airlock-<walletName>`).
     func chainSource(network: Network, walletName: String? = nil) throws -> any ChainSource {
         guard let text = try store.setting(Self.nodeURLKey) else {

@@ -1,6 +1,6 @@
 import Bitcoin
-import Testing
 import TestSupport
+import Testing
 
 /// v0 ↔ v2 conversion (BIP370) and the coordinator trim.
 @Suite("PSBT conversion (BIP370) and trim")

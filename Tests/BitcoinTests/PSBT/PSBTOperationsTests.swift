@@ -1,7 +1,7 @@
 import Bitcoin
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The BIP174 Combiner, Finalizer and Extractor against Bitcoin Core's rpc_psbt.json cases and the BIP174 workflow.
 @Suite("PSBT combine, finalize, extract: BIP174 and Bitcoin Core rpc_psbt.json")

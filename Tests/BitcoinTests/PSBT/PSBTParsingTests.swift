@@ -1,10 +1,10 @@
 import Bitcoin
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
-/// BIP174/370/371/373 and Bitcoin Core's rpc_psbt.json: every invalid PSBT is rejected with a `PSBTError`, every
-/// valid one parses and serializes back byte for byte.
+/// BIP174/370/371/373 and Bitcoin Core's rpc_psbt.json: every invalid PSBT is rejected with a `PSBTError`, every valid
+/// one parses and serializes back byte for byte.
 @Suite("PSBT parsing: BIP174, BIP370, BIP371, BIP373, Bitcoin Core rpc_psbt.json")
 struct PSBTParsingTests {
     static func roundTrips(_ bytes: [UInt8]) throws {
@@ -39,7 +39,7 @@ struct PSBTParsingTests {
     @Test("BIP370 locktime determination", arguments: try PSBTVectors.bip370().timelock)
     func bip370Timelock(_ vector: PSBTVectors.BIP370File.Timelock) throws {
         let psbt = try PSBT(serialized: TestHex.bytes(vector.hex))
-        if let expected = vector.expected_locktime {
+        if let expected = vector.expectedLocktime {
             #expect(try psbt.computedLocktime() == expected)
         } else {
             #expect(throws: PSBTError.conflictingLocktimes) { try psbt.computedLocktime() }
@@ -81,7 +81,9 @@ struct PSBTParsingTests {
         #expect(throws: PSBTError.self) { try PSBT(base64: base64) }
     }
 
-    @Test("Bitcoin Core invalid, with Core's message", arguments: try PSBTVectors.core().invalidWithMessage.map { [$0.psbt, $0.message] })
+    @Test(
+        "Bitcoin Core invalid, with Core's message",
+        arguments: try PSBTVectors.core().invalidWithMessage.map { [$0.psbt, $0.message] })
     func coreInvalidWithMessage(_ pair: [String]) {
         do {
             _ = try PSBT(base64: pair[0])

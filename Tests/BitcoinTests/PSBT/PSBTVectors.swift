@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The PSBT vector files of ../shared/vectors/psbt, decoded for the suites.
 enum PSBTVectors {
@@ -9,8 +9,8 @@ enum PSBTVectors {
         let description: String
         let hex: String
         let base64: String
-        let bip_index: Int?
-        var testDescription: String { "#\(bip_index ?? -1) \(description)" }
+        let bipIndex: Int?
+        var testDescription: String { "#\(bipIndex ?? -1) \(description)" }
     }
 
     struct BIPFile: Decodable {
@@ -21,14 +21,14 @@ enum PSBTVectors {
     struct BIP174File: Decodable {
         let invalid: [BIPCase]
         let valid: [BIPCase]
-        let fails_signer_checks: [BIPCase]
+        let failsSignerChecks: [BIPCase]
     }
 
     struct BIP370File: Decodable {
         struct Timelock: Decodable, Sendable, CustomTestStringConvertible {
             let description: String
             let hex: String
-            let expected_locktime: UInt32?
+            let expectedLocktime: UInt32?
             var testDescription: String { description }
         }
         let invalid: [BIPCase]

@@ -2,10 +2,11 @@ import Bitcoin
 import BitcoinCrypto
 import Signer
 
-/// Builds PSBTs that spend from a BIP84 account of the BIP39 test mnemonic "abandon … about" (BIP84's own test
-/// vector mnemonic), with the fields a coordinator adds, so each review test can change one thing.
+/// Builds PSBTs that spend from a BIP84 account of the BIP39 test mnemonic "abandon … about" (BIP84's own test vector
+/// mnemonic), with the fields a coordinator adds, so each review test can change one thing.
 struct ReviewFixture {
-    static let mnemonic = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+    static let mnemonic =
+        "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
 
     let network: Network
     let master: ExtendedPrivateKey
@@ -19,7 +20,9 @@ struct ReviewFixture {
         accountPath = try DerivationPath(string: "m/84h/\(network.coinType)h/0h")
         let xpub = try master.derive(accountPath).extendedPublicKey
         account = try Descriptor(
-            string: "wpkh([\(master.fingerprint)/\(accountPath.componentsDescription)]\(xpub.standardBase58String)/<0;1>/*)")
+            string:
+                "wpkh([\(master.fingerprint)/\(accountPath.componentsDescription)]\(xpub.standardBase58String)/<0;1>/*)"
+        )
     }
 
     var provider: SeedKeyProvider { SeedKeyProvider(master: master) }

@@ -3,8 +3,8 @@ import BitcoinCrypto
 import Signer
 import Testing
 
-/// The review and policy of DESIGN.md section 5: ownership re-derived from the account, fee and change, and each
-/// attack the signer must refuse or flag.
+/// The review and policy of DESIGN.md section 5: ownership re-derived from the account, fee and change, and each attack
+/// the signer must refuse or flag.
 @Suite("Transaction review and signing policy (DESIGN.md section 5)")
 struct TransactionReviewTests {
     @Test("a plain payment: change verified, fee and fee rate, nothing refused")
@@ -59,12 +59,14 @@ struct TransactionReviewTests {
         let fixture = try ReviewFixture()
         var psbt = try fixture.psbt()
         let previous = try fixture.funding(amount: 100_000)
-        psbt.setWitnessUTXO(TxOut(value: try Amount(sats: 2_000_000), scriptPubKey: previous.outputs[0].scriptPubKey), input: 0)
+        psbt.setWitnessUTXO(
+            TxOut(value: try Amount(sats: 2_000_000), scriptPubKey: previous.outputs[0].scriptPubKey), input: 0)
         #expect(try fixture.review(psbt).refusals.contains(.utxoMismatch(input: 0)))
         #expect(throws: PSBTError.self) { try PSBTSigner().sign(psbt, with: fixture.provider) }
     }
 
-    @Test("SIGHASH_NONE, SINGLE and ANYONECANPAY are refused", arguments: [SighashType.none, .single, .allAnyoneCanPay])
+    @Test(
+        "SIGHASH_NONE, SINGLE and ANYONECANPAY are refused", arguments: [SighashType.none, .single, .allAnyoneCanPay])
     func nonDefaultSighash(_ type: SighashType) throws {
         let fixture = try ReviewFixture()
         var psbt = try fixture.psbt()

@@ -2,11 +2,11 @@ import Bitcoin
 import BitcoinCrypto
 import Foundation
 import Signer
-import Testing
 import TestSupport
+import Testing
 
-/// The PSBT signer against Bitcoin Core's rpc_psbt.json signer cases and the BIP174 workflow signers, and the
-/// BIP174 `fails_signer_checks` PSBTs, which must be refused with the reason named.
+/// The PSBT signer against Bitcoin Core's rpc_psbt.json signer cases and the BIP174 workflow signers, and the BIP174
+/// `failsSignerChecks` PSBTs, which must be refused with the reason named.
 @Suite("PSBT signer: Bitcoin Core rpc_psbt.json, BIP174")
 struct PSBTSignerVectorTests {
     struct CoreSignerCase: CustomTestStringConvertible, Sendable {
@@ -33,7 +33,9 @@ struct PSBTSignerVectorTests {
         StaticKeyProvider(keys: try wifs.map { try WIF(base58: $0).privateKey })
     }
 
-    /// Core's walletprocesspsbt signs, then finalizes the inputs that became complete. Where Core returns the PSBT
+    /// Core's walletprocesspsbt signs, then finalizes the inputs that became complete.
+    ///
+    /// Where Core returns the PSBT
     /// unchanged (the BIP174 signer-check failures), Airlock refuses it with the check named and changes nothing.
     @Test("Bitcoin Core signer cases", arguments: try coreCases())
     func coreSigner(_ vector: CoreSignerCase) throws {
@@ -54,8 +56,8 @@ struct PSBTSignerVectorTests {
         #expect(signed.base64String == vector.result)
     }
 
-    /// The BIP's signatures predate low-R grinding (signer 2's first one has a 33-byte R), so they are reproduced
-    /// with grinding off; with the default, every signature is low-R and low-S.
+    /// The BIP's signatures predate low-R grinding (signer 2's first one has a 33-byte R), so they are reproduced with
+    /// grinding off; with the default, every signature is low-R and low-S.
     @Test("BIP174 workflow signers 1 and 2", arguments: ["signer_1", "signer_2"])
     func workflowSigner(_ name: String) throws {
         let psbt = try PSBT(serialized: TestHex.bytes(BIP174WorkflowSteps.resultHex("updater_sighash_all")))
@@ -66,7 +68,8 @@ struct PSBTSignerVectorTests {
         #expect(report.signedInputs == [0, 1])
         #expect(report.psbt.serialized().hexString == (try BIP174WorkflowSteps.resultHex(name)))
 
-        let ground = try PSBTSigner(options: SigningOptions(allowMissingPreviousTransaction: true)).sign(psbt, with: provider)
+        let ground = try PSBTSigner(options: SigningOptions(allowMissingPreviousTransaction: true)).sign(
+            psbt, with: provider)
         for input in ground.psbt.inputs {
             for (_, signature) in input.partialSignatures {
                 let der = try ECDSASignature(der: signature.dropLast())
@@ -76,7 +79,9 @@ struct PSBTSignerVectorTests {
         }
     }
 
-    @Test("BIP174 fails_signer_checks are refused with the reason", arguments: try BIP174WorkflowSteps.failsSignerChecks())
+    @Test(
+        "BIP174 failsSignerChecks are refused with the reason", arguments: try BIP174WorkflowSteps.failsSignerChecks()
+    )
     func failsSignerChecks(_ vector: BIP174WorkflowSteps.Case) throws {
         let psbt = try PSBT(serialized: TestHex.bytes(vector.hex))
         // The keys of the BIP174 workflow (the vectors' master key) sign whatever they can; the check comes first.

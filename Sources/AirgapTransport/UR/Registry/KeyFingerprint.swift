@@ -7,7 +7,7 @@ public struct KeyFingerprint: Hashable, Sendable, CustomStringConvertible {
 
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    /// The 8 lower-case hex digits used in descriptors, e.g. `37b5eed4`.
+    /// The 8 lower-case hex digits used in descriptors, such as `37b5eed4`.
     public var description: String {
         TextCodec.hexString([
             UInt8(rawValue >> 24), UInt8((rawValue >> 16) & 0xFF), UInt8((rawValue >> 8) & 0xFF),

@@ -1,9 +1,9 @@
-/// An output descriptor as the 2023 `output-descriptor` type carries it: descriptor text with `@0`, `@1`…
-/// placeholders and the keys they stand for.
+/// An output descriptor as the 2023 `output-descriptor` type carries it: descriptor text with `@0`, `@1`… placeholders
+/// and the keys they stand for.
 ///
 /// - SeeAlso: https://github.com/BlockchainCommons/Research/blob/master/papers/bcr-2023-010-output-descriptor.md
 public struct UROutputDescriptor: Equatable, Sendable {
-    /// The descriptor text with `@n` placeholders, e.g. `wpkh(@0)`.
+    /// The descriptor text with `@n` placeholders, such as `wpkh(@0)`.
     public var source: String
     /// The keys, `@0` first.
     public var keys: [URKey]

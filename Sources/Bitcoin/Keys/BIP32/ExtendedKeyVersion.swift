@@ -1,5 +1,5 @@
-/// The 4 version bytes of a serialized extended key: BIP32's xpub/xprv/tpub/tprv and the SLIP-132 forms
-/// (ypub, zpub, Ypub, Zpub, upub, vpub, Upub, Vpub and their private twins).
+/// The 4 version bytes of a serialized extended key: BIP32's xpub/xprv/tpub/tprv and the SLIP-132 forms (ypub, zpub,
+/// Ypub, Zpub, upub, vpub, Upub, Vpub and their private twins).
 ///
 /// The version says only how the key was written; the key material is the same. Descriptors carry the script type
 /// themselves, so keys are re-encoded with `standard` there.
@@ -64,7 +64,8 @@ public struct ExtendedKeyVersion: Sendable, Hashable, CustomStringConvertible {
     public init(network: Network, isPrivate: Bool, scriptHint: ScriptHint = .standard) {
         let wanted: Network = network == .main ? .main : .test
         // The table holds every combination, so the search cannot fail.
-        self = Self.all.first { $0.network == wanted && $0.isPrivate == isPrivate && $0.scriptHint == scriptHint }
+        self =
+            Self.all.first { $0.network == wanted && $0.isPrivate == isPrivate && $0.scriptHint == scriptHint }
             ?? Self.all[0]
     }
 

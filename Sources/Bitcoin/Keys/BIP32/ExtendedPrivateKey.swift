@@ -150,10 +150,14 @@ public struct ExtendedPrivateKey: Sendable {
         return SecretBytes(copying: head).appending(privateKey.secret)
     }
 
-    /// Base58check text with this key's version. The text is secret: show it only when the user asks.
+    /// Base58check text with this key's version.
+    ///
+    /// The text is secret: show it only when the user asks.
     public var base58String: String { encode(version: version) }
 
-    /// Base58check text with the standard version of the key's network (xprv or tprv). The text is secret.
+    /// Base58check text with the standard version of the key's network (xprv or tprv).
+    ///
+    /// The text is secret.
     public var standardBase58String: String { encode(version: version.standard) }
 
     private func encode(version: ExtendedKeyVersion) -> String {

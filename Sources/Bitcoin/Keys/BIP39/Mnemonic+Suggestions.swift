@@ -1,7 +1,9 @@
 extension Mnemonic {
     /// The wordlist words nearest to a mistyped `word`, best first: those within edit distance 2 (a transposition
     /// counts as one edit), ranked by distance and then by the length of the common prefix; when none is that close,
-    /// the words that share the longest prefix (at least one letter). At most `limit` words.
+    /// the words that share the longest prefix (at least one letter).
+    ///
+    /// At most `limit` words.
     ///
     /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0039.mediawiki#wordlist
     public static func suggestions(for word: String, limit: Int = 4) -> [String] {

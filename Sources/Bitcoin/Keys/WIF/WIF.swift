@@ -56,7 +56,9 @@ public struct WIF: Sendable {
     /// The public key bytes as scripts use them: 33 bytes when compressed, 65 otherwise.
     public var publicKeyBytes: [UInt8] { isCompressed ? publicKey.compressed : publicKey.uncompressed }
 
-    /// The WIF text. It is secret: show it only when the user asks.
+    /// The WIF text.
+    ///
+    /// It is secret: show it only when the user asks.
     public var base58String: String {
         var payload = [network.wifPrefix] + privateKey.secret.unsafeCopyToArray()
         if isCompressed { payload.append(0x01) }

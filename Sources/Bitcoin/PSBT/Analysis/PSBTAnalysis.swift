@@ -1,8 +1,8 @@
 import BitcoinCrypto
 
-/// What a PSBT does, worked out for a set of account descriptors: which inputs and outputs are ours (re-derived
-/// from the descriptors, never trusting a derivation hint alone), the fee and fee rate, the external payments, the
-/// change, and the warnings a reviewer must see.
+/// What a PSBT does, worked out for a set of account descriptors: which inputs and outputs are ours (re-derived from
+/// the descriptors, never trusting a derivation hint alone), the fee and fee rate, the external payments, the change,
+/// and the warnings a reviewer must see.
 public struct PSBTAnalysis: Sendable {
     /// Whose an input or output is.
     public enum Ownership: Sendable, Hashable {
@@ -74,18 +74,23 @@ public struct PSBTAnalysis: Sendable {
                 Int(outpoint.vout) < previous.outputs.count ? previous.outputs[Int(outpoint.vout)] : nil
             }
             let witnessUTXO = input.witnessUTXO
-            if let fromPrevious, let witnessUTXO, fromPrevious != witnessUTXO { warnings.append(.utxoMismatch(input: index)) }
+            if let fromPrevious, let witnessUTXO, fromPrevious != witnessUTXO {
+                warnings.append(.utxoMismatch(input: index))
+            }
             let utxo = fromPrevious ?? witnessUTXO
             utxos.append(utxo)
             if utxo == nil { warnings.append(.missingUTXO(input: index)) }
             if let utxo, fromPrevious == nil, Self.isSegwitV0(utxo.scriptPubKey, redeem: input.redeemScript) {
                 warnings.append(.missingPreviousTransaction(input: index))
             }
-            if let amount = utxo?.value, let total = inputTotal { inputTotal = try? total.adding(amount) } else {
+            if let amount = utxo?.value, let total = inputTotal {
+                inputTotal = try? total.adding(amount)
+            } else {
                 inputTotal = nil
             }
             let claimed = input.bip32Derivations.map(\.origin) + input.tapBIP32Derivations.map(\.origin)
-            let ownership = utxo.map { Self.ownership(of: $0.scriptPubKey, claimed: claimed, accounts: accounts) } ?? .foreign
+            let ownership =
+                utxo.map { Self.ownership(of: $0.scriptPubKey, claimed: claimed, accounts: accounts) } ?? .foreign
             switch ownership {
             case .foreign: warnings.append(.foreignInput(input: index))
             case .claimedButNotOurs: warnings.append(.inputMismatch(input: index))
@@ -157,7 +162,9 @@ public struct PSBTAnalysis: Sendable {
             let index = last.rawValue
             for (accountIndex, account) in accounts.enumerated() {
                 for branch in 0..<account.multipathCount {
-                    let matchesKey = account.expression.keys.contains { $0.keyOrigin(at: index, path: branch) == origin }
+                    let matchesKey = account.expression.keys.contains {
+                        $0.keyOrigin(at: index, path: branch) == origin
+                    }
                     guard matchesKey else { continue }
                     claimsOurs = true
                     if let derived = try? account.scriptPubKey(at: index, path: branch), derived == script {

@@ -1,5 +1,5 @@
-/// Estimates the virtual size of a PSBT's transaction once finalized: finalized inputs count as they are, the others
-/// by their script type with worst-case (72-byte) ECDSA signatures.
+/// Estimates the virtual size of a PSBT's transaction once finalized: finalized inputs count as they are, the others by
+/// their script type with worst-case (72-byte) ECDSA signatures.
 enum VSizeEstimator {
     /// Weight of one input's non-witness part (outpoint, scriptSig with its length, sequence) and witness part.
     static func inputWeight(_ input: PSBTInput, utxo: TxOut?) -> (base: Int, witness: Int) {
@@ -22,8 +22,10 @@ enum VSizeEstimator {
         case .p2wsh:
             guard let script = input.witnessScript else { return (41 + scriptSig, 1 + 1 + 2 * signature + 105) }
             let items = satisfactionSize(script, signature: signature)
-            return (40 + ByteWriter.compactSizeLength(scriptSig) + scriptSig,
-                1 + items + ByteWriter.compactSizeLength(script.bytes.count) + script.bytes.count)
+            return (
+                40 + ByteWriter.compactSizeLength(scriptSig) + scriptSig,
+                1 + items + ByteWriter.compactSizeLength(script.bytes.count) + script.bytes.count
+            )
         case .p2tr:
             let sighashByte = (input.sighashType ?? 0) == 0 ? 0 : 1
             return (41, 1 + 1 + 64 + sighashByte)
@@ -52,7 +54,8 @@ enum VSizeEstimator {
 
     /// The estimated virtual size of `transaction` with `inputs` finalized.
     static func vsize(transaction: Transaction, inputs: [PSBTInput], utxos: [TxOut?]) -> Int {
-        var base = 4 + 4 + ByteWriter.compactSizeLength(inputs.count) + ByteWriter.compactSizeLength(transaction.outputs.count)
+        var base =
+            4 + 4 + ByteWriter.compactSizeLength(inputs.count) + ByteWriter.compactSizeLength(transaction.outputs.count)
         for output in transaction.outputs {
             base += 8 + ByteWriter.compactSizeLength(output.scriptPubKey.bytes.count) + output.scriptPubKey.bytes.count
         }

@@ -30,7 +30,9 @@ extension AirlockSigner {
                 switch read.payload {
                 case .descriptor(let t), .text(let t), .json(let t): text = t
                 default:
-                    throw CLIError(.invalidInput, "expected a multisig descriptor or wallet text, got \(read.payload.kind.rawValue)")
+                    throw CLIError(
+                        .invalidInput,
+                        "expected a multisig descriptor or wallet text, got \(read.payload.kind.rawValue)")
                 }
                 let wallet: MultisigWallet
                 if text.lowercased().contains("policy:") {
@@ -45,7 +47,8 @@ extension AirlockSigner {
                 if options.json {
                     try JSONOutput.printObject(MultisigList.json(wallet))
                 } else {
-                    print("Registered '\(wallet.name)': \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)")
+                    print(
+                        "Registered '\(wallet.name)': \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)")
                     print(wallet.descriptorText)
                 }
             }

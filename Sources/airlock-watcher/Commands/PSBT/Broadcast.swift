@@ -1,7 +1,7 @@
 import ArgumentParser
 import Bitcoin
-import ChainBackends
 import CLISupport
+import ChainBackends
 import Foundation
 import Watcher
 
@@ -41,7 +41,8 @@ struct Broadcast: AsyncParsableCommand {
                 fee = PSBTFiles.fee(finalized, transaction: transaction)
             }
             let own = try PSBTFiles.ownScripts(context, wallet: wallet)
-            let summary = PSBTFiles.summary(transaction, fee: fee, vsize: transaction.vsize, network: wallet.network, own: own)
+            let summary = PSBTFiles.summary(
+                transaction, fee: fee, vsize: transaction.vsize, network: wallet.network, own: own)
             Diagnostics.print("sending \(transaction.txid.hexString):")
             for line in summary.lines { Diagnostics.print(line) }
             let source = try context.chainSource(network: wallet.network)
@@ -69,7 +70,9 @@ struct Broadcast: AsyncParsableCommand {
         case transaction(Transaction)
     }
 
-    /// The PSBT (several combined) or raw transaction of the arguments. A directory or a set of PNG images is one
+    /// The PSBT (several combined) or raw transaction of the arguments.
+    ///
+    /// A directory or a set of PNG images is one
     /// PSBT; otherwise each file is one.
     private func readInputs() throws -> Signed {
         let allImages = inputs.allSatisfy { $0.lowercased().hasSuffix(".png") }

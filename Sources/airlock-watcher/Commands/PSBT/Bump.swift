@@ -32,10 +32,13 @@ struct Bump: AsyncParsableCommand {
             let id: Txid
             do { id = try Txid(hex: txid) } catch { throw CLIError(.invalidInput, "invalid txid '\(txid)'") }
             let rate: FeeRate
-            do { rate = try FeeRate(string: feeRate) } catch { throw CLIError(.invalidInput, "invalid --fee-rate: \(error)") }
+            do { rate = try FeeRate(string: feeRate) } catch {
+                throw CLIError(.invalidInput, "invalid --fee-rate: \(error)")
+            }
             let context = try WatcherContext(global)
             let wallet = try context.wallet()
-            let (plan, original) = try FeeBumper(store: context.store, wallet: wallet).plan(replacing: id, feeRate: rate)
+            let (plan, original) = try FeeBumper(store: context.store, wallet: wallet).plan(
+                replacing: id, feeRate: rate)
             let psbt = try plan.psbt(account: try Account(record: wallet))
             try PSBTArchive(store: context.store).save(psbt)
             let written = try PSBTFiles.write(psbt, options: output, json: global.json)
@@ -43,7 +46,8 @@ struct Bump: AsyncParsableCommand {
             let inputVSize = try SpendPlanner(store: context.store, wallet: wallet).inputVSize
             let vsize = tx.vsize + plan.inputs.count * (inputVSize - 41)
             let changeScripts: Set<Script> = plan.change.map { [plan.outputs[$0.position].scriptPubKey] } ?? []
-            let summary = PSBTFiles.summary(tx, fee: plan.fee.sats, vsize: vsize, network: wallet.network, own: changeScripts)
+            let summary = PSBTFiles.summary(
+                tx, fee: plan.fee.sats, vsize: vsize, network: wallet.network, own: changeScripts)
             if global.json {
                 var object = summary.json
                 object["txid"] = tx.txid.hexString
@@ -54,7 +58,9 @@ struct Bump: AsyncParsableCommand {
                 object["inputs"] = plan.inputs.map { $0.utxo.outpoint.description }
                 try JSONOutput.printObject(object)
             } else {
-                Diagnostics.print("replacement \(tx.txid.hexString) for \(id.hexString) (fee was \(btc(original.fee.sats)) BTC, \(original.feeRate))")
+                Diagnostics.print(
+                    "replacement \(tx.txid.hexString) for \(id.hexString) (fee was \(btc(original.fee.sats)) BTC, \(original.feeRate))"
+                )
                 for line in summary.lines { Diagnostics.print(line) }
                 for path in written { Diagnostics.print("wrote \(path)") }
             }

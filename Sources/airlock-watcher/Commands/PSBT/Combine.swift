@@ -35,7 +35,8 @@ struct Combine: AsyncParsableCommand {
             let psbts = try inputs.map { try PSBTFiles.read([$0]) }
             var combined = psbts[0]
             if psbts.count > 1 {
-                do { combined = try combined.combined(with: Array(psbts.dropFirst())) } catch PSBTError.combineMismatch {
+                do { combined = try combined.combined(with: Array(psbts.dropFirst())) } catch PSBTError.combineMismatch
+                {
                     throw CLIError(.invalidInput, "the PSBTs are for different transactions")
                 }
             }
@@ -44,12 +45,14 @@ struct Combine: AsyncParsableCommand {
             let written = try PSBTFiles.write(result, options: output, json: global.json)
             let signatures = result.inputs.map { $0.map.entries.filter(isSignature).count }
             if global.json {
-                try JSONOutput.printObject([
-                    "txid": try result.unsignedTxid().hexString, "psbt": result.base64String, "written": written,
-                    "signatures": signatures, "used_kept_psbt": usedArchive,
-                ] as [String: Any])
+                try JSONOutput.printObject(
+                    [
+                        "txid": try result.unsignedTxid().hexString, "psbt": result.base64String, "written": written,
+                        "signatures": signatures, "used_kept_psbt": usedArchive,
+                    ] as [String: Any])
             } else {
-                Diagnostics.print("combined \(psbts.count) PSBT(s)" + (usedArchive ? " with the one this watcher created" : ""))
+                Diagnostics.print(
+                    "combined \(psbts.count) PSBT(s)" + (usedArchive ? " with the one this watcher created" : ""))
                 Diagnostics.print("signatures per input: \(signatures.map(String.init).joined(separator: ", "))")
                 for path in written { Diagnostics.print("wrote \(path)") }
             }
@@ -59,6 +62,8 @@ struct Combine: AsyncParsableCommand {
 
 /// Whether a PSBT input entry is a signature or a final script.
 func isSignature(_ entry: PSBTEntry) -> Bool {
-    [PSBTKeyType.Input.partialSig, PSBTKeyType.Input.tapKeySig, PSBTKeyType.Input.tapScriptSig,
-     PSBTKeyType.Input.finalScriptWitness, PSBTKeyType.Input.finalScriptSig].contains(entry.keyType)
+    [
+        PSBTKeyType.Input.partialSig, PSBTKeyType.Input.tapKeySig, PSBTKeyType.Input.tapScriptSig,
+        PSBTKeyType.Input.finalScriptWitness, PSBTKeyType.Input.finalScriptSig,
+    ].contains(entry.keyType)
 }
