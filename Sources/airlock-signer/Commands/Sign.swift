@@ -134,7 +134,9 @@ extension AirlockSigner {
                     if let finalTransaction { object["transaction"] = finalTransaction.serialized().hexString }
                     try JSONOutput.printObject(object)
                 } else {
-                    Diagnostics.print("signed inputs: \(report.signedInputs.map(String.init).joined(separator: ", "))")
+                    Diagnostics.print(
+                        "signed \(report.signedInputs.count) of \(psbt.inputs.count) input(s): "
+                            + report.signedInputs.map { "#\($0)" }.joined(separator: ", "))
                     if !output.isRequested { print(written.base64String) }
                     if let finalTransaction, txOut == nil { print(finalTransaction.serialized().hexString) }
                     for path in paths { Diagnostics.print("wrote \(path)") }
