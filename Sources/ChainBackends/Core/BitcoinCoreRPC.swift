@@ -233,17 +233,8 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
     }
 
     public func broadcast(_ transaction: Transaction) async throws(ChainError) -> Txid {
-        do {
-            let result = try await call("sendrawtransaction", [.string(transaction.serialized().hexString)])
-            guard let text = result.string, let txid = try? Txid(hex: text) else {
-                throw ChainError.protocolViolation("sendrawtransaction returned \(result)")
-            }
-            return txid
-        } catch let error as ChainError {
-            if case .server(_, let message) = error { throw .rejected(message) }
-            throw error
-        } catch {
-            throw .protocolViolation("\(error)")
+        try await broadcastTxid(method: "sendrawtransaction") { () async throws(ChainError) -> JSONValue in
+            try await call("sendrawtransaction", [.string(transaction.serialized().hexString)])
         }
     }
 

@@ -56,17 +56,9 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
 
     public func broadcast(_ transaction: Transaction) async throws(ChainError) -> Txid {
         let raw = transaction.serialized().hexString
-        do {
-            let result = try await connection.call("blockchain.transaction.broadcast", [.string(raw)])
-            guard let text = result.string, let txid = try? Txid(hex: text) else {
-                throw ChainError.protocolViolation("broadcast returned \(result)")
-            }
-            return txid
-        } catch let error as ChainError {
-            if case .server(_, let message) = error { throw .rejected(message) }
-            throw error
-        } catch {
-            throw .protocolViolation("\(error)")
+        return try await broadcastTxid(method: "blockchain.transaction.broadcast") {
+            () async throws(ChainError) -> JSONValue in
+            try await connection.call("blockchain.transaction.broadcast", [.string(raw)])
         }
     }
 

@@ -1,4 +1,5 @@
 import Bitcoin
+import BitcoinCrypto
 
 /// Turns key origins that name an *account* key into origins under this seed's master key.
 ///
@@ -37,33 +38,33 @@ public struct AccountOriginResolver: Sendable {
             else { return nil }
             return KeyOrigin(fingerprint: master.fingerprint, path: path)
         }
-        for (index, input) in psbt.inputs.enumerated() {
-            for (key, origin) in input.bip32Derivations {
-                if let origin = full(origin, matches: { $0.publicKey == key }) {
-                    result.addBIP32Derivation(key, origin: origin, input: index)
-                    count += 1
-                }
+        func resolve(
+            _ derivations: [(publicKey: PublicKey, origin: KeyOrigin)],
+            _ tapDerivations: [(key: XOnlyPublicKey, leafHashes: [[UInt8]], origin: KeyOrigin)],
+            set: (PublicKey, KeyOrigin) -> Void, setTap: (XOnlyPublicKey, [[UInt8]], KeyOrigin) -> Void
+        ) {
+            for (key, origin) in derivations {
+                guard let origin = full(origin, matches: { $0.publicKey == key }) else { continue }
+                set(key, origin)
+                count += 1
             }
-            for (key, leaves, origin) in input.tapBIP32Derivations {
-                if let origin = full(origin, matches: { $0.publicKey.xOnly.key == key }) {
-                    result.addTapBIP32Derivation(key, leafHashes: leaves, origin: origin, input: index)
-                    count += 1
-                }
+            for (key, leaves, origin) in tapDerivations {
+                guard let origin = full(origin, matches: { $0.publicKey.xOnly.key == key }) else { continue }
+                setTap(key, leaves, origin)
+                count += 1
             }
         }
+        for (index, input) in psbt.inputs.enumerated() {
+            resolve(
+                input.bip32Derivations, input.tapBIP32Derivations,
+                set: { result.addBIP32Derivation($0, origin: $1, input: index) },
+                setTap: { result.addTapBIP32Derivation($0, leafHashes: $1, origin: $2, input: index) })
+        }
         for (index, output) in psbt.outputs.enumerated() {
-            for (key, origin) in output.bip32Derivations {
-                if let origin = full(origin, matches: { $0.publicKey == key }) {
-                    result.addBIP32Derivation(key, origin: origin, output: index)
-                    count += 1
-                }
-            }
-            for (key, leaves, origin) in output.tapBIP32Derivations {
-                if let origin = full(origin, matches: { $0.publicKey.xOnly.key == key }) {
-                    result.addTapBIP32Derivation(key, leafHashes: leaves, origin: origin, output: index)
-                    count += 1
-                }
-            }
+            resolve(
+                output.bip32Derivations, output.tapBIP32Derivations,
+                set: { result.addBIP32Derivation($0, origin: $1, output: index) },
+                setTap: { result.addTapBIP32Derivation($0, leafHashes: $1, origin: $2, output: index) })
         }
         return (result, count)
     }
