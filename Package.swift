@@ -97,7 +97,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Tests: one target per module, vectors read from ../shared/vectors through TestSupport.
+        // Tests: one target per module, vectors read from Tests/Vectors through TestSupport.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "BitcoinCryptoTests", dependencies: ["BitcoinCrypto", "CSecp256k1", "CSodium", "TestSupport"]),

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of FuzzPSBT: every PSBT (base64 or hex) found in ../shared/vectors/psbt/*.json, decoded
+"""Writes the seed corpus of FuzzPSBT: every PSBT (base64 or hex) found in Tests/Vectors/psbt/*.json, decoded
 to binary, deduplicated, each file named after its SHA-256. Valid and invalid vectors both go in: the invalid ones
 take the fuzzer straight to the parser's error paths. PSBTs over 16 KB are left out to keep the corpus small.
 
-Usage: Fuzz/make-corpus-psbt.py [VECTORS_DIR] (default: ../shared/vectors beside the package, or $AIRLOCK_VECTORS)
+Usage: Fuzz/make-corpus-psbt.py [VECTORS_DIR] (default: Tests/Vectors of the package)
 """
 import base64
 import binascii
@@ -45,7 +45,7 @@ def decode(text):
 
 def main():
     package = Path(__file__).resolve().parent.parent
-    default = os.environ.get("AIRLOCK_VECTORS") or package.parent / "shared" / "vectors"
+    default = package / "Tests" / "Vectors"
     vectors = Path(sys.argv[1] if len(sys.argv) > 1 else default) / "psbt"
     out = package / "Fuzz" / "corpus" / "FuzzPSBT"
     out.mkdir(parents=True, exist_ok=True)

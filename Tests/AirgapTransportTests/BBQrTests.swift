@@ -5,7 +5,7 @@ import Testing
 
 @testable import AirgapTransport
 
-/// shared/vectors/bbqr/bbqr_test_data_files.json: coinkite/BBQr test_data files.
+/// Tests/Vectors/bbqr/bbqr_test_data_files.json: coinkite/BBQr test_data files.
 struct BBQrDataFile: Sendable, CustomTestStringConvertible {
     let name: String
     let size: Int

@@ -5,7 +5,7 @@ import Testing
 @testable import AirgapTransport
 
 /// The expected values of BlockchainCommons/bc-ur `test/test.cpp`, restated in
-/// shared/vectors/bcur/bc_ur_reference_test_vectors.json; every case of every group runs.
+/// Tests/Vectors/bcur/bc_ur_reference_test_vectors.json; every case of every group runs.
 @Suite("BC-UR reference (bc-ur test.cpp)")
 struct BCURReferenceVectorTests {
     static let file = "bcur/bc_ur_reference_test_vectors.json"

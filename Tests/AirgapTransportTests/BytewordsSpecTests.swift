@@ -4,7 +4,7 @@ import Testing
 
 @testable import AirgapTransport
 
-/// shared/vectors/bcur/bytewords_spec_examples.json and bytewords_wordlist.json (Research bcr-2020-012).
+/// Tests/Vectors/bcur/bytewords_spec_examples.json and bytewords_wordlist.json (Research bcr-2020-012).
 @Suite("Bytewords (BCR-2020-012)")
 struct BytewordsSpecTests {
     struct Example: Decodable, Sendable, CustomTestStringConvertible {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import AirgapTransport
 
-/// shared/vectors/bcur/ur_registry_examples.json (BlockchainCommons/Research bcr-2020-005…015, bcr-2023-019).
+/// Tests/Vectors/bcur/ur_registry_examples.json (BlockchainCommons/Research bcr-2020-005…015, bcr-2023-019).
 struct URRegistryExample: Decodable, Sendable, CustomTestStringConvertible {
     let doc: String
     let section: String

@@ -2,7 +2,7 @@ import BitcoinCrypto
 import TestSupport
 import Testing
 
-/// bitcoin/bips bip-0340/test-vectors.csv (shared/vectors/schnorr/bip340_test_vectors.csv): every row.
+/// bitcoin/bips bip-0340/test-vectors.csv (Tests/Vectors/schnorr/bip340_test_vectors.csv): every row.
 struct BIP340Vector: CustomTestStringConvertible, Sendable {
     let index: String
     let secretKey: String

@@ -91,7 +91,7 @@ struct HashTests {
     }
 
     /// BIP39's seed is PBKDF2-HMAC-SHA512(mnemonic, "mnemonic" ‖ passphrase, 2048, 64); passphrase "TREZOR".
-    @Test("PBKDF2-HMAC-SHA512 gives the BIP39 seeds (shared/vectors/bip39/vectors.json)", arguments: try seedCases())
+    @Test("PBKDF2-HMAC-SHA512 gives the BIP39 seeds (Tests/Vectors/bip39/vectors.json)", arguments: try seedCases())
     func pbkdf2(_ vector: SeedCase) {
         let seed = PBKDF2.hmacSHA512(
             password: SecretBytes(utf8: vector.mnemonic), salt: Array("mnemonicTREZOR".utf8), iterations: 2048,

@@ -3,7 +3,7 @@ import BitcoinCrypto
 import TestSupport
 import Testing
 
-/// Bitcoin Core's key_io_valid.json / key_io_invalid.json (shared/vectors/base58_keys/), address entries.
+/// Bitcoin Core's key_io_valid.json / key_io_invalid.json (Tests/Vectors/base58_keys/), address entries.
 struct KeyIOVectors {
     struct Valid: CustomTestStringConvertible, Sendable {
         let string: String

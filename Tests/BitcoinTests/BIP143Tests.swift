@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// BIP143's worked examples (shared/vectors/sighash/bip143_examples.json).
+/// BIP143's worked examples (Tests/Vectors/sighash/bip143_examples.json).
 struct BIP143Vectors {
     struct SighashCase: CustomTestStringConvertible, Sendable {
         let section: String

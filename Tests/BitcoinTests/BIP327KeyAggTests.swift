@@ -7,7 +7,7 @@ import Testing
 /// BIP327 MuSig2 key aggregation and key sorting, and BIP328 synthetic xpubs of aggregate keys.
 ///
 /// The KeyAgg and KeySort cases are those of bitcoin/bips `bip-0327/vectors/key_agg_vectors.json` and
-/// `key_sort_vectors.json` (not in shared/vectors; the files were not in our index, so the values were read from a
+/// `key_sort_vectors.json` (not in Tests/Vectors; the files were not in our index, so the values were read from a
 /// public transcription of them in a Go MuSig2 test and written here as literals). The BIP328 cases are printed in
 /// bip-0328.mediawiki, "Test Vectors".
 @Suite("BIP327 KeyAgg")

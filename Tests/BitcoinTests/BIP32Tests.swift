@@ -4,7 +4,7 @@ import Testing
 
 @testable import Bitcoin
 
-/// BIP32 test vectors 1–5 (shared/vectors/bip32/bip32_vectors.json) and the key/path types around them.
+/// BIP32 test vectors 1–5 (Tests/Vectors/bip32/bip32_vectors.json) and the key/path types around them.
 @Suite("BIP32")
 struct BIP32Tests {
     struct File: Decodable {

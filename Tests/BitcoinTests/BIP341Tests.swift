@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// bitcoin/bips bip-0341/wallet-test-vectors.json (shared/vectors/sighash/bip341_wallet_test_vectors.json).
+/// bitcoin/bips bip-0341/wallet-test-vectors.json (Tests/Vectors/sighash/bip341_wallet_test_vectors.json).
 struct BIP341Vectors {
     struct ScriptPubKeyCase: CustomTestStringConvertible, Sendable {
         let index: Int

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Bitcoin
 
-/// BIP390 `musig()` key expressions (shared/vectors/descriptors/bip390_vectors.json): every valid descriptor gives
+/// BIP390 `musig()` key expressions (Tests/Vectors/descriptors/bip390_vectors.json): every valid descriptor gives
 /// exactly the scripts listed, every invalid one is rejected with the `DescriptorError` its reason names; plus checks
 /// that tie `musig()` to BIP327 KeyAgg and BIP328 derivation computed by hand.
 @Suite("BIP390 musig()")

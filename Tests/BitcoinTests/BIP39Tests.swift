@@ -4,7 +4,7 @@ import Testing
 
 @testable import Bitcoin
 
-/// BIP39: the trezor/python-mnemonic English vectors (shared/vectors/bip39/vectors.json), the wordlist, typed errors.
+/// BIP39: the trezor/python-mnemonic English vectors (Tests/Vectors/bip39/vectors.json), the wordlist, typed errors.
 @Suite("BIP39")
 struct BIP39Tests {
     struct Entry: Sendable, CustomTestStringConvertible {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Bitcoin
 
-/// BIP49, BIP84 and BIP86 test vectors (shared/vectors/bip32/bip49_bip84_bip86_vectors.json): mnemonic → root → account
+/// BIP49, BIP84 and BIP86 test vectors (Tests/Vectors/bip32/bip49_bip84_bip86_vectors.json): mnemonic → root → account
 /// → keys, scripts and addresses.
 ///
 /// Every field of every group is checked; an unknown field fails the test.

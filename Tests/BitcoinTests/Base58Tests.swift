@@ -2,7 +2,7 @@ import Bitcoin
 import TestSupport
 import Testing
 
-/// Bitcoin Core's base58_encode_decode.json (shared/vectors/base58_keys/): every pair.
+/// Bitcoin Core's base58_encode_decode.json (Tests/Vectors/base58_keys/): every pair.
 @Suite("Base58 (Bitcoin Core base58_encode_decode.json)")
 struct Base58Tests {
     struct Pair: CustomTestStringConvertible, Sendable {

@@ -2,7 +2,7 @@ import Bitcoin
 import TestSupport
 import Testing
 
-/// The BIP173 / BIP350 vector files (shared/vectors/bech32/).
+/// The BIP173 / BIP350 vector files (Tests/Vectors/bech32/).
 struct Bech32Vectors: Decodable {
     struct StringCase: Decodable, CustomTestStringConvertible, Sendable {
         let string: String

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Bitcoin
 
-/// Descriptor vectors of BIP380–387 and 389 (shared/vectors/descriptors/bip38x_vectors.json): every valid descriptor
+/// Descriptor vectors of BIP380–387 and 389 (Tests/Vectors/descriptors/bip38x_vectors.json): every valid descriptor
 /// gives exactly the scripts listed, every invalid one is rejected with a `DescriptorError`.
 @Suite("Descriptors (BIP380-389)")
 struct DescriptorTests {
@@ -138,7 +138,7 @@ struct DescriptorTests {
     }
 }
 
-/// BIP380 checksum cases and key expressions (shared/vectors/descriptors/bip380_vectors.json).
+/// BIP380 checksum cases and key expressions (Tests/Vectors/descriptors/bip380_vectors.json).
 @Suite("BIP380")
 struct BIP380Tests {
     struct Checksum: Sendable, CustomTestStringConvertible {

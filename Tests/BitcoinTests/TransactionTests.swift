@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Transactions: serialization, ids, weight and bad input")
 struct TransactionTests {
-    /// BIP143's native P2WPKH example, signed (shared/vectors/sighash/bip143_examples.json).
+    /// BIP143's native P2WPKH example, signed (Tests/Vectors/sighash/bip143_examples.json).
     func signedExample() throws -> [UInt8] {
         let examples = try BIP143Vectors.exampleList()
         return TestHex.bytes(try #require(examples.first?.signedTxs.first))

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Bitcoin
 
-/// WIF private keys against Bitcoin Core's key_io_valid.json / key_io_invalid.json (shared/vectors/base58_keys).
+/// WIF private keys against Bitcoin Core's key_io_valid.json / key_io_invalid.json (Tests/Vectors/base58_keys).
 @Suite("WIF")
 struct WIFTests {
     struct Valid: Sendable, CustomTestStringConvertible {

@@ -1,10 +1,10 @@
 import Foundation
 
-/// Locates and loads the shared test vectors in `../shared/vectors` (see its README); they are never copied into the repo.
+/// Locates and loads the public test vectors in `Tests/Vectors/` (provenance and licences in its README and LICENSES.md).
 public enum Vectors {
     /// Errors while locating or reading a vector file.
     public enum VectorsError: Error, CustomStringConvertible {
-        /// No `shared/vectors` directory was found above the package.
+        /// The `Tests/Vectors` directory was not found in the package.
         case notFound(searched: [String])
         /// A vector file is missing or unreadable.
         case unreadable(path: String)
@@ -13,7 +13,7 @@ public enum Vectors {
 
         public var description: String {
             switch self {
-            case .notFound(let searched): "shared/vectors not found; searched: \(searched.joined(separator: ", "))"
+            case .notFound(let searched): "Tests/Vectors not found; searched: \(searched.joined(separator: ", "))"
             case .unreadable(let path): "cannot read vector file \(path)"
             case .malformed(let path, let detail): "vector file \(path) is malformed: \(detail)"
             }
@@ -27,17 +27,13 @@ public enum Vectors {
         return url
     }()
 
-    /// The `shared/vectors` directory: `$AIRLOCK_VECTORS`, else `../shared/vectors` beside the package.
+    /// The `Tests/Vectors` directory of this package; nothing outside the repository is read.
     public static func directory() throws -> URL {
-        var candidates: [URL] = []
-        if let env = ProcessInfo.processInfo.environment["AIRLOCK_VECTORS"] {
-            candidates.append(URL(fileURLWithPath: env))
+        let candidate = packageRoot.appendingPathComponent("Tests/Vectors")
+        guard FileManager.default.fileExists(atPath: candidate.path) else {
+            throw VectorsError.notFound(searched: [candidate.path])
         }
-        candidates.append(packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors"))
-        for candidate in candidates where FileManager.default.fileExists(atPath: candidate.path) {
-            return candidate
-        }
-        throw VectorsError.notFound(searched: candidates.map(\.path))
+        return candidate
     }
 
     /// The bytes of the vector file at `relativePath` (for example `bip32/bip32_vectors.json`).

@@ -1,7 +1,7 @@
-"""Shared fixtures for the end-to-end suite: the built binaries, the shared vectors, temporary homes.
+"""Shared fixtures for the end-to-end suite: the built binaries, the test vectors, temporary homes.
 
 Tests run the executables the way a user does. The binaries are built once per session (`swift build`), the vectors
-are read from ../shared/vectors (never copied into the repo), and each test gets a temporary HOME and data dirs.
+are read from Tests/Vectors (copied from their upstreams, provenance in its README), and each test gets a temporary HOME and data dirs.
 """
 
 from __future__ import annotations
@@ -40,10 +40,9 @@ def bin_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def vectors() -> Path:
-    """../shared/vectors (or $AIRLOCK_VECTORS)."""
-    env = os.environ.get("AIRLOCK_VECTORS")
-    path = Path(env) if env else REPO.parent / "shared" / "vectors"
-    assert path.is_dir(), f"shared vectors not found at {path}"
+    """Tests/Vectors: the public vectors copied into the repository."""
+    path = REPO / "Tests" / "Vectors"
+    assert path.is_dir(), f"test vectors not found at {path}"
     return path
 
 

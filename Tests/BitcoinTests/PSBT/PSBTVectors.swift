@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The PSBT vector files of ../shared/vectors/psbt, decoded for the suites.
+/// The PSBT vector files of Tests/Vectors/psbt, decoded for the suites.
 enum PSBTVectors {
     /// A BIP vector case: a description and the PSBT as hex (the base64 form is the same bytes).
     struct BIPCase: Decodable, CustomTestStringConvertible, Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 /// The BIP174 workflow chain (creator → updater → signers → combiner → finalizer → extractor) of
-/// ../shared/vectors/psbt/bip174_vectors.json.
+/// Tests/Vectors/psbt/bip174_vectors.json.
 enum BIP174Workflow {
     static func step(_ name: String) throws -> [String: Any] {
         guard let root = try Vectors.anyJSON("psbt/bip174_vectors.json") as? [String: Any],

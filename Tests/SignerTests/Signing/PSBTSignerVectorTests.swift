@@ -120,7 +120,7 @@ struct PSBTSignerVectorTests {
     }
 }
 
-/// The BIP174 workflow steps of ../shared/vectors/psbt/bip174_vectors.json.
+/// The BIP174 workflow steps of Tests/Vectors/psbt/bip174_vectors.json.
 enum BIP174WorkflowSteps {
     struct Case: Decodable, Sendable, CustomTestStringConvertible {
         let description: String

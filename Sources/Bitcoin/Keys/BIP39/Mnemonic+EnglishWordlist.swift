@@ -1,4 +1,4 @@
-// Generated from ../shared/vectors/bip39/english.txt (bitcoin/bips bip-0039/english.txt, MIT); do not edit by hand.
+// Generated from Tests/Vectors/bip39/english.txt (bitcoin/bips bip-0039/english.txt, MIT); do not edit by hand.
 // BIP39Tests checks that the list hashes to the README's sha256 (2f5eed53…).
 
 extension Mnemonic {
