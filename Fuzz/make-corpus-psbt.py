@@ -9,7 +9,6 @@ import base64
 import binascii
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -60,7 +59,7 @@ def main():
                 continue
             seen.add(digest)
             (out / digest[:16]).write_bytes(data)
-    print("{} seeds in {}".format(len(seen), out))
+    print(f"{len(seen)} seeds in {out}")
 
 
 if __name__ == "__main__":

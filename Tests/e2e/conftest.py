@@ -99,6 +99,6 @@ def run(bin_dir: Path, home: Home):
     return _run
 
 
-# --- regtest node fixtures (issue 5; defined in regtest_fixture.py, documented in docs/regtest.md) ---------------
-from regtest_fixture import fresh_regtest_node, regtest_node  # noqa: E402,F401
+# --- regtest node fixtures (the regtest package's regtest/testing.py, documented in docs/regtest.md) -------------
+from regtest.testing import fresh_regtest_node, regtest_node  # noqa: E402,F401
 # --- end of regtest node fixtures --------------------------------------------------------------------------------

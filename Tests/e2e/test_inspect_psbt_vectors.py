@@ -5,7 +5,6 @@ import base64
 import hashlib
 import json
 
-import pytest
 from embit.psbt import PSBT as EmbitPSBT
 
 

@@ -35,7 +35,6 @@ from pathlib import Path
 import bdkpython as bdk
 import pytest
 from embit.psbt import PSBT
-
 from roundtrip_helpers import Watcher, btc, fee_from_chain, outside_address, outside_holds, sats
 from signer_psbt import Vault, address, new_mnemonic, read_qr_pngs, ur_decode, ur_frames, write_qr_pngs
 from test_regtest_electrum_wallet import ElectrumDaemon

@@ -29,7 +29,6 @@ from pathlib import Path
 import pytest
 import segno
 from embit.psbt import PSBT
-
 from roundtrip_helpers import Watcher, fee_from_chain, outside_address, outside_holds
 from signer_psbt import KDF, Vault, multisig_descriptor, new_mnemonic, read_qr_pngs
 

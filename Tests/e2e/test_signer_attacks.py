@@ -14,9 +14,8 @@ import pytest
 from embit import bip32, script
 from embit.descriptor import Descriptor
 from embit.networks import NETWORKS
-from embit.psbt import PSBT, DerivationPath
+from embit.psbt import PSBT
 from embit.transaction import SIGHASH, Transaction, TransactionInput, TransactionOutput
-
 from signer_psbt import Coin, Vault, embit_psbt, embit_root, multisig_descriptor, strip_checksum
 
 NET = NETWORKS["regtest"]

@@ -5,7 +5,6 @@ is the Swift ArchitectureTests target (run by `swift test` in scripts/test)."""
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 from pathlib import Path
 

@@ -9,7 +9,6 @@ import subprocess
 
 from embit import bip39
 from PIL import Image
-
 from test_signer_vault import KDF, restore, secret_file
 
 ROLLS_50 = "1" * 50

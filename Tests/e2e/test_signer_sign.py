@@ -23,10 +23,23 @@ import pytest
 from embit.finalizer import finalize_psbt
 from embit.psbt import PSBT
 from embit.transaction import Transaction
+from signer_psbt import (
+    Coin,
+    Vault,
+    address,
+    bdk_finalize,
+    branch,
+    embit_combine,
+    embit_finalize,
+    embit_psbt,
+    multisig_descriptor,
+    read_qr_pngs,
+    ur_decode,
+    ur_frames,
+    write_qr_pngs,
+)
 
-from regtest_fixture import FAUCET_ADDRESS
-from signer_psbt import (Coin, Vault, address, branch, bdk_finalize, embit_combine, embit_finalize, embit_psbt,
-                         multisig_descriptor, read_qr_pngs, ur_decode, ur_frames, write_qr_pngs)
+from regtest.testing import FAUCET_ADDRESS
 
 SINGLE = ["wpkh", "sh-wpkh", "pkh", "tr"]
 AMOUNTS = [400_000, 250_000]  # two coins per wallet, so every PSBT has two inputs

@@ -15,7 +15,6 @@ import subprocess
 import time
 from pathlib import Path
 
-import pytest
 from embit import bip32, bip39, script
 from embit.networks import NETWORKS
 

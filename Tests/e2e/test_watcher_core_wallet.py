@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 
-from regtest_fixture import FAUCET_ADDRESS
 from test_watcher_send import SigningAccount, sign
+
+from regtest.testing import FAUCET_ADDRESS
 
 
 def watcher(run, *args, input=None, check=True):

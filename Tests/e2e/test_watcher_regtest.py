@@ -14,7 +14,6 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from watcher_helpers import EsploraAdapter, LyingElectrumProxy, make_account
 
 
@@ -107,7 +106,7 @@ def test_sync_balance_matches_payments(run, regtest_node, kind, backend):
     used = [a["index"] for a in jout(watcher(run, "addresses", "--json")) if a["used"]]
     assert used == [0, 1, 2]
     # send --dry-run: confirmed mature coins pay 100,000 sat at 2 sat/vB with change to the next change address.
-    from regtest_fixture import FAUCET_ADDRESS
+    from regtest.testing import FAUCET_ADDRESS
     plan = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "100000sat", "--fee-rate", "2",
                         "--dry-run", "--json"))
     values = {u["outpoint"]: u["value"] for u in utxos}

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-from pathlib import Path
 
 import bdkpython as bdk
 import pytest
@@ -21,7 +20,7 @@ from embit.descriptor.checksum import add_checksum
 from embit.networks import NETWORKS
 from embit.psbt import PSBT
 
-from regtest_fixture import FAUCET_ADDRESS
+from regtest.testing import FAUCET_ADDRESS
 
 NET = NETWORKS["regtest"]
 PATHS = {"wpkh": "84h/1h/0h", "tr": "86h/1h/0h"}

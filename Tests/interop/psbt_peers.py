@@ -17,7 +17,6 @@ derivation. The funding transactions are synthetic: script verification needs on
 import hashlib
 import json
 import sys
-from io import BytesIO
 
 import bdkpython as bdk
 import pbk
@@ -56,7 +55,7 @@ def account_keys(kind, mnemonics, private):
         root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(words), version=NET["xprv"])
         account = root.derive("m/" + path)
         text = account.to_base58(NET["xprv"]) if private else account.to_public().to_base58(NET["xpub"])
-        keys.append("[{}/{}]{}".format(root.my_fingerprint.hex(), path, text))
+        keys.append(f"[{root.my_fingerprint.hex()}/{path}]{text}")
     return keys
 
 
@@ -68,7 +67,7 @@ def descriptors(kind, mnemonics, private_index=None):
     if private_index is not None:
         public[private_index] = account_keys(kind, [mnemonics[private_index]], private=True)[0]
     template = KINDS[kind][1]
-    return tuple(template.format(",".join(k + "/{}/*".format(branch) for k in public)) for branch in (0, 1))
+    return tuple(template.format(",".join(k + f"/{branch}/*" for k in public)) for branch in (0, 1))
 
 
 def funding_transaction(kind, scripts_and_amounts):
@@ -195,7 +194,7 @@ def spent_outputs(psbt):
     for index, inp in enumerate(parsed.inputs):
         if inp.non_witness_utxo is not None:
             if inp.non_witness_utxo.txid() != parsed.tx.vin[index].txid:
-                fail("input {}: non-witness UTXO does not match the outpoint".format(index))
+                fail(f"input {index}: non-witness UTXO does not match the outpoint")
             out = inp.non_witness_utxo.vout[parsed.tx.vin[index].vout]
         else:
             out = inp.witness_utxo
@@ -212,7 +211,7 @@ def verify(request):
     precomputed = pbk.script.PrecomputedTransactionData(tx, kernel_outputs)
     parsed = Transaction.parse(raw)
     if len(parsed.vin) != len(spent):
-        fail("the transaction has {} inputs, the PSBT {}".format(len(parsed.vin), len(spent)))
+        fail(f"the transaction has {len(parsed.vin)} inputs, the PSBT {len(spent)}")
     results = []
     for index, (script, amount) in enumerate(spent):
         try:
@@ -235,14 +234,14 @@ def check_signatures(request):
             der, sighash = sig[:-1], sig[-1]
             digest = parsed.sighash(index, sighash=sighash)
             if not pub.verify(ec.Signature.parse(der), digest):
-                failures.append("input {}: ECDSA signature of {} does not verify".format(index, pub.sec().hex()))
+                failures.append(f"input {index}: ECDSA signature of {pub.sec().hex()} does not verify")
             r_length = der[3]
             s_length = der[5 + r_length]
             s = int.from_bytes(der[6 + r_length:6 + r_length + s_length], "big")
             if r_length > 32 or der[4] >= 0x80:
-                failures.append("input {}: high R ({} bytes)".format(index, r_length))
+                failures.append(f"input {index}: high R ({r_length} bytes)")
             if s > order // 2:
-                failures.append("input {}: high S".format(index))
+                failures.append(f"input {index}: high S")
         key_sig = inp.unknown.get(b"\x13")
         if key_sig is not None:
             schnorr += 1
@@ -250,7 +249,7 @@ def check_signatures(request):
             digest = parsed.sighash(index, sighash=sighash)
             output_key = ec.PublicKey.from_xonly(inp.utxo.script_pubkey.data[2:34])
             if not output_key.schnorr_verify(ec.SchnorrSig.parse(key_sig[:64]), digest):
-                failures.append("input {}: taproot key-path signature does not verify".format(index))
+                failures.append(f"input {index}: taproot key-path signature does not verify")
     return {"ecdsa": ecdsa, "schnorr": schnorr, "failures": failures}
 
 
@@ -272,7 +271,7 @@ def main():
         external, internal = descriptors(request["kind"], request["mnemonics"])
         answer = {"external": external, "internal": internal}
     else:
-        fail("unknown action {!r}".format(action))
+        fail(f"unknown action {action!r}")
     print(json.dumps(answer))
 
 

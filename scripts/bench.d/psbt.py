@@ -48,7 +48,7 @@ class Times:
 
 def bdk_wallet(root, kind, path):
     account = root.derive("m/" + path).to_base58(NET["xprv"])
-    key = "[{}/{}]{}".format(root.my_fingerprint.hex(), path, account)
+    key = f"[{root.my_fingerprint.hex()}/{path}]{account}"
     wrap = "tr({})" if kind == "tr" else "wpkh({})"
     return bdk.Wallet(
         bdk.Descriptor(wrap.format(key + "/0/*"), bdk.NetworkKind.TEST),

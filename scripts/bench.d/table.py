@@ -20,7 +20,7 @@ def main():
             sections.append(row["section"])
     header = "{:<24} {:>12}  {:<22} {:>12} {:>14}".format("workload", "airlock ms", "peer", "peer ms", "airlock/peer")
     for section in sections:
-        print("== {} ==".format(section))
+        print(f"== {section} ==")
         print(header)
         print("-" * len(header))
         workloads = []
@@ -35,7 +35,7 @@ def main():
                 name = workload if number == 0 else ""
                 ours = "{:.2f}".format(airlock["ms"]) if airlock and number == 0 else ""
                 if peer is None:
-                    print("{:<24} {:>12}".format(name, ours))
+                    print(f"{name:<24} {ours:>12}")
                     continue
                 label = peer["impl"] + (" ({})".format(peer["detail"]) if peer.get("detail") else "")
                 ratio = "{:.3f}".format(airlock["ms"] / peer["ms"]) if airlock and peer["ms"] > 0 else "-"
@@ -53,7 +53,7 @@ def main():
             if r.get("note") and (r["impl"], r["note"]) not in notes:
                 notes.append((r["impl"], r["note"]))
         for impl, note in notes:
-            print("  {}: {}".format(impl, note))
+            print(f"  {impl}: {note}")
         print()
 
 

@@ -32,15 +32,13 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "Tests" / "e2e"))
+from embit import bip32, bip39, ec
+from embit import script as escript
+from embit.descriptor.checksum import add_checksum
+from embit.networks import NETWORKS
+from embit.transaction import Transaction, TransactionInput, TransactionOutput
 
-from embit import bip32, bip39, ec, script as escript  # noqa: E402
-from embit.descriptor.checksum import add_checksum  # noqa: E402
-from embit.networks import NETWORKS  # noqa: E402
-from embit.transaction import Transaction, TransactionInput, TransactionOutput  # noqa: E402
-
-from regtest_fixture import FAUCET_ADDRESS, RegtestNode, sign_p2wpkh  # noqa: E402
+from regtest.testing import FAUCET_ADDRESS, RegtestNode, sign_p2wpkh  # the regtest package (scripts/setup installs it)
 
 VERSION = "watcher-v1"
 NET = NETWORKS["regtest"]

@@ -1,7 +1,7 @@
 """scripts/demo's side of the regtest chain: the faucet, the outside address, and what the node says about a txid.
 
 The regtest node has no wallet RPCs (docs/regtest.md), so the faucet's key signs here, with embit, the way
-Tests/e2e/regtest_fixture.py does. Both keys come from fixed strings: regtest only, never use them elsewhere.
+the regtest package's `regtest.testing` does. Both keys come from fixed strings: regtest only, never use them elsewhere.
 
     chain.py --datadir DIR faucet-address      the faucet's address (blocks the demo mines pay it)
     chain.py --datadir DIR outside-address     an address of no vault: where the demo's payments go
@@ -11,7 +11,7 @@ Tests/e2e/regtest_fixture.py does. Both keys come from fixed strings: regtest on
     chain.py --datadir DIR confirmation TXID   JSON: the block the transaction is in (height, hash, confirmations),
                                                whether that block is on the active chain, and the fee in sats
 
-Errors from the node print its code and message and exit 5 (DESIGN.md: node/network).
+Errors from the node print its code and message and exit 5 (the CLI contract's node/network code, docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -20,14 +20,12 @@ import argparse
 import hashlib
 import json
 import sys
-from pathlib import Path
 
 from embit import ec, script
 from embit.networks import NETWORKS
 from embit.transaction import SIGHASH, Transaction, TransactionInput, TransactionOutput
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "regtest"))
-from regtest.cli import CliError, RpcCallError, call  # noqa: E402  (the node's own client)
+from regtest.cli import CliError, RpcCallError, call  # the node's own client (scripts/setup installs the package)
 
 NET = NETWORKS["regtest"]
 FAUCET_KEY = ec.PrivateKey(hashlib.sha256(b"airlock demo faucet").digest())

@@ -86,7 +86,7 @@ class ElectrumServer:
         if self.server:
             try:
                 await asyncio.wait_for(self.server.wait_closed(), 2)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     def _on_change(self) -> None:
@@ -331,7 +331,7 @@ def block_headers(s: Session, start_height=None, count=None, cp_height=0):
 
 def sh_get_balance(s: Session, scripthash=None):
     sh = _scripthash_param(scripthash)
-    chain, mempool = s.node.chain, s.node.mempool
+    mempool = s.node.mempool
     confirmed = sum(c.value for c in _confirmed_utxos(s, sh).values())
     unconfirmed = 0
     for e in mempool.entries.values():
@@ -344,10 +344,10 @@ def sh_get_balance(s: Session, scripthash=None):
 def _confirmed_utxos(s: Session, sh: bytes) -> dict:
     chain = s.node.chain
     out = {}
-    for height, txid in chain.history.get(sh, []):
+    for _height, txid in chain.history.get(sh, []):
         loc = chain.txindex[txid]
         tx = parse_tx_hex(loc.raw.hex())
-        for n, o in enumerate(tx.vout):
+        for n in range(len(tx.vout)):
             c = chain.utxos.get((txid, n))
             if c is not None and hashlib.sha256(c.script_pubkey).digest() == sh:
                 out[(txid, n)] = c
@@ -397,8 +397,8 @@ def tx_get(s: Session, tx_hash=None, verbose=False):
     elif txid in mempool.entries:
         raw, height = mempool.entries[txid].raw, None
     else:
-        raise ElectrumError(BAD_REQUEST, f"No such mempool or blockchain transaction. Use gettransaction for "
-                            f"wallet transactions.")
+        raise ElectrumError(BAD_REQUEST, "No such mempool or blockchain transaction. Use gettransaction for "
+                            "wallet transactions.")
     if not verbose:
         return raw.hex()
     from .rpc import Methods

@@ -16,11 +16,11 @@ import os
 import secrets
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .chain import BlockRejected, Chain
-from .mempool import Mempool, TxReject
+from .mempool import Mempool
 from .primitives import Block, Tx
 
 log = logging.getLogger("regtest.node")

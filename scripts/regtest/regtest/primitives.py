@@ -287,7 +287,7 @@ class Header:
         return hash_to_hex(self.hash_bytes)
 
     @staticmethod
-    def parse(data: bytes) -> "Header":
+    def parse(data: bytes) -> Header:
         if len(data) != 80:
             raise DecodeError("header must be 80 bytes")
         version = struct.unpack("<i", data[0:4])[0]

@@ -26,31 +26,28 @@ from .primitives import (
     hex_to_hash,
     parse_tx_hex,
 )
+from .rpcerrors import (
+    RPC_DESERIALIZATION_ERROR,
+    RPC_INVALID_ADDRESS_OR_KEY,
+    RPC_INVALID_PARAMETER,
+    RPC_INVALID_REQUEST,
+    RPC_METHOD_NOT_FOUND,
+    RPC_MISC_ERROR,
+    RPC_PARSE_ERROR,
+    RPC_TYPE_ERROR,
+    RPC_VERIFY_ALREADY_IN_CHAIN,
+    RPC_VERIFY_ERROR,
+    RPC_VERIFY_REJECTED,
+    RpcError,
+    _hash_param,
+    _want,
+    _want_int,
+)
 from .script import AddressError, DescriptorError, ParsedDescriptor, address_to_script, describe_output, to_asm
 
 log = logging.getLogger("regtest.rpc")
 
-# Core's RPCErrorCode values used here
-RPC_MISC_ERROR = -1
-RPC_TYPE_ERROR = -3
-RPC_INVALID_ADDRESS_OR_KEY = -5
-RPC_INVALID_PARAMETER = -8
-RPC_DESERIALIZATION_ERROR = -22
-RPC_VERIFY_ERROR = -25
-RPC_VERIFY_REJECTED = -26
-RPC_VERIFY_ALREADY_IN_CHAIN = -27
-RPC_INVALID_REQUEST = -32600
-RPC_METHOD_NOT_FOUND = -32601
-RPC_PARSE_ERROR = -32700
-
 MAX_BODY = 64 * 1024 * 1024
-
-
-class RpcError(Exception):
-    def __init__(self, code: int, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def _amount_to_sats(v, name: str = "amount") -> int:
@@ -63,43 +60,6 @@ def _amount_to_sats(v, name: str = "amount") -> int:
     if sats < 0:
         raise RpcError(RPC_TYPE_ERROR, "Amount out of range")
     return sats
-
-
-def _typename(v) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    return "object"
-
-
-def _want(v, kind: str):
-    if _typename(v) != kind:
-        raise RpcError(RPC_TYPE_ERROR, f"JSON value of type {_typename(v)} is not of expected type {kind}")
-    return v
-
-
-def _want_int(v) -> int:
-    _want(v, "number")
-    if isinstance(v, float) and not v.is_integer():
-        raise RpcError(RPC_TYPE_ERROR, "JSON integer out of range")
-    return int(v)
-
-
-def _hash_param(v, name: str) -> bytes:
-    _want(v, "string")
-    if len(v) != 64:
-        raise RpcError(RPC_INVALID_PARAMETER, f"{name} must be of length 64 (not {len(v)}, for '{v}')")
-    try:
-        return hex_to_hash(v)
-    except ValueError:
-        raise RpcError(RPC_INVALID_PARAMETER, f"{name} must be hexadecimal string (not '{v}')") from None
 
 
 class Methods:
@@ -539,7 +499,7 @@ class RpcServer:
         if getattr(node, "wallets", None) is not None:
             from .wallet import WalletMethods
 
-            self.wallet_methods = WalletMethods(node.wallets)
+            self.wallet_methods = WalletMethods(node.wallets, decode_tx=self.methods._tx_json)
         self.expected_auth = base64.b64encode(f"{user}:{password}".encode()).decode()
         self.server: asyncio.base_events.Server | None = None
         self.port = 0
@@ -557,7 +517,7 @@ class RpcServer:
         if self.server:
             try:
                 await asyncio.wait_for(self.server.wait_closed(), 2)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -649,7 +609,8 @@ class RpcServer:
             name = req.get("method")
             if not isinstance(name, str):
                 raise RpcError(RPC_INVALID_REQUEST, "Method must be a string")
-            from .wallet import PARAM_NAMES as WALLET_PARAM_NAMES, WALLET_METHODS
+            from .wallet import PARAM_NAMES as WALLET_PARAM_NAMES
+            from .wallet import WALLET_METHODS
 
             lead: list = []
             param_names = Methods.PARAM_NAMES

@@ -23,7 +23,7 @@ from embit.descriptor.checksum import add_checksum
 
 from .chain import COINBASE_MATURITY
 from .primitives import Tx, btc, hash_to_hex, parse_tx_hex
-from .rpc import (
+from .rpcerrors import (
     RPC_INVALID_ADDRESS_OR_KEY,
     RPC_INVALID_PARAMETER,
     RPC_TYPE_ERROR,
@@ -118,7 +118,7 @@ class WalletDescriptor:
                 "range": [self.range_start, self.range_end], "next_index": self.next_index, "label": self.label}
 
     @classmethod
-    def from_json(cls, d: dict) -> "WalletDescriptor":
+    def from_json(cls, d: dict) -> WalletDescriptor:
         return cls(d["desc"], d["timestamp"], d["active"], d["internal"], d["range"][0], d["range"][1],
                    d["next_index"], d.get("label", ""))
 
@@ -133,7 +133,7 @@ class WalletTx:
 
 
 class Wallet:
-    def __init__(self, manager: "WalletManager", name: str, path: Path):
+    def __init__(self, manager: WalletManager, name: str, path: Path):
         self.manager = manager
         self.node = manager.node
         self.name = name
@@ -233,7 +233,7 @@ class Wallet:
                 for height, txid in chain.history.get(hashlib.sha256(spk).digest(), []):
                     if height >= start_height and txid not in done:
                         found.add((height, chain.txindex[txid].pos, txid))
-            for height, pos, txid in sorted(found):
+            for height, _pos, txid in sorted(found):
                 if txid in done:
                     continue
                 loc = chain.txindex[txid]
@@ -491,9 +491,10 @@ def _parse_range(value) -> tuple[int, int]:
 class WalletMethods:
     """The wallet RPCs. Each takes the request's wallet (from the URI) first, then the positional params."""
 
-    def __init__(self, manager: WalletManager):
+    def __init__(self, manager: WalletManager, decode_tx=None):
         self.manager = manager
         self.node = manager.node
+        self.decode_tx = decode_tx  # rpc.Methods._tx_json, handed in by the RPC server (wallet.py never imports rpc.py)
 
     # --- wallet management ---------------------------------------------------------------------------------------
 
@@ -901,9 +902,7 @@ class WalletMethods:
                     del d[k]
         out["hex"] = wtx.raw.hex()
         if _bool(verbose, False):
-            from .rpc import Methods
-
-            out["decoded"] = Methods(self.node, None)._tx_json(wtx.tx)
+            out["decoded"] = self.decode_tx(wtx.tx)
         return out
 
 

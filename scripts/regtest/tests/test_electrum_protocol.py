@@ -12,7 +12,7 @@ from embit import ec
 from embit import script as escript
 from embit.networks import NETWORKS
 
-from regtest_fixture import ElectrumConnection, ElectrumRequestError, scripthash
+from regtest.testing import ElectrumConnection, ElectrumRequestError, scripthash
 
 NET = NETWORKS["regtest"]
 

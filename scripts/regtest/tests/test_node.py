@@ -12,7 +12,7 @@ from embit import ec
 from embit import script as escript
 from embit.networks import NETWORKS
 
-from regtest_fixture import REGTEST_DIR, RegtestNode, scripthash
+from regtest.testing import REGTEST_DIR, RegtestNode, scripthash
 
 NET = NETWORKS["regtest"]
 

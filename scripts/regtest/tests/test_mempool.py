@@ -12,7 +12,7 @@ from embit.networks import NETWORKS
 from embit.transaction import SIGHASH, Transaction, TransactionInput, TransactionOutput
 
 from regtest.cli import RpcCallError
-from regtest_fixture import ElectrumRequestError, scripthash, sign_p2wpkh
+from regtest.testing import ElectrumRequestError, scripthash, sign_p2wpkh
 
 NET = NETWORKS["regtest"]
 

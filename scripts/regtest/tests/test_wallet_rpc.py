@@ -16,7 +16,7 @@ from embit.networks import NETWORKS
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
 
 from regtest.cli import RpcCallError, call
-from regtest_fixture import sign_p2wpkh
+from regtest.testing import sign_p2wpkh
 
 NET = NETWORKS["regtest"]
 SATS = 100_000_000

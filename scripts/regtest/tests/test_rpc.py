@@ -13,7 +13,7 @@ from embit import script as escript
 from embit.networks import NETWORKS
 
 from regtest.cli import RpcCallError
-from regtest_fixture import FAUCET_ADDRESS
+from regtest.testing import FAUCET_ADDRESS
 
 NET = NETWORKS["regtest"]
 

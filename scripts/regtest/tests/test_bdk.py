@@ -9,7 +9,7 @@ import pytest
 from embit import bip32
 from embit.networks import NETWORKS
 
-from regtest_fixture import FAUCET_ADDRESS, scripthash
+from regtest.testing import FAUCET_ADDRESS, scripthash
 
 NET = NETWORKS["regtest"]
 

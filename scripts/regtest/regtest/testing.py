@@ -1,4 +1,5 @@
 """The regtest node as a pytest fixture: a real chain (libbitcoinkernel-validated) for every suite that needs one.
+A conftest.py imports them: `from regtest.testing import fresh_regtest_node, regtest_node`.
 
     def test_something(regtest_node):
         addr = ...                                   # any regtest address
@@ -16,25 +17,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import select
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from embit import ec, script as escript
+from embit import ec
+from embit import script as escript
 from embit.networks import NETWORKS
 from embit.transaction import SIGHASH, Transaction, TransactionInput, TransactionOutput
 
-REPO = Path(__file__).resolve().parents[2]
-REGTEST_DIR = REPO / "scripts" / "regtest"
-sys.path.insert(0, str(REGTEST_DIR))
+from .cli import call  # the node's own client, reused
 
-from regtest.cli import RpcCallError, call  # noqa: E402  (the node's own client, reused)
+REGTEST_DIR = Path(__file__).resolve().parents[1]  # scripts/regtest: the `node` and `cli` entry scripts
 
 NET = NETWORKS["regtest"]
 FAUCET_KEY = ec.PrivateKey(hashlib.sha256(b"airlock regtest faucet").digest())
@@ -151,7 +149,7 @@ class RegtestNode:
 
     @classmethod
     def start(cls, datadir: Path, electrum_port: int = 0, rpc_port: int = 0, timeout: float = 60,
-              extra_args: tuple[str, ...] = ()) -> "RegtestNode":
+              extra_args: tuple[str, ...] = ()) -> RegtestNode:
         node = cls(datadir, extra_args)
         node._spawn(electrum_port, rpc_port, timeout)
         return node
@@ -187,7 +185,7 @@ class RegtestNode:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-                raise RuntimeError("regtest node ignored SIGTERM")
+                raise RuntimeError("regtest node ignored SIGTERM") from None
         if proc.stdout:
             proc.stdout.close()
         return proc.returncode

@@ -16,7 +16,7 @@ from embit import bip32, bip39
 from embit import script as escript
 from embit.networks import NETWORKS
 
-from regtest_fixture import FAUCET_ADDRESS
+from regtest.testing import FAUCET_ADDRESS
 
 NET = NETWORKS["regtest"]
 MNEMONIC = "abandon " * 11 + "about"
