@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // Airlock: an air-gapped Bitcoin signer and its watch-only online companion.
-// The module graph draws the offline/online line (DESIGN.md section 1, STYLE.md R8):
+// The module graph draws the offline/online line (docs/architecture.md section 1, rule R8):
 // `airlock-signer` and everything it depends on never reach networking code. ArchitectureTests guards this.
 import PackageDescription
 
@@ -26,7 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // C libraries from Debian, one Swift module imports each (STYLE.md R2).
+        // C libraries from Debian, one Swift module imports each (docs/architecture.md rule R2).
         .systemLibrary(name: "CSecp256k1", pkgConfig: "libsecp256k1", providers: [.apt(["libsecp256k1-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),

@@ -1,5 +1,5 @@
 // swift-tools-version:6.1
-// libFuzzer targets for every parser of outside data (DESIGN.md section 9). Built apart from the main package, with
+// libFuzzer targets for every parser of outside data (docs/architecture.md section 9). Built apart from the main package, with
 // coverage and ASan given to every module (SwiftPM cannot pass settings to a dependency's targets):
 //   cd Fuzz && swift build -c release -Xswiftc -sanitize=address \
 //       -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table -Xswiftc -parse-as-library \

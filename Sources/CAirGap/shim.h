@@ -1,5 +1,5 @@
 // CAirGap: the Linux headers the air-gap guard needs (seccomp, BPF), imported by exactly one Swift module: Signer
-// (STYLE.md R2). prctl(2) and syscall(2) are variadic, which Swift cannot call; these wrappers give them fixed
+// (docs/architecture.md rule R2). prctl(2) and syscall(2) are variadic, which Swift cannot call; these wrappers give them fixed
 // arguments. No library to link: everything here is in glibc.
 #pragma once
 #include <errno.h>

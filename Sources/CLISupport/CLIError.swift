@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// An error the executables report with a message and an exit code of the CLI contract (DESIGN.md section 2).
+/// An error the executables report with a message and an exit code of the CLI contract (docs/architecture.md section 2).
 public struct CLIError: Error, CustomStringConvertible, Sendable {
     /// The exit status to leave with.
     public let status: ExitStatus
@@ -22,7 +22,7 @@ public protocol ExitStatusProviding: Error {
     var exitStatus: ExitStatus { get }
 }
 
-/// Runs a command body and maps every error to a message on stderr and an exit code, in one place (STYLE.md R9).
+/// Runs a command body and maps every error to a message on stderr and an exit code, in one place (docs/architecture.md rule R9).
 public enum ErrorReporting {
     /// Runs `body`; on error prints `error: <message>` to stderr and throws the matching `ExitCode`.
     public static func run(_ body: () async throws -> Void) async throws {

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The exit codes of the CLI contract (DESIGN.md section 2), mapped in one place.
+/// The exit codes of the CLI contract (docs/architecture.md section 2), mapped in one place.
 public enum ExitStatus: Int32, Sendable {
     /// Success.
     case ok = 0

@@ -14,7 +14,7 @@ public struct InputPayload: Sendable {
     public let codeCount: Int
 }
 
-/// Reads `IN` arguments as DESIGN.md section 2 defines them: a file of binary or base64/hex text, `-` for stdin, or one
+/// Reads `IN` arguments as docs/architecture.md section 2 defines them: a file of binary or base64/hex text, `-` for stdin, or one
 /// or more PNG images (or a directory of them) holding QR codes: one code, a sheet, or animated frames in any order.
 ///
 /// Every code goes to `PayloadDecoder`, which detects the format and joins the parts.

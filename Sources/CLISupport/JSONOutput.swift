@@ -20,7 +20,7 @@ public enum JSONOutput {
     }
 }
 
-/// Diagnostics on stderr; data goes to stdout (STYLE.md R9).
+/// Diagnostics on stderr; data goes to stdout (docs/architecture.md rule R9).
 public enum Diagnostics {
     /// Writes `message` and a newline to stderr.
     public static func print(_ message: String) {

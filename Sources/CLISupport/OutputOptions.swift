@@ -13,7 +13,7 @@ public enum QRFormatOption: String, CaseIterable, ExpressibleByArgument, Sendabl
     case base64
 }
 
-/// The output options of DESIGN.md section 2, shared by every command that writes data: `--out FILE`, `--qr PATH.png`
+/// The output options of docs/architecture.md section 2, shared by every command that writes data: `--out FILE`, `--qr PATH.png`
 /// (`PATH-01of07.png` … for a multi-part payload, or one grid with `--qr-sheet`), `--qr-format ur|bbqr|base64` and
 /// `--terminal`.
 public struct OutputOptions: ParsableArguments, Sendable {

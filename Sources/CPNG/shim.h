@@ -1,4 +1,4 @@
-// CPNG: the C headers Airlock uses, imported by exactly one Swift module (STYLE.md R2).
+// CPNG: the C headers Airlock uses, imported by exactly one Swift module (docs/architecture.md rule R2).
 // Only libpng's simplified API is used: it reports errors through return codes and png_image.message, so no
 // setjmp/longjmp crosses into Swift.
 #pragma once

@@ -1,4 +1,4 @@
-// CQREncode: the C headers Airlock uses, imported by exactly one Swift module (STYLE.md R2).
+// CQREncode: the C headers Airlock uses, imported by exactly one Swift module (docs/architecture.md rule R2).
 #pragma once
 #include <errno.h>
 #include <qrencode.h>

@@ -1,4 +1,4 @@
-// CSecp256k1: the C headers Airlock uses, imported by exactly one Swift module (STYLE.md R2).
+// CSecp256k1: the C headers Airlock uses, imported by exactly one Swift module (docs/architecture.md rule R2).
 #pragma once
 #include <secp256k1.h>
 #include <secp256k1_extrakeys.h>

@@ -1,4 +1,4 @@
-// CZBar: the C headers Airlock uses, imported by exactly one Swift module (STYLE.md R2).
+// CZBar: the C headers Airlock uses, imported by exactly one Swift module (docs/architecture.md rule R2).
 #pragma once
 #include <zbar.h>
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A node URL of the `node set` command, parsed (DESIGN.md section 2).
+/// A node URL of the `node set` command, parsed (docs/architecture.md section 2).
 ///
 /// `electrum://host:port`, `electrums://host:port[?insecure=1|?ca=PATH]`,
 /// `bitcoind://user:pass@host:port[/wallet]` or `bitcoind://host:port?cookie=PATH`, `esplora+http[s]://host[:port]/path`.

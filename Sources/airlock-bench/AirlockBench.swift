@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `airlock-bench`: Airlock's side of the benchmarks that `scripts/bench` runs against peers (DESIGN.md section 9).
+/// `airlock-bench`: Airlock's side of the benchmarks that `scripts/bench` runs against peers (docs/architecture.md section 9).
 @main
 struct AirlockBench: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -7,7 +7,7 @@ import Signer
 /// `airlock-bench signer`: the two costs a user of the signer feels.
 ///
 /// Unlocking the vault (Argon2id at the default
-/// 256 MiB / 3 passes, which DESIGN.md section 3 fixes), and `sign` of a large PSBT without the KDF: parse, review
+/// 256 MiB / 3 passes, which docs/architecture.md section 3 fixes), and `sign` of a large PSBT without the KDF: parse, review
 /// (ownership re-derived from the account, fee, policy), sign every input, trim for the coordinator, serialize.
 struct SignerBench: ParsableCommand {
     static let configuration = CommandConfiguration(

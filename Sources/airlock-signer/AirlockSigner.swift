@@ -3,7 +3,7 @@ import CLISupport
 import Foundation
 import Signer
 
-/// `airlock-signer`: the offline signing appliance (DESIGN.md section 2).
+/// `airlock-signer`: the offline signing appliance (docs/architecture.md section 2).
 @main
 struct AirlockSigner: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

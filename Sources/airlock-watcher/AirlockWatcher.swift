@@ -2,7 +2,7 @@ import ArgumentParser
 import CLISupport
 import Foundation
 
-/// `airlock-watcher`: the watch-only online companion (DESIGN.md section 2).
+/// `airlock-watcher`: the watch-only online companion (docs/architecture.md section 2).
 @main
 struct AirlockWatcher: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

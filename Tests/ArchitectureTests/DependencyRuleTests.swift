@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The offline/online line of DESIGN.md section 1 and STYLE.md R8, checked from the package graph itself.
-@Suite("Dependency rule (DESIGN.md section 1)")
+/// The offline/online line of docs/architecture.md section 1 and rule R8, checked from the package graph itself.
+@Suite("Dependency rule (docs/architecture.md section 1)")
 struct DependencyRuleTests {
     /// Modules, products and packages the signer must never reach, directly or transitively.
     static let forbidden: Set<String> = [

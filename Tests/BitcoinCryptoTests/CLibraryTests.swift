@@ -2,7 +2,7 @@ import CSecp256k1
 import CSodium
 import Testing
 
-/// The C libraries exercised directly, apart from the Swift API (STYLE.md R10).
+/// The C libraries exercised directly, apart from the Swift API (docs/architecture.md rule R10).
 @Suite("C libraries: libsecp256k1 and libsodium")
 struct CLibraryTests {
     @Test("libsecp256k1: a context derives the generator point from the secret key 1")

@@ -5,7 +5,7 @@ import Testing
 
 @testable import CLISupport
 
-/// `IN` reading (DESIGN.md section 2): PNG frames in any order, sheets, files, and the missing-part error.
+/// `IN` reading (docs/architecture.md section 2): PNG frames in any order, sheets, files, and the missing-part error.
 @Suite("InputReader")
 struct InputReaderTests {
     static func directory() throws -> String {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ChainBackends
 
-@Suite("Node URLs (DESIGN.md section 2)")
+@Suite("Node URLs (docs/architecture.md section 2)")
 struct NodeURLTests {
     @Test("each scheme parses")
     func schemes() throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Signer
 
-/// The air-gap guard of DESIGN.md section 5.
+/// The air-gap guard of docs/architecture.md section 5.
 @Suite("AirGap")
 struct AirGapTests {
     /// The built `airlock-signer`, in the build directory above this test bundle.

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Signer
 
-/// The vault file of DESIGN.md section 3 (format in docs/formats.md).
+/// The vault file of docs/architecture.md section 3 (format in docs/formats.md).
 ///
 /// Argon2id runs at the 64 MiB floor to stay fast.
 @Suite("Vault")

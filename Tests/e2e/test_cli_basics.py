@@ -1,4 +1,4 @@
-"""The executables exist and answer --help and --version (DESIGN.md section 2)."""
+"""The executables exist and answer --help and --version (docs/architecture.md section 2)."""
 
 import re
 

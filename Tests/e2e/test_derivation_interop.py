@@ -1,4 +1,4 @@
-"""Derivation interop (DESIGN.md section 9): the first 1,000 receive addresses of a wpkh and a tr descriptor from
+"""Derivation interop (docs/architecture.md section 9): the first 1,000 receive addresses of a wpkh and a tr descriptor from
 `airlock-signer inspect --json --count 1000` equal those of embit and of BDK (bdkpython), for the BIP39 test mnemonic
 "abandon … about" on regtest, with tpub keys carrying their origin."""
 

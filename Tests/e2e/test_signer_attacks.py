@@ -1,4 +1,4 @@
-"""The attack corpus of DESIGN.md section 5: PSBTs built with embit that a careful signer must refuse (exit 4) or show
+"""The attack corpus of docs/architecture.md section 5: PSBTs built with embit that a careful signer must refuse (exit 4) or show
 loudly. Each test asserts the exact message fragment, and where a flag allows the case, that the flag does sign.
 
 The coins are outputs of funding transactions made here (they need not be on a chain: the signer checks the PSBT,

@@ -1,4 +1,4 @@
-"""The built airlock-signer binary itself (DESIGN.md sections 1 and 5): it links no FoundationNetworking, its dynamic
+"""The built airlock-signer binary itself (docs/architecture.md sections 1 and 5): it links no FoundationNetworking, its dynamic
 symbol table asks for no socket calls, and the seccomp filter makes socket() fail. The package-level dependency rule
 is the Swift ArchitectureTests target (run by `swift test` in scripts/test)."""
 

@@ -1,4 +1,4 @@
-"""`airlock-signer sign` round trips with peers (DESIGN.md sections 2 and 5), on real coins of the regtest node.
+"""`airlock-signer sign` round trips with peers (docs/architecture.md sections 2 and 5), on real coins of the regtest node.
 
 For each script type (wpkh, sh-wpkh, pkh, tr, and a 2-of-3 wsh sortedmulti across three vaults) and each PSBT builder
 (BDK's TxBuilder on a watch-only wallet synced from the node's Electrum port; embit from the funding transactions

@@ -1,4 +1,4 @@
-"""airlock-signer vault commands end to end (DESIGN.md sections 2-5): init with the backup check, restore cross-checked
+"""airlock-signer vault commands end to end (docs/architecture.md sections 2-5): init with the backup check, restore cross-checked
 against embit, passwd, info, export in every format, address, multisig, audit, selftest, crash safety, and a scan
 proving no file the signer writes holds a secret. Small Argon2 (--kdf-memory 64) keeps it fast."""
 

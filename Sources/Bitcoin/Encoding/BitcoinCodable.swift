@@ -1,4 +1,4 @@
-/// A value with a Bitcoin binary encoding, read from a `ByteReader` and written to a `ByteWriter` (STYLE.md R5).
+/// A value with a Bitcoin binary encoding, read from a `ByteReader` and written to a `ByteWriter` (docs/architecture.md rule R5).
 public protocol BitcoinCodable {
     /// Reads one value from `reader`, leaving it after the value's last byte.
     ///

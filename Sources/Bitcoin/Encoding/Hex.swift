@@ -1,4 +1,4 @@
-/// Hexadecimal text for byte arrays: `[UInt8](hex:)` and `.hexString` (STYLE.md R5).
+/// Hexadecimal text for byte arrays: `[UInt8](hex:)` and `.hexString` (docs/architecture.md rule R5).
 extension Array where Element == UInt8 {
     /// Decodes hex text (upper or lower case, no prefix or spaces).
     ///

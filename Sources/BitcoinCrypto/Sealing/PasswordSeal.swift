@@ -7,7 +7,7 @@ public struct Argon2Parameters: Sendable, Equatable, Codable {
     /// Passes over the memory (libsodium's opslimit).
     public var iterations: Int
 
-    /// Airlock's default: 256 MiB, 3 passes (DESIGN.md section 3).
+    /// Airlock's default: 256 MiB, 3 passes (docs/architecture.md section 3).
     public static let `default` = Argon2Parameters(memoryBytes: 256 << 20, iterations: 3)
     /// The least memory Airlock accepts: 64 MiB.
     public static let minimumMemoryBytes = 64 << 20

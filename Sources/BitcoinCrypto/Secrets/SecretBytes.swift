@@ -3,7 +3,7 @@ internal import CSodium
 /// Bytes of secret material (entropy, seeds, private keys, passwords) in memory that libsodium allocates with guard
 /// pages, locks against swapping where the system allows, and zeroes when released.
 ///
-/// Secrets never sit in `Data`, `[UInt8]` or `String` longer than a call (STYLE.md R6). The description is redacted,
+/// Secrets never sit in `Data`, `[UInt8]` or `String` longer than a call (docs/architecture.md rule R6). The description is redacted,
 /// comparison is constant-time, and there is deliberately no `Codable` conformance.
 public final class SecretBytes: @unchecked Sendable {
     private let base: UnsafeMutableRawPointer

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rule of DESIGN.md section 5: the signer touches no secret while a non-loopback network interface is up.
+/// The rule of docs/architecture.md section 5: the signer touches no secret while a non-loopback network interface is up.
 ///
 /// Call `requireOffline(allowNetwork:)` before unlocking the vault. The override is the `--allow-network` flag or
 /// the environment variable `AIRLOCK_ALLOW_NETWORK=1` (which the tests set, since both sides run on one machine).

@@ -1,7 +1,7 @@
 internal import CAirGap
 import Foundation
 
-/// A seccomp-BPF filter that makes socket(2) fail with EPERM in this process (DESIGN.md section 5).
+/// A seccomp-BPF filter that makes socket(2) fail with EPERM in this process (docs/architecture.md section 5).
 ///
 /// The program checks `seccomp_data.arch` first: a system call made under another ABI (the i386 `int 0x80` entry on
 /// x86_64, which has its own socket numbers) kills the process, since nothing in the signer uses one and letting it

@@ -1,6 +1,6 @@
 import Bitcoin
 
-/// What the signer refuses unless explicitly allowed (DESIGN.md section 5).
+/// What the signer refuses unless explicitly allowed (docs/architecture.md section 5).
 public struct SigningPolicy: Sendable, Equatable {
     /// The highest fee rate signed, in sat/vB (`--max-fee-rate`, default 1,000).
     public var maxFeeRateSatsPerVByte: Double = 1000

@@ -15,7 +15,7 @@ public enum KeyRequest: Sendable, Hashable {
     case publicKey(PublicKey)
 }
 
-/// Answers key requests (STYLE.md R7: the signer never walks the wallet; it asks for the keys a PSBT names).
+/// Answers key requests (docs/architecture.md rule R7: the signer never walks the wallet; it asks for the keys a PSBT names).
 ///
 /// A provider must return a key only if its public key is the one requested: derivation hints in a PSBT are never
 /// trusted on their own.

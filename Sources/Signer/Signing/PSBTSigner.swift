@@ -12,7 +12,7 @@ public struct SigningReport: Sendable {
 }
 
 /// The BIP174 Signer: signs the inputs whose keys a `KeyProvider` holds, after the BIP174 signer checks, with strict
-/// options unless widened (STYLE.md R7).
+/// options unless widened (docs/architecture.md rule R7).
 ///
 /// ECDSA signatures are deterministic (RFC6979) and low-R; Schnorr signatures use fresh auxiliary randomness. The
 /// signature hashes of all inputs share one `SighashCache`, so N inputs cost O(N).

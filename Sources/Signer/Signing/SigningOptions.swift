@@ -1,4 +1,4 @@
-/// What the PSBT signer may do beyond the strict default (STYLE.md R7: each widening is an explicit option).
+/// What the PSBT signer may do beyond the strict default (docs/architecture.md rule R7: each widening is an explicit option).
 public struct SigningOptions: Sendable, Equatable {
     /// Sign inputs that ask for a sighash type other than ALL (ECDSA) or DEFAULT/ALL (taproot).
     public var allowNonDefaultSighash = false

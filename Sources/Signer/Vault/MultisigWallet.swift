@@ -1,7 +1,7 @@
 import Bitcoin
 
 /// A registered multisig wallet: a name and its `wsh(sortedmulti(…))`-style descriptor, kept in the vault header so
-/// that `sign` can re-derive multisig change (DESIGN.md section 5).
+/// that `sign` can re-derive multisig change (docs/architecture.md section 5).
 public struct MultisigWallet: Sendable, Equatable {
     /// The user's name for the wallet.
     public let name: String

@@ -2,7 +2,7 @@ import Bitcoin
 import BitcoinCrypto
 import Foundation
 
-/// The encrypted seed file (DESIGN.md sections 3 and 4; the format is in docs/formats.md).
+/// The encrypted seed file (docs/architecture.md sections 3 and 4; the format is in docs/formats.md).
 ///
 /// One JSON file: the header in the clear (network, master fingerprint, Argon2id parameters and salt, a key check
 /// value, registered multisig wallets) and the secret payload (BIP39 entropy, and the BIP39 passphrase only when the

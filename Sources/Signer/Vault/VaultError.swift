@@ -1,6 +1,6 @@
 import Bitcoin
 
-/// Errors from reading, unlocking or writing the vault file (DESIGN.md section 3, docs/formats.md).
+/// Errors from reading, unlocking or writing the vault file (docs/architecture.md section 3, docs/formats.md).
 public enum VaultError: Error, Equatable, Sendable {
     /// No vault at this path.
     case notFound(path: String)

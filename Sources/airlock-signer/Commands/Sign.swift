@@ -7,7 +7,7 @@ import Foundation
 import Signer
 
 extension AirlockSigner {
-    /// `airlock-signer sign IN`: review a PSBT (DESIGN.md section 5), confirm, sign what belongs to this seed.
+    /// `airlock-signer sign IN`: review a PSBT (docs/architecture.md section 5), confirm, sign what belongs to this seed.
     struct Sign: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Review a PSBT, ask for confirmation, sign what belongs to this vault, write the signed PSBT.",

@@ -2,7 +2,7 @@ import Bitcoin
 import CLISupport
 import Signer
 
-// The exit status of each library error (DESIGN.md section 2), mapped in one place for ErrorReporting.
+// The exit status of each library error (docs/architecture.md section 2), mapped in one place for ErrorReporting.
 
 extension VaultError: ExitStatusProviding {
     public var exitStatus: ExitStatus {

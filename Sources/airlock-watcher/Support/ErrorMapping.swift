@@ -3,7 +3,7 @@ import CLISupport
 import ChainBackends
 import Watcher
 
-// Each library error knows its exit status of the CLI contract (DESIGN.md section 2); ErrorReporting maps them.
+// Each library error knows its exit status of the CLI contract (docs/architecture.md section 2); ErrorReporting maps them.
 
 extension ChainError: ExitStatusProviding {
     public var exitStatus: ExitStatus {

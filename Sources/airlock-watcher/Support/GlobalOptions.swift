@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// Options every command takes (DESIGN.md section 2).
+/// Options every command takes (docs/architecture.md section 2).
 struct GlobalOptions: ParsableArguments {
     @Option(
         name: .customLong("data-dir"), help: "Data directory (default: $AIRLOCK_HOME, else ~/.local/share/airlock).")

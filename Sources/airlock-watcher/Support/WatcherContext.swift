@@ -7,7 +7,7 @@ import Watcher
 /// What a command works with: the store in the data directory, the chosen wallet, and the chain source of the
 /// `node set` URL.
 ///
-/// The only place that picks a concrete `ChainSource` (STYLE.md R8).
+/// The only place that picks a concrete `ChainSource` (docs/architecture.md rule R8).
 struct WatcherContext {
     let options: GlobalOptions
     let store: Store

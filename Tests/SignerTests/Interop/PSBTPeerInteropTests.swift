@@ -5,7 +5,7 @@ import Signer
 import TestSupport
 import Testing
 
-/// PSBTs across implementations that were not written here (DESIGN.md section 9): embit and BDK (bdkpython) make
+/// PSBTs across implementations that were not written here (docs/architecture.md section 9): embit and BDK (bdkpython) make
 /// PSBTs that Airlock signs, Airlock makes PSBTs that BDK signs, and every final transaction, finalized by Airlock and
 /// by the peers, passes Bitcoin Core's script verification (libbitcoinkernel through py-bitcoinkernel, all flags).
 ///

@@ -3,9 +3,9 @@ import BitcoinCrypto
 import Signer
 import Testing
 
-/// The review and policy of DESIGN.md section 5: ownership re-derived from the account, fee and change, and each attack
+/// The review and policy of docs/architecture.md section 5: ownership re-derived from the account, fee and change, and each attack
 /// the signer must refuse or flag.
-@Suite("Transaction review and signing policy (DESIGN.md section 5)")
+@Suite("Transaction review and signing policy (docs/architecture.md section 5)")
 struct TransactionReviewTests {
     @Test("a plain payment: change verified, fee and fee rate, nothing refused")
     func plainPayment() throws {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Something a reviewer of a PSBT should see before signing (BIP174 analysis, DESIGN.md section 5).
+/// Something a reviewer of a PSBT should see before signing (BIP174 analysis, docs/architecture.md section 5).
 public enum PSBTWarning: Sendable, Hashable, CustomStringConvertible {
     /// An input asks for a sighash type other than ALL (ECDSA) or DEFAULT (taproot).
     case nonDefaultSighash(input: Int, type: UInt32)
