@@ -15,22 +15,33 @@ struct BCURReferenceVectorTests {
         return try #require(root["vectors"] as? [String: Any])
     }
 
-    static func derived(_ key: String) throws -> [UInt8] {
-        let root = try #require(try Vectors.anyJSON(file) as? [String: Any])
-        let derived = try #require(root["derived_messages"] as? [String: Any])
-        return TestHex.bytes(try #require(derived[key] as? String))
-    }
-
     static func makeMessage(_ length: Int, seed: String = "Wolf") -> [UInt8] {
         var rng = Xoshiro256(string: seed)
         return rng.nextData(length)
     }
 
-    @Test("make_message matches the derived messages (50, 256, 1024 bytes)")
+    /// make_message's bytes as upstream pins them (the file's `derived_messages` are ours, so they are not used): the
+    /// partition_message fragments are make_message(1024) cut in order, and the fountain encoder's first seq_len parts
+    /// are make_message(256) cut in order, with its CRC32 in every part's checksum.
+    @Test("make_message matches upstream's partition and fountain-encoder vectors (1024 and 256 bytes)")
     func makeMessage() throws {
-        #expect(Self.makeMessage(50) == (try Self.derived("make_message_50_hex")))
-        #expect(Self.makeMessage(256) == (try Self.derived("make_message_256_hex")))
-        #expect(Self.makeMessage(1024) == (try Self.derived("make_message_1024_hex")))
+        let partition = try #require(try Self.vectors()["partition_message"] as? [String: Any])
+        let fragments = try #require(partition["fragments_hex"] as? [String])
+        let length1024 = try #require(partition["message_len"] as? Int)
+        #expect(length1024 == 1024)
+        #expect(Self.makeMessage(1024) == Array(fragments.flatMap(TestHex.bytes).prefix(length1024)))
+
+        let encoder = try #require(try Self.vectors()["fountain_encoder"] as? [String: Any])
+        let parts = try #require(encoder["parts"] as? [[String: Any]])
+        let length256 = try #require(encoder["message_len"] as? Int)
+        let seqLen = try #require(parts.first?["seq_len"] as? Int)
+        let simple = parts.prefix(seqLen).map { TestHex.bytes($0["data_hex"] as? String ?? "") }
+        #expect(length256 == 256 && simple.count == seqLen)
+        let message = Self.makeMessage(length256)
+        #expect(message == Array(simple.joined().prefix(length256)))
+        #expect(parts.allSatisfy { ($0["checksum"] as? Int) == Int(CRC32.checksum(message)) })
+        // Control: another seed gives other bytes, so the comparison can fail.
+        #expect(Self.makeMessage(length256, seed: "Fox") != message)
     }
 
     @Test("crc32")
