@@ -15,6 +15,7 @@ extension QRCode {
     ///   - framesPerSecond: 1 to 50.
     ///   - moduleSize: pixels a module, 1 to 64.
     ///   - margin: quiet-zone modules, 0 to 64.
+    /// - Returns: the GIF file's bytes.
     /// - Throws: `QRImageError.emptySheet` for no codes, `.invalidParameter` for values out of range,
     ///   `.gifWriteFailed` if giflib fails.
     public static func animatedGIF(
