@@ -38,8 +38,10 @@ public enum VideoFrames {
     /// the video ends; ffmpeg is stopped at once in the first case.
     ///
     /// - Parameters:
+    ///   - path: the video file.
     ///   - framesPerSecond: the sampling rate.
     ///   - ffmpeg: the ffmpeg executable (found on PATH by default).
+    ///   - body: called with each frame; returns whether to go on.
     /// - Returns: the number of frames handed to `body`.
     /// - Throws: `CLIError` (invalid input) naming ffmpeg's complaint for a file it cannot decode, (I/O) when ffmpeg
     ///   cannot be started; whatever `body` throws.
