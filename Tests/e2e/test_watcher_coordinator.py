@@ -216,7 +216,7 @@ def test_inspect_shows_own_inputs_outputs_and_labels(run, tmp_path, regtest_node
     assert change["keychain"] == "change" and change["amount"] == 250_000 - 100_000 - sent["fee"]
     assert report["net"] == -(100_000 + sent["fee"])
     # The same decoding as the signer's inspect.
-    signer = json.loads(run("airlock-signer", "inspect", str(psbt_path), "--json", check=True).stdout)
+    signer = json.loads(run("airlock-signer", "inspect", str(psbt_path), "--network", "regtest", "--json", check=True).stdout)
     assert signer["txid"] == report["txid"] and signer["fee"] == report["fee"]
     assert [o["address"] for o in signer["outputs"]] == [o["address"] for o in report["outputs"]]
     text = watcher(run, "inspect", str(psbt_path)).stdout.decode()

@@ -80,7 +80,7 @@ def test_birthday_rescans_only_from_there(run, fresh_regtest_node):
     assert {d["timestamp"] for d in descs} == {(now - 86400) // 86400 * 86400}
 
     # Bad birthdays are usage errors and import nothing.
-    for bad in ("yesterday", "2024-02-30", "2008-12-31", "-5", "99999999999"):
+    for bad in ("yesterday", "2024-02-30", "2008-12-31", "12.5", "99999999999"):
         proc = watcher(run, "import", "-", "--name", "bad", "--network", "regtest", "--birthday", bad,
                        input=account.descriptor, check=False)
         assert proc.returncode == 1 and b"--birthday" in proc.stderr, bad

@@ -73,7 +73,8 @@ extension BitcoinCoreRPC {
     /// `importdescriptors`, which answers only once the node's rescan is over: sent on a connection of its own
     /// without the per-request time limit, while `getwalletinfo` is polled for the rescan's progress.
     func importDescriptors(_ requests: [JSONValue]) async throws(ChainError) -> JSONValue {
-        let unbounded = HTTPClient(host: http.host, port: http.port, tls: nil, timeout: Int(Int32.max), proxy: http.proxy)
+        let unbounded = HTTPClient(
+            host: http.host, port: http.port, tls: nil, timeout: Int(Int32.max), proxy: http.proxy)
         let body = JSONValue.object([
             "jsonrpc": "1.0", "id": "airlock-import", "method": "importdescriptors", "params": [.array(requests)],
         ]).serialized()

@@ -62,7 +62,7 @@ enum Connector {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let ready = SOCKSReadyHandler(ready: channel.eventLoop.makePromise()) { channel in
-                        var handlers: [any ChannelHandler & Sendable] = []
+                        var handlers: [any ChannelHandler] = []
                         if let sslContext {
                             handlers.append(try NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
                         }
@@ -78,15 +78,18 @@ enum Connector {
         do {
             channel = try await bootstrap.connect(host: proxy.host, port: proxy.port).get()
         } catch {
+            readyBox.handler?.ready.fail(error)  // never completed otherwise: the channel never became active
             throw .connectionFailed(
-                host: "SOCKS proxy \(proxy.host)", port: proxy.port, reason: describe(error) + " (not connecting directly)")
+                host: "SOCKS proxy \(proxy.host)", port: proxy.port,
+                reason: describe(error) + " (not connecting directly)")
         }
         guard let ready = readyBox.handler else {
             channel.close(promise: nil)
             throw .connectionFailed(host: host, port: port, reason: "SOCKS handshake not set up")
         }
         let timer = channel.eventLoop.scheduleTask(in: .seconds(Int64(timeout))) {
-            ready.fail(ChainError.timeout(operation: "SOCKS handshake with \(proxy)", seconds: timeout), context: channel)
+            ready.fail(
+                ChainError.timeout(operation: "SOCKS handshake with \(proxy)", seconds: timeout), context: channel)
         }
         defer { timer.cancel() }
         do {

@@ -82,10 +82,10 @@ final class SOCKSReadyHandler: ChannelInboundHandler, RemovableChannelHandler, @
     typealias InboundIn = ByteBuffer
 
     let ready: EventLoopPromise<Void>
-    private let install: @Sendable (any Channel) throws -> [any ChannelHandler & Sendable]
+    private let install: @Sendable (any Channel) throws -> [any ChannelHandler]
     private var settled = false
 
-    init(ready: EventLoopPromise<Void>, install: @escaping @Sendable (any Channel) throws -> [any ChannelHandler & Sendable]) {
+    init(ready: EventLoopPromise<Void>, install: @escaping @Sendable (any Channel) throws -> [any ChannelHandler]) {
         self.ready = ready
         self.install = install
     }

@@ -56,13 +56,17 @@ struct Import: AsyncParsableCommand {
         if let name, name.isEmpty || name.count > 64 || name.contains(where: { $0.isNewline }) {
             throw ValidationError("--name must be 1-64 characters on one line")
         }
-        if let birthday, WalletBirthday(string: birthday) == nil {
-            throw ValidationError("--birthday '\(birthday)' is neither a block height nor a date YYYY-MM-DD (UTC)")
-        }
     }
 
     func run() async throws {
         try await ErrorReporting.run {
+            let born = try birthday.map { text in
+                guard let parsed = WalletBirthday(string: text) else {
+                    throw CLIError(
+                        .usage, "--birthday '\(text)' is neither a block height nor a date YYYY-MM-DD (UTC, 2009 on)")
+                }
+                return parsed
+            }
             let read = try InputReader.read(input, expecting: ImportPayload.kinds)
             let text = try ImportPayload.text(of: read.payload, section: section)
             let account = try AccountImport.parse(text, network: network.flatMap(Network.init(name:)), section: section)
@@ -73,7 +77,6 @@ struct Import: AsyncParsableCommand {
                 WalletRecord(
                     name: name ?? account.suggestedName ?? "default", network: account.network, gapLimit: gapLimit,
                     descriptors: descriptors))
-            let born = birthday.flatMap(WalletBirthday.init(string:))
             if let born { try context.store.setBirthday(born, walletName: record.name) }
             let first = try Account(record: record).derive(.external, index: 0)
             if global.json {

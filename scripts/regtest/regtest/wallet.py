@@ -259,7 +259,9 @@ class Wallet:
         try:
             for height in range(start_height, end + 1):
                 for txid in chain.blocks[height].txids:
-                    loc = chain.txindex[txid]
+                    loc = chain.txindex.get(txid)
+                    if loc is None:  # the genesis coinbase, which is not a transaction of the chain (as in Core)
+                        continue
                     self.add_if_relevant(parse_tx_hex(loc.raw.hex()), loc.raw, chain.blocks[height].header.time)
                 self.scanning["progress"] = (height - start_height + 1) / (end - start_height + 1)
                 await asyncio.sleep(delay)

@@ -132,7 +132,8 @@ extension Bump {
                     packageFeeRate: packageRate, inputs: plan.inputs.map { $0.utxo.outpoint.description },
                     outputs: tx.outputs.map {
                         PSBTOutputLine(
-                            address: (try? Address(scriptPubKey: $0.scriptPubKey, network: wallet.network))?.description,
+                            address: (try? Address(scriptPubKey: $0.scriptPubKey, network: wallet.network))?
+                                .description,
                             amount: $0.value.sats)
                     },
                     psbt: psbt.base64String, written: written))
