@@ -43,6 +43,7 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
     ///   - auth: user and password, or the cookie file.
     ///   - wallet: the node-side wallet to sync through (created when missing); nil syncs with `scantxoutset` only.
     ///   - timeout: seconds to wait for each answer.
+    ///   - proxy: a SOCKS5 proxy every connection goes through (nil: direct).
     public init(
         host: String, port: Int, auth: NodeURL.RPCAuth, wallet: String?, timeout: Int = 120,
         proxy: SOCKSProxy? = nil

@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOSOCKS
 
-/// A SOCKS5 proxy that resolves names itself (`socks5h://HOST:PORT`, e.g. Tor's `socks5h://127.0.0.1:9050`).
+/// A SOCKS5 proxy that resolves names itself: `socks5h://HOST:PORT` (Tor's is `socks5h://127.0.0.1:9050`).
 ///
 /// With a proxy every connection goes through it, the target's host name is handed to the proxy unresolved, and TLS
 /// starts only after the proxy's handshake; nothing is resolved locally but the proxy's own address.
@@ -76,8 +76,10 @@ public struct SOCKSProxy: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Waits in the pipeline for the SOCKS handshake; once the proxy has connected, puts the TLS handler (if any) and the
-/// protocol handler after itself, leaves, and reports success. A handshake failure or a closed connection fails it.
+/// Waits in the pipeline for the end of the SOCKS handshake.
+///
+/// Once the proxy has connected, it puts the TLS handler (if any) and the protocol handler after itself, leaves, and
+/// reports success. A handshake failure or a closed connection fails it.
 final class SOCKSReadyHandler: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 

@@ -3,9 +3,10 @@ import Foundation
 import GRDB
 
 extension Store {
-    /// Freezes (`frozen` true) or unfreezes unspent outputs of a wallet, as BIP329 output labels with `spendable`:
-    /// a frozen coin is `spendable: false`; unfreezing keeps a label's text (`spendable: true`) and drops a record
-    /// that only froze the coin. All or nothing, in one transaction.
+    /// Freezes (`frozen` true) or unfreezes unspent outputs of a wallet, all or nothing.
+    ///
+    /// They are BIP329 output labels with `spendable`: a frozen coin is `spendable: false`; unfreezing keeps a
+    /// label's text (`spendable: true`) and drops a record that only froze the coin.
     ///
     /// - Throws: `StoreError.unknownOutput` when an outpoint is not an unspent output of the wallet.
     public func setFrozen(_ outpoints: [OutPoint], frozen: Bool, walletID: Int64) throws(StoreError) {
