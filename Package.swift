@@ -118,6 +118,7 @@ let package = Package(
                 "ChainBackends", "Bitcoin", "BitcoinCrypto", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),
             ]
         ),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "ChainBackends", "Bitcoin", "TestSupport"]),
