@@ -33,6 +33,8 @@ public enum QRImageError: Error, Equatable, Sendable {
     case emptySheet
     /// libqrencode failed for a reason other than size; `errno` is the code it left.
     case encoderFailed(errno: Int32)
+    /// giflib failed to write an animation; the text is giflib's.
+    case gifWriteFailed(String)
     /// libpng failed to write the image; `message` is libpng's.
     case pngWriteFailed(message: String)
     /// zbar could not create a scanner or an image, or `zbar_image_scanner_set_config` returned `code`.
