@@ -1,4 +1,4 @@
-// CGIF: giflib, imported by exactly one Swift module (STYLE.md R2). Only the record-by-record decoding API is used, so
+// CGIF: giflib, imported by exactly one Swift module (docs/architecture.md rule R2). Only the record-by-record decoding API is used, so
 // every frame's size is checked before its pixels are read (DGifSlurp would allocate what a header declares).
 #pragma once
 #include <stddef.h>

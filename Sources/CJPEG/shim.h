@@ -1,4 +1,4 @@
-// CJPEG: libjpeg-turbo, imported by exactly one Swift module (STYLE.md R2).
+// CJPEG: libjpeg-turbo, imported by exactly one Swift module (docs/architecture.md rule R2).
 // libjpeg reports fatal errors through error_exit, which must not return; the decoder below catches them with
 // setjmp/longjmp entirely inside C, so no jump crosses a Swift frame. Swift sees one call with a status code.
 #pragma once

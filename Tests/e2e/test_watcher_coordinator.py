@@ -12,9 +12,9 @@ import subprocess
 
 from embit.psbt import PSBT
 from embit.transaction import Transaction
+from test_watcher_send import jout, setup_wallet, sign, watcher
 
-from regtest_fixture import FAUCET_ADDRESS
-from test_watcher_send import jout, setup_wallet, sign, wallet_outpoints, watcher
+from regtest.testing import FAUCET_ADDRESS
 
 
 def broadcast_signed(run, tmp_path, unsigned: bytes, account, name: str) -> str:

@@ -13,7 +13,6 @@ import time
 import uuid
 
 import pytest
-
 from test_watcher_send import SigningAccount, jout, watcher
 from watcher_helpers import EsploraAdapter
 

@@ -6,7 +6,8 @@ transactions, receipts, logs) plus `dev_faucet`, `dev_mint` and `dev_mine` for t
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from eth_tester.exceptions import TransactionFailed, ValidationError
 from eth_utils import to_checksum_address

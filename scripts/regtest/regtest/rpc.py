@@ -371,7 +371,7 @@ class Methods:
         """Block times come from `timestamp` (0: the system clock again), as Core's regtest-only setmocktime."""
         t = _want_int(timestamp)
         if t < 0:
-            raise RpcError(RPC_INVALID_PARAMETER, "Mocktime cannot be negative: %d." % t)
+            raise RpcError(RPC_INVALID_PARAMETER, f"Mocktime cannot be negative: {t}.")
         self.chain.mocktime = t
         return None
 
