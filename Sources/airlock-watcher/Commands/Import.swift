@@ -65,13 +65,11 @@ struct Import: AsyncParsableCommand {
                     descriptors: descriptors))
             let first = try Account(record: record).derive(.external, index: 0)
             if global.json {
-                try JSONOutput.printObject(
-                    [
-                        "name": record.name, "network": record.network.rawValue, "gap_limit": record.gapLimit,
-                        "source": account.source, "receive_descriptor": account.external.description,
-                        "change_descriptor": account.change?.description ?? NSNull(),
-                        "first_address": first.address,
-                    ] as [String: Any])
+                try JSONOutput.print(
+                    ImportJSON(
+                        name: record.name, network: record.network.rawValue, gapLimit: record.gapLimit,
+                        source: account.source, receiveDescriptor: account.external.description,
+                        changeDescriptor: account.change?.description, firstAddress: first.address))
             } else {
                 print("imported wallet '\(record.name)' (\(record.network.rawValue), \(account.source))")
                 print("receive: \(account.external)")
