@@ -180,8 +180,8 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
     runs("airlock-signer-selftest", "airlock-signer", "selftest")
     signer("airlock-signer-backup-show", "backup", "show", "--show-secret")
     runs.outputs["airlock-signer-backup-verify"] = _backup_verify(bin_dir, a)
-    signer("airlock-signer-inspect--descriptor", "inspect", "-", input=descriptor)
-    signer("airlock-signer-inspect--address", "inspect", "-", input=outside_address())
+    runs("airlock-signer-inspect--descriptor", "airlock-signer", "inspect", "-", input=descriptor)
+    runs("airlock-signer-inspect--address", "airlock-signer", "inspect", "-", input=outside_address())
 
     # the watcher, on the node's Electrum server
     watcher("airlock-watcher-import", "import", "-", "--name", "w", "--network", "regtest", input=descriptor)
@@ -211,7 +211,7 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
             "--out", root / "unsigned.psbt")
 
     # the signer signs; the watcher combines, finalizes, broadcasts and bumps
-    signer("airlock-signer-inspect--psbt", "inspect", root / "unsigned.psbt")
+    runs("airlock-signer-inspect--psbt", "airlock-signer", "inspect", root / "unsigned.psbt")
     signer("airlock-signer-sign", "sign", root / "unsigned.psbt", "--yes", "--out", root / "signed.psbt")
     signer("airlock-signer-audit", "audit")
     signer("airlock-signer-audit--verify", "audit", "--verify")
@@ -219,7 +219,7 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
     watcher("airlock-watcher-finalize", "finalize", root / "combined.psbt", "--out", root / "final.psbt")
     sent = watcher("airlock-watcher-broadcast", "broadcast", root / "final.psbt")
     (root / "tx.hex").write_text(sent["transaction"] + "\n")
-    signer("airlock-signer-inspect--transaction", "inspect", root / "tx.hex", "--as", "transaction")
+    runs("airlock-signer-inspect--transaction", "airlock-signer", "inspect", root / "tx.hex", "--as", "transaction")
     subprocess.run([str(bin_dir / "airlock-watcher"), "sync"], env=home.env, check=True, capture_output=True)
     watcher("airlock-watcher-bump", "bump", sent["txid"], "--fee-rate", "10", "--out", root / "bump.psbt")
 

@@ -53,7 +53,11 @@ extension AirlockSigner {
                 let chosenNetwork = network.flatMap { Network(name: $0) }
                 if let psbt = try psbtPayload(read.payload) {
                     let report = try PSBTReport(psbt, network: chosenNetwork)
-                    if json { try JSONOutput.print(InspectJSON.psbt(report.json)) } else { print(report.text, terminator: "") }
+                    if json {
+                        try JSONOutput.print(InspectJSON.psbt(report.json))
+                    } else {
+                        print(report.text, terminator: "")
+                    }
                     return
                 }
                 if case .transaction(let bytes) = read.payload, interpretation != .descriptor {

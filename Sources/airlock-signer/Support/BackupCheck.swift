@@ -48,7 +48,8 @@ enum BackupCheck {
         let words = (0..<mnemonic.wordCount).map { mnemonic.word(at: $0) }
         if json {
             try JSONOutput.print(
-                MnemonicJSON(mnemonic: words.joined(separator: " "), words: count, masterFingerprint: masterFingerprint))
+                MnemonicJSON(mnemonic: words.joined(separator: " "), words: count, masterFingerprint: masterFingerprint)
+            )
             return
         }
         var text = "Write these \(words.count) words down, in order, and keep them offline:\n"

@@ -135,7 +135,9 @@ struct Send: AsyncParsableCommand {
                 try JSONOutput.print(
                     SendJSON(
                         summary: summary.json, txid: tx.txid.hexString, psbt: psbt.base64String, written: written,
-                        inputs: plan.inputs.map { SpentCoinJSON(outpoint: $0.utxo.outpoint.description, value: $0.utxo.value.sats) },
+                        inputs: plan.inputs.map {
+                            SpentCoinJSON(outpoint: $0.utxo.outpoint.description, value: $0.utxo.value.sats)
+                        },
                         changeIndex: plan.change?.index, algorithm: plan.algorithm.rawValue,
                         locktime: Int(plan.lockTime.rawValue), rbf: !noRbf))
             } else {
