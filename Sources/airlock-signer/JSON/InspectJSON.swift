@@ -2,7 +2,7 @@ import CLISupport
 
 /// `inspect --json`: one of four shapes, told apart by `type` (psbt, transaction, address, descriptor).
 enum InspectJSON: Encodable, Sendable {
-    case psbt(PSBT)
+    case psbt(PSBTReportJSON)
     case transaction(Transaction)
     case address(Address)
     case descriptor(Descriptor)
@@ -14,41 +14,6 @@ enum InspectJSON: Encodable, Sendable {
         case .address(let value): try value.encode(to: encoder)
         case .descriptor(let value): try value.encode(to: encoder)
         }
-    }
-
-    /// A PSBT: its transaction, amounts in sat, fee, signatures and warnings.
-    struct PSBT: Encodable, Sendable {
-        /// One input.
-        struct Input: Encodable, Sendable {
-            let index: Int
-            let txid: String
-            let vout: Int
-            @NullEncoded var amount: UInt64?
-            @NullEncoded var address: String?
-            let finalized: Bool
-            let signatures: Int
-            @NullEncoded var sighash: Int?
-        }
-        /// One output.
-        struct Output: Encodable, Sendable {
-            let index: Int
-            @NullEncoded var address: String?
-            let amount: UInt64
-            let script: String
-        }
-        var type = "psbt"
-        let psbtVersion: Int
-        let network: String
-        let txid: String
-        let txVersion: Int
-        let locktime: Int
-        @NullEncoded var fee: UInt64?
-        @NullEncoded var feeRate: Double?
-        let vsize: Int
-        let complete: Bool
-        let inputs: [Input]
-        let outputs: [Output]
-        let warnings: [String]
     }
 
     /// A network transaction.

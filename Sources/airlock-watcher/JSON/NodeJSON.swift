@@ -1,11 +1,6 @@
 import CLISupport
 
-// The `--json` output types of `node`, `labels`, `backup` and `restore` (STYLE.md R9).
-
-/// `node set --json` and `node show --json`: the URL without credentials.
-struct NodeURLJSON: Encodable, Sendable {
-    let url: String
-}
+// The `--json` output types of `node test`, `labels`, `backup` and `restore` (STYLE.md R9).
 
 /// `node test --json`.
 struct NodeTestJSON: Encodable, Sendable {

@@ -142,4 +142,6 @@ struct ImportJSON: Encodable, Sendable {
     let receiveDescriptor: String
     @NullEncoded var changeDescriptor: String?
     let firstAddress: String
+    /// The wallet's birthday (`--birthday`): a height or a date.
+    @NullEncoded var birthday: String?
 }
