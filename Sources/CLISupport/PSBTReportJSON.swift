@@ -32,4 +32,3 @@ public struct PSBTReportJSON: Encodable, Sendable {
     public let outputs: [Output]
     public let warnings: [String]
 }
-

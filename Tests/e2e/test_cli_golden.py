@@ -195,9 +195,11 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
     watcher("airlock-watcher-sync", "sync")
     watcher("airlock-watcher-balance", "balance")
     watcher("airlock-watcher-history", "history")
-    watcher("airlock-watcher-utxos", "utxos")
+    coin = watcher("airlock-watcher-utxos-list", "utxos", "list")[0]["outpoint"]
+    watcher("airlock-watcher-utxos-freeze", "utxos", "freeze", coin)
+    watcher("airlock-watcher-utxos-unfreeze", "utxos", "unfreeze", coin)
     watcher("airlock-watcher-addresses", "addresses")
-    watcher("airlock-watcher-wallets", "wallets")
+    watcher("airlock-watcher-wallets-list", "wallets", "list")
     labels = root / "labels.jsonl"
     labels.write_text(json.dumps({"type": "addr", "ref": first, "label": "first"}) + "\n")
     watcher("airlock-watcher-labels-import", "labels", "import", labels)
@@ -212,6 +214,7 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
 
     # the signer signs; the watcher combines, finalizes, broadcasts and bumps
     runs("airlock-signer-inspect--psbt", "airlock-signer", "inspect", root / "unsigned.psbt")
+    watcher("airlock-watcher-inspect", "inspect", root / "unsigned.psbt")
     signer("airlock-signer-sign", "sign", root / "unsigned.psbt", "--yes", "--out", root / "signed.psbt")
     signer("airlock-signer-audit", "audit")
     signer("airlock-signer-audit--verify", "audit", "--verify")
@@ -222,6 +225,7 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
     runs("airlock-signer-inspect--transaction", "airlock-signer", "inspect", root / "tx.hex", "--as", "transaction")
     subprocess.run([str(bin_dir / "airlock-watcher"), "sync"], env=home.env, check=True, capture_output=True)
     watcher("airlock-watcher-bump", "bump", sent["txid"], "--fee-rate", "10", "--out", root / "bump.psbt")
+    watcher("airlock-watcher-wallets-delete", "--data-dir", root / "restored", "wallets", "delete", "w", "--yes")
 
     tree = commands(bin_dir)
     for command in tree:

@@ -142,7 +142,7 @@ struct WalletsDelete: AsyncParsableCommand {
 struct WalletsList: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the imported wallets.",
-        discussion: "Example:\n  airlock-watcher wallets --json")
+        discussion: "Examples:\n  airlock-watcher wallets\n  airlock-watcher wallets list --json")
 
     @OptionGroup var global: GlobalOptions
 
