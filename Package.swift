@@ -43,7 +43,8 @@ let package = Package(
         .target(name: "Ethereum", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
         .target(name: "AirgapTransport", dependencies: ["Bitcoin", "BitcoinCrypto", "CZlib"], swiftSettings: strict),
         .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG"], swiftSettings: strict),
-        .target(name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "CAirGap"], swiftSettings: strict),
+        .target(
+            name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "Ethereum", "CAirGap"], swiftSettings: strict),
         .target(
             name: "CLISupport",
             dependencies: [
@@ -108,7 +109,8 @@ let package = Package(
         .testTarget(
             name: "AirgapTransportTests", dependencies: ["AirgapTransport", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(name: "QRImageTests", dependencies: ["QRImage", "TestSupport"]),
-        .testTarget(name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(
+            name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport"]),
         .testTarget(
             name: "CLISupportTests",
             dependencies: ["CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "TestSupport"]),

@@ -99,6 +99,7 @@ struct EIP4527Tests {
     func hdKey() throws {
         let key = URHDKey(
             keyData: [0x02] + [UInt8](repeating: 0x11, count: 32), chainCode: [UInt8](repeating: 0x22, count: 32),
+            network: .mainnet,
             origin: URKeypath(
                 components: [.index(44, hardened: true), .index(60, hardened: true), .index(0, hardened: true)],
                 sourceFingerprint: KeyFingerprint(rawValue: 0xDEAD_BEEF), depth: 3),

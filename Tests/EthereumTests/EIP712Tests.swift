@@ -61,12 +61,11 @@ struct EIP712Tests {
         return try TypedData(value: inner)
     }
 
-    @Test("Values that do not fit their type are refused, naming the field; a missing field is refused")
+    @Test("Values that do not fit their type are refused, naming the field; missing fields follow v4")
     func refusals() throws {
-        let unknown = try Self.mailWith {
-            $0 = $0.replacingOccurrences(of: "\"type\": \"Person\"", with: "\"type\": \"Persn\"")
+        #expect(throws: TypedDataError.unknownType("Persn")) {
+            try Self.mailWith { $0 = $0.replacingOccurrences(of: "\"type\": \"Person\"", with: "\"type\": \"Persn\"") }
         }
-        #expect(throws: Never.self) { _ = unknown }
         let badAddress = try Self.mailWith {
             $0 = $0.replacingOccurrences(of: "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB", with: "0xbBbB")
         }
@@ -76,10 +75,17 @@ struct EIP712Tests {
         ) {
             try badAddress.signingHash()
         }
-        let missing = try Self.mailWith {
+        // A missing string is v4's zero word (a different hash, not an error); a missing address is refused.
+        let missingString = try Self.mailWith {
             $0 = $0.replacingOccurrences(of: "\"contents\": \"Hello, Bob!\"", with: "\"content\": \"x\"")
         }
-        #expect(throws: TypedDataError.missingField(path: "Mail.contents")) { try missing.signingHash() }
+        let encoded = try missingString.encodeData("Mail", value: missingString.message)
+        #expect(encoded.suffix(32) == [UInt8](repeating: 0, count: 32))
+        let missingAddress = try Self.mailWith {
+            $0 = $0.replacingOccurrences(
+                of: "\"wallet\": \"0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB\"", with: "\"walet\": \"0x\"")
+        }
+        #expect(throws: TypedDataError.missingField(path: "Mail.to.wallet")) { try missingAddress.signingHash() }
         #expect(throws: TypedDataError.self) { try TypedData(json: Array("{\"types\": 1}".utf8)) }
         #expect(throws: TypedDataError.invalidJSON(offset: 1)) { try JSONValue(json: Array("[}".utf8)) }
     }
@@ -141,9 +147,20 @@ struct EIP712PeerTests {
     @Test("Every message eth-account hashed is present")
     func count() { #expect(Self.cases.count >= 12) }
 
-    @Test("Signing hash equals eth-account's", arguments: cases)
+    /// eth-account's own name for a message whose encoding wallets disagree on (a number given for a `string`):
+    /// refused here rather than signed in one wallet's reading.
+    static let ambiguous = "valid_int_value_for_string_type_ethers_handles_mismatched_type_and_value_differently"
+
+    @Test("Signing hash equals eth-account's (the one ambiguous message is refused)", arguments: cases)
     func peer(c: Case) throws {
         let data = try TypedData(json: c.json)
-        #expect(TestHex.string(try data.signingHash()) == c.hash)
+        if c.name == Self.ambiguous {
+            #expect(throws: TypedDataError.invalidValue(path: "Mail.contents", type: "string", reason: "not a string"))
+            {
+                try data.signingHash()
+            }
+        } else {
+            #expect(TestHex.string(try data.signingHash()) == c.hash)
+        }
     }
 }

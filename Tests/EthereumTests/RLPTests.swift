@@ -18,16 +18,35 @@ struct RLPTests {
     static func item(_ value: Any) -> RLP? {
         switch value {
         case let s as String:
-            if s.hasPrefix("#") { return (try? UInt256(string: String(s.dropFirst()))).map { .bytes($0.minimalBytes) } }
+            if s.hasPrefix("#") { return decimalBytes(String(s.dropFirst())).map { .bytes($0) } }
             return .bytes(Array(s.utf8))
         case let n as NSNumber:
-            return (try? UInt256(string: n.stringValue)).map { .bytes($0.minimalBytes) }
+            return decimalBytes(n.stringValue).map { .bytes($0) }
         case let list as [Any]:
             let items = list.compactMap(item)
             return items.count == list.count ? .list(items) : nil
         default:
             return nil
         }
+    }
+
+    /// Minimal big-endian bytes of a decimal of any size (the `bigint` case is 2^256, wider than a word).
+    static func decimalBytes(_ digits: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        for d in digits {
+            guard let digit = d.wholeNumberValue else { return nil }
+            var carry = digit
+            for i in bytes.indices.reversed() {
+                let value = Int(bytes[i]) * 10 + carry
+                bytes[i] = UInt8(value & 0xFF)
+                carry = value >> 8
+            }
+            while carry > 0 {
+                bytes.insert(UInt8(carry & 0xFF), at: 0)
+                carry >>= 8
+            }
+        }
+        return Array(bytes.drop { $0 == 0 })
     }
 
     static func load(_ path: String, valid: Bool) -> [Case] {

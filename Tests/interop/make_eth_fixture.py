@@ -15,6 +15,7 @@ import eth_account
 from eth_account import Account
 from eth_account.messages import encode_defunct, encode_typed_data, _hash_eip191_message
 from eth_account._utils.legacy_transactions import serializable_unsigned_transaction_from_dict
+from eth_utils import to_checksum_address
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "Tests" / "Vectors" / "ethereum"
@@ -26,17 +27,18 @@ Account.enable_unaudited_hdwallet_features()
 def main():
     accounts = [Account.from_mnemonic(MNEMONIC, account_path=f"m/44'/60'/0'/0/{i}") for i in range(21)]
     key0 = accounts[0]
-    token = "0x" + "ab" * 20
+    token = to_checksum_address("0x" + "ab" * 20)
+    other = to_checksum_address("0x" + "35" * 20)
     calldata = "0xa9059cbb" + "00" * 12 + "cd" * 20 + f"{12_500_000:064x}"
     txs = {
         "eip1559": {"type": 2, "chainId": 1, "nonce": 7, "maxPriorityFeePerGas": 1_500_000_000,
                     "maxFeePerGas": 30_000_000_000, "gas": 60_000, "to": token, "value": 0, "data": calldata,
                     "accessList": []},
         "eip2930": {"type": 1, "chainId": 11155111, "nonce": 0, "gasPrice": 20_000_000_000, "gas": 50_000,
-                    "to": "0x" + "35" * 20, "value": 10**18, "data": "0x",
-                    "accessList": [{"address": "0x" + "de" * 20, "storageKeys": ["0x" + "00" * 31 + "01"]}]},
+                    "to": other, "value": 10**18, "data": "0x",
+                    "accessList": [{"address": to_checksum_address("0x" + "de" * 20), "storageKeys": ["0x" + "00" * 31 + "01"]}]},
         "eip155": {"chainId": 137, "nonce": 3, "gasPrice": 50_000_000_000, "gas": 21_000,
-                   "to": "0x" + "35" * 20, "value": 123_456_789, "data": "0x"},
+                   "to": other, "value": 123_456_789, "data": "0x"},
     }
     signed = {}
     for name, tx in txs.items():

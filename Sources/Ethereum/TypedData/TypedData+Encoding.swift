@@ -26,6 +26,10 @@ extension TypedData {
 
     /// `encodeData`: the type hash followed by one 32-byte word per field.
     ///
+    /// As `eth_signTypedData_v4` (MetaMask, eth-account) does, a null or missing struct, `string` or `bytes` field
+    /// is the zero word; a null or missing field of another type is refused. A number given for a `string` is
+    /// refused (wallets disagree on its encoding).
+    ///
     /// - Throws: `TypedDataError` for a missing field or a value that does not fit its type.
     public func encodeData(_ name: String, value: JSONValue) throws(TypedDataError) -> [UInt8] {
         try encodeData(name, value: value, path: name, depth: 0)
@@ -60,8 +64,8 @@ extension TypedData {
         var out = try typeHash(name)
         for field in fields {
             let fieldPath = path + "." + field.name
-            guard let fieldValue = value[field.name] else { throw .missingField(path: fieldPath) }
-            out += try encodeField(field.type, value: fieldValue, path: fieldPath, depth: depth + 1)
+            // A missing member is null, as eth_signTypedData_v4 in MetaMask and eth-account reads it.
+            out += try encodeField(field.type, value: value[field.name] ?? .null, path: fieldPath, depth: depth + 1)
         }
         return out
     }
@@ -70,6 +74,11 @@ extension TypedData {
         -> [UInt8]
     {
         guard depth <= Self.maximumDepth else { throw .tooDeep }
+        if value == .null {
+            // v4: a null (or missing) struct, string or bytes value is the zero word; any other type needs a value.
+            guard types[type] != nil || type == "string" || type == "bytes" else { throw .missingField(path: path) }
+            return [UInt8](repeating: 0, count: 32)
+        }
         let dims = try Self.arrayDimensions(type, owner: path)
         if let outer = dims.first {
             guard case .array(let items) = value else {

@@ -33,3 +33,21 @@ public struct Wei: Sendable, Hashable, Comparable {
 
     public static func < (lhs: Wei, rhs: Wei) -> Bool { lhs.amount < rhs.amount }
 }
+
+extension Wei {
+    /// Parses an amount of ETH written as a decimal (`0.05`, `1`, at most 18 fractional digits).
+    ///
+    /// - Throws: `UInt256Error.invalidDigits` or `.overflow`.
+    public init(etherString text: String) throws(UInt256Error) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let whole = parts.first, !(whole.isEmpty && parts.count == 1) else {
+            throw .invalidDigits(text)
+        }
+        let fraction = parts.count == 2 ? String(parts[1]) : ""
+        guard fraction.count <= 18, !(whole.isEmpty && fraction.isEmpty) else { throw .invalidDigits(text) }
+        let digits =
+            (whole.isEmpty ? "0" : String(whole)) + fraction + String(repeating: "0", count: 18 - fraction.count)
+        guard digits.allSatisfy(\.isASCII) else { throw .invalidDigits(text) }
+        self.init(try UInt256(string: digits))
+    }
+}
