@@ -5,8 +5,10 @@ import CLISupport
 import Ethereum
 import Signer
 
-/// `airlock-signer sign` of an EIP-4527 `ur:eth-sign-request` (DESIGN.md section 10): the review, the confirmation,
-/// and the `ur:eth-signature` answer in the form the request came in. `Sign.run` hands the request here.
+/// Signs an EIP-4527 `ur:eth-sign-request` for `airlock-signer sign` (DESIGN.md section 10).
+///
+/// The review, the confirmation, and the `ur:eth-signature` answer in the form the request came in. `Sign.run`
+/// hands the request here.
 enum EthereumSignCommand {
     /// The `--json` output.
     struct Output: Encodable {
