@@ -90,6 +90,21 @@ struct EIP712Tests {
         #expect(throws: TypedDataError.invalidJSON(offset: 1)) { try JSONValue(json: Array("[}".utf8)) }
     }
 
+    @Test("JSON strings: escapes and surrogate pairs decode; malformed escapes and raw control characters are refused")
+    func jsonStrings() throws {
+        #expect(try JSONValue(json: Array(#"["\u00e9\ud83d\ude00\n"]"#.utf8)) == .array([.string("é😀\n")]))
+        #expect(
+            try JSONValue(
+                json: Array(
+                    #"{"n": 115792089237316195423570985008687907853269984665640564039457584007913129639935}"#.utf8))[
+                    "n"]
+                == .number("115792089237316195423570985008687907853269984665640564039457584007913129639935"))
+        #expect(throws: TypedDataError.self) { try JSONValue(json: Array(#"["\u+123"]"#.utf8)) }
+        #expect(throws: TypedDataError.self) { try JSONValue(json: Array(#"["\ud83d"]"#.utf8)) }
+        #expect(throws: TypedDataError.self) { try JSONValue(json: Array("[\"a\u{01}\"]".utf8)) }
+        #expect(throws: TypedDataError.self) { try JSONValue(json: Array("[01]".utf8)) }
+    }
+
     @Test("Integer widths: uint8 takes 255 not 256; int8 takes -128 not -129; negatives are two's complement")
     func integerWidths() throws {
         func hash(_ type: String, _ value: String) throws -> [UInt8] {

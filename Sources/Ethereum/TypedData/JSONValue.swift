@@ -209,9 +209,18 @@ private struct JSONParser {
     }
 
     mutating func hex4() throws(TypedDataError) -> UInt32 {
-        guard offset + 4 <= bytes.count,
-            let value = UInt32(String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self), radix: 16)
-        else { throw fail() }
+        guard offset + 4 <= bytes.count else { throw fail() }
+        var value: UInt32 = 0
+        for b in bytes[offset..<(offset + 4)] {
+            let digit: UInt8
+            switch b {
+            case 0x30...0x39: digit = b - 0x30
+            case 0x61...0x66: digit = b - 0x61 + 10
+            case 0x41...0x46: digit = b - 0x41 + 10
+            default: throw fail()
+            }
+            value = value << 4 | UInt32(digit)
+        }
         offset += 4
         return value
     }
