@@ -26,6 +26,7 @@ extension AirlockSigner {
                   airlock-signer export --format ur --qr account.png
                   airlock-signer export --format json --out coldcard-export.json
                   airlock-signer export --script wsh-multi --account 0 --terminal
+                  airlock-signer export --chain eth --qr metamask.png
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -34,6 +35,7 @@ extension AirlockSigner {
         @Option(help: "Script: wpkh, sh-wpkh, pkh, tr or wsh-multi (default wpkh; json/ur: all).")
         var script: AccountScript?
         @Option(help: "descriptor, json or ur.") var format: Format = .descriptor
+        @Option(help: "btc, or eth for ur:crypto-hdkey of m/44'/60'/0' (MetaMask's QR wallet).") var chain: Chain = .btc
 
         func validate() throws {
             guard account < 0x8000_0000 else { throw ValidationError("--account must be below 2^31") }
@@ -41,6 +43,7 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
+                if chain == .eth { return try EthereumAccountCommands.export(options: options, output: output) }
                 let unlocked = try options.unlock()
                 let master = try options.masterKey(of: unlocked)
                 let network = unlocked.network
