@@ -15,7 +15,8 @@ let package = Package(
         .executable(name: "airlock-bench", targets: ["airlock-bench"]),
         // The offline libraries as one product, for the libFuzzer package in Fuzz/ (built apart with -sanitize=fuzzer).
         .library(
-            name: "AirlockOffline", targets: ["BitcoinCrypto", "Bitcoin", "AirgapTransport", "QRImage", "Signer"]),
+            name: "AirlockOffline",
+            targets: ["BitcoinCrypto", "Bitcoin", "Ethereum", "AirgapTransport", "QRImage", "Signer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,9 +43,11 @@ let package = Package(
         // Offline side.
         .target(name: "BitcoinCrypto", dependencies: ["CSecp256k1", "CSodium"], swiftSettings: strict),
         .target(name: "Bitcoin", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
+        .target(name: "Ethereum", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
         .target(name: "AirgapTransport", dependencies: ["Bitcoin", "BitcoinCrypto", "CZlib"], swiftSettings: strict),
         .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG", "CJPEG", "CGIF"], swiftSettings: strict),
-        .target(name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "CAirGap"], swiftSettings: strict),
+        .target(
+            name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "Ethereum", "CAirGap"], swiftSettings: strict),
         .target(
             name: "CLISupport",
             dependencies: [
@@ -106,10 +109,12 @@ let package = Package(
         .testTarget(
             name: "BitcoinCryptoTests", dependencies: ["BitcoinCrypto", "CSecp256k1", "CSodium", "TestSupport"]),
         .testTarget(name: "BitcoinTests", dependencies: ["Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(name: "EthereumTests", dependencies: ["Ethereum", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(
             name: "AirgapTransportTests", dependencies: ["AirgapTransport", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(name: "QRImageTests", dependencies: ["QRImage", "TestSupport"]),
-        .testTarget(name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(
+            name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport"]),
         .testTarget(
             name: "CLISupportTests",
             dependencies: ["CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "TestSupport"]),

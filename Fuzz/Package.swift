@@ -25,7 +25,7 @@ let package = Package(
     dependencies: [.package(name: "Airlock", path: "..")],
     targets: [
         .target(name: "FuzzDriver", swiftSettings: fuzz)
-    ] + ["FuzzPSBT", "FuzzUR", "FuzzBBQr", "FuzzPNG"].map { name in
+    ] + ["FuzzPSBT", "FuzzUR", "FuzzBBQr", "FuzzPNG", "FuzzRLP", "FuzzEIP4527", "FuzzTypedData"].map { name in
         .executableTarget(
             name: name,
             dependencies: ["FuzzDriver", .product(name: "AirlockOffline", package: "Airlock")],
