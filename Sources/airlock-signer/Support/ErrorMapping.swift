@@ -46,3 +46,7 @@ extension AccountError: ExitStatusProviding {
         }
     }
 }
+
+extension SigningSessionError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .invalidInput }
+}
