@@ -19,7 +19,7 @@ extension VaultError: ExitStatusProviding {
 extension MultisigError: ExitStatusProviding {
     public var exitStatus: ExitStatus {
         switch self {
-        case .notACosigner, .cosignerKeyMismatch: .refused
+        case .notACosigner, .cosignerKeyMismatch, .duplicateKey: .refused
         default: .invalidInput
         }
     }
