@@ -192,7 +192,7 @@ def test_unregistered_multisig(solo, tmp_path):
 def test_multisig_change_not_matching_the_registered_descriptor(solo, tmp_path):
     keys, roots = cosigners(solo)
     desc = multisig_descriptor(keys)
-    solo.run("multisig", "register", "-", "--name", "team", check=True, input=(desc + "\n").encode())
+    solo.run("multisig", "register", "-", "--name", "team", "--yes", check=True, input=(desc + "\n").encode())
     honest = multisig_psbt(desc)
     out = signed(sign(solo, honest, tmp_path, "--json"))
     assert [o["change"] for o in out["outputs"]] == [False, True]
