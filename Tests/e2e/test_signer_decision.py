@@ -13,7 +13,7 @@ import pytest
 from embit import bip32, script
 from embit.descriptor import Descriptor
 from embit.networks import NETWORKS
-from embit.psbt import PSBT, DerivationPath
+from embit.psbt import PSBT, DerivationPath, InputScope, OutputScope
 from embit.script import Witness
 from embit.transaction import SIGHASH, Transaction, TransactionInput, TransactionOutput
 
@@ -63,9 +63,7 @@ def spend_with_output(vault, out_desc: str, branch: int, index: int, coin_index:
     `out_desc` at `branch`/`index` with its derivation, as a coordinator presents change."""
     psbt = embit_psbt(vault.desc, [coin_for(vault.desc, coin_index, 100_000)], [(STRANGER, 60_000)])
     derived = Descriptor.from_string(strip_checksum(out_desc)).derive(index, branch_index=branch)
-    psbt.tx.vout.append(TransactionOutput(39_000, derived.script_pubkey()))
-    from embit.psbt import OutputScope
-    psbt.outputs.append(OutputScope())
+    psbt.outputs.append(OutputScope(vout=TransactionOutput(39_000, derived.script_pubkey())))
     _fill_scope(psbt.outputs[-1], derived)
     return psbt
 
@@ -143,9 +141,7 @@ def test_change_to_another_registered_wallet_is_external(known, tmp_path):
     # The same spend, its "change" on the other registered wallet of this vault.
     psbt = embit_psbt(team, [coin_for(team, 2, 100_000)], [(STRANGER, 60_000)])
     derived = Descriptor.from_string(other).derive(4, branch_index=1)
-    psbt.tx.vout.append(TransactionOutput(39_000, derived.script_pubkey()))
-    from embit.psbt import OutputScope
-    psbt.outputs.append(OutputScope())
+    psbt.outputs.append(OutputScope(vout=TransactionOutput(39_000, derived.script_pubkey())))
     _fill_scope(psbt.outputs[-1], derived)
     out = signed(sign(known, psbt, tmp_path))
     assert_external(out, "OUTSIDE THE WALLET BEING SPENT")
@@ -252,11 +248,11 @@ def test_duplicate_inputs_are_invalid(known, tmp_path):
 def test_amounts_past_21_million_btc_are_invalid(known, tmp_path):
     max_money = 21_000_000 * 100_000_000
     psbt = spend_with_output(known, known.desc, 1, 0)
-    psbt.tx.vout[0].value = max_money + 1
+    psbt.outputs[0].value = max_money + 1
     invalid(sign(known, psbt, tmp_path), "invalid PSBT")
     psbt = spend_with_output(known, known.desc, 1, 0)
-    psbt.tx.vout[0].value = max_money  # each output at most 21M, their sum past it
-    psbt.tx.vout[1].value = max_money
+    psbt.outputs[0].value = max_money  # each output at most 21M, their sum past it
+    psbt.outputs[1].value = max_money
     invalid(sign(known, psbt, tmp_path), "the outputs sum to more than 21,000,000 BTC")
     # Two inputs of 20,000,000 BTC each: their sum overflows 21M.
     coins = [coin_for(known.desc, 0, 20_000_000 * 100_000_000), coin_for(known.desc, 1, 20_000_000 * 100_000_000)]
@@ -268,7 +264,7 @@ def test_output_to_an_unknown_witness_version_is_warned(known, tmp_path):
     control = signed(sign(known, spend_with_output(known, known.desc, 1, 0), tmp_path))
     assert not any("witness version" in w for w in control["warnings"])
     psbt = spend_with_output(known, known.desc, 1, 0)
-    psbt.tx.vout[0].script_pubkey = script.Script(b"\x52\x20" + b"\x07" * 32)  # OP_2 <32 bytes>
+    psbt.outputs[0].script_pubkey = script.Script(b"\x52\x20" + b"\x07" * 32)  # OP_2 <32 bytes>
     out = signed(sign(known, psbt, tmp_path))
     assert any("output 0 pays to witness version 2" in w for w in out["warnings"]), out["warnings"]
 
@@ -282,9 +278,7 @@ def with_padded_foreign_input(known, fee: int) -> PSBT:
                       change=(0, 39_000))
     stranger_tx = Transaction(version=2, vin=[TransactionInput(os.urandom(32), 0)],
                               vout=[TransactionOutput(100_000, script.address_to_scriptpubkey(STRANGER))])
-    psbt.tx.vin.append(TransactionInput(stranger_tx.txid(), 0))
-    from embit.psbt import InputScope
-    scope = InputScope()
+    scope = InputScope(vin=TransactionInput(stranger_tx.txid(), 0))
     scope.witness_utxo = stranger_tx.vout[0]
     scope.non_witness_utxo = stranger_tx
     scope.final_scriptwitness = Witness([b"\x00" * 40_000])
