@@ -79,7 +79,8 @@ public enum SigningRefusal: Sendable, Hashable, CustomStringConvertible {
         case .inputScriptMismatch(let input):
             "input \(input) claims a key of this vault, but its script is not the one that key's derivation gives"
         case .unregisteredInputs(let inputs):
-            (inputs.count == 1 ? "input \(inputs[0]) spends" : "inputs \(inputs.map(String.init).joined(separator: ", ")) spend")
+            (inputs.count == 1
+                ? "input \(inputs[0]) spends" : "inputs \(inputs.map(String.init).joined(separator: ", ")) spend")
                 + " a script "
                 + "of no registered wallet (multisig, script path or foreign script): their change cannot be verified; "
                 + "register the wallet (`multisig register`) or pass --allow-unregistered"

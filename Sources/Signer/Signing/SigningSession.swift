@@ -150,7 +150,8 @@ public struct SigningSession: Sendable {
     /// Whether the input names a key this seed derives (at the origin it claims, with the public key it names).
     static func holdsKey(_ input: PSBTInput, _ provider: SeedKeyProvider) -> Bool {
         for derivation in input.bip32Derivations
-        where ((try? provider.privateKey(for: .bip32(publicKey: derivation.publicKey, origin: derivation.origin)))
+        where
+            ((try? provider.privateKey(for: .bip32(publicKey: derivation.publicKey, origin: derivation.origin)))
             ?? nil) != nil
         {
             return true
@@ -206,7 +207,8 @@ public struct SigningDecision: Sendable {
     public func sign() throws -> SignedPSBT {
         guard isApproved else {
             throw SigningSessionError(
-                "refused: " + (refusals.isEmpty ? "no input approved" : refusals.map(\.description).joined(separator: "; ")))
+                "refused: "
+                    + (refusals.isEmpty ? "no input approved" : refusals.map(\.description).joined(separator: "; ")))
         }
         var options = review.policy.signingOptions
         options.allowMissingPreviousTransaction = review.policy.allowMissingPreviousTransaction

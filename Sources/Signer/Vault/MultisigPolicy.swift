@@ -27,7 +27,8 @@ public struct MultisigPolicy: Sendable {
             guard case .extended(let extended) = key.material, let origin = key.origin else { continue }
             let xpub = extended.extendedPublicKey
             var mine = false
-            if origin.fingerprint == master.fingerprint, let derived = try? master.derive(origin.path).extendedPublicKey {
+            if origin.fingerprint == master.fingerprint, let derived = try? master.derive(origin.path).extendedPublicKey
+            {
                 mine = derived.publicKey == xpub.publicKey && derived.chainCode == xpub.chainCode
             }
             cosigners.append(

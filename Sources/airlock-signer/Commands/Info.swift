@@ -45,7 +45,8 @@ extension AirlockSigner {
                     text += "passphrase stored: \(header.passphraseStored ? "yes" : "no")\n"
                     text += "multisig wallets: \(header.multisigWallets.count)\n"
                     for wallet in header.multisigWallets {
-                        text += "  \(DisplayText.clean(wallet.name)): \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)\n"
+                        text +=
+                            "  \(DisplayText.clean(wallet.name)): \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)\n"
                     }
                     text += "audit entries: \(auditEntries)"
                     print(text)

@@ -55,7 +55,8 @@ extension AirlockSigner {
         var allowMissingPreviousTransaction = false
         @Flag(
             help:
-                "Sign inputs of scripts no registered wallet describes (unregistered multisig, script paths, foreign scripts).")
+                "Sign inputs of scripts no registered wallet describes (unregistered multisig, script paths, foreign scripts)."
+        )
         var allowUnregistered = false
         @Flag(help: "Write the whole PSBT (every field), even when this signature completes it.") var full = false
         @Flag(help: "Write only the transaction and the signatures, even when other cosigners still have to sign.")
@@ -105,7 +106,8 @@ extension AirlockSigner {
                 Diagnostics.print(decision.review.text)
                 guard decision.isApproved else {
                     if json { try JSONOutput.print(SignOutput(decision, signed: nil)) }
-                    let reasons = decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
+                    let reasons =
+                        decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
                     throw CLIError(.refused, "refused: " + reasons.joined(separator: "; "))
                 }
                 if !yes {
@@ -237,8 +239,12 @@ struct SignOutput: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case verdict, txid, fee, feeRate = "fee_rate", sent, change, outputs, warnings, refusals
-        case signedInputs = "signed_inputs", approvedInputs = "approved_inputs", complete, psbt, written, transaction
+        case verdict, txid, fee
+        case feeRate = "fee_rate"
+        case sent, change, outputs, warnings, refusals
+        case signedInputs = "signed_inputs"
+        case approvedInputs = "approved_inputs"
+        case complete, psbt, written, transaction
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -263,7 +269,8 @@ struct SignOutput: Encodable {
 
 extension SignOutput.Output {
     enum CodingKeys: String, CodingKey {
-        case index, address, amount, external, change, wallet, branch, derivationIndex = "derivation_index"
+        case index, address, amount, external, change, wallet, branch
+        case derivationIndex = "derivation_index"
     }
 
     func encode(to encoder: any Encoder) throws {

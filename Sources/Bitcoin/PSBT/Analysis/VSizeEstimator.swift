@@ -63,7 +63,9 @@ enum VSizeEstimator {
         var witness = 0
         var anyWitness = false
         for (index, input) in inputs.enumerated() {
-            let weight = index < minimal.count && minimal[index] ? (base: 41, witness: 0) : inputWeight(input, utxo: utxos[index])
+            let weight =
+                index < minimal.count && minimal[index]
+                ? (base: 41, witness: 0) : inputWeight(input, utxo: utxos[index])
             base += weight.base
             if weight.witness > 0 { anyWitness = true }
             witness += max(weight.witness, 1)  // an input without witness still has an empty stack (one byte)

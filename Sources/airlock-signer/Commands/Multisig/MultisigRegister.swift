@@ -56,7 +56,8 @@ extension AirlockSigner {
                 Diagnostics.print(policy.text)
                 if !yes {
                     guard isatty(STDIN_FILENO) == 1 else {
-                        throw CLIError(.refused, "not registered: no terminal to confirm on (pass --yes); nothing stored")
+                        throw CLIError(
+                            .refused, "not registered: no terminal to confirm on (pass --yes); nothing stored")
                     }
                     guard Prompt.confirm("\nRegister this wallet?") else {
                         throw CLIError(.refused, "not registered: declined at the confirmation; nothing stored")
