@@ -1,7 +1,8 @@
 import BitcoinCrypto
 
-/// Dice rolls mixed with the operating system's entropy for a new seed (`init --dice`): the seed is as strong as the
-/// better of the two sources. Rolls stay in secret memory.
+/// Dice rolls mixed with the operating system's entropy for a new seed (`init --dice`).
+///
+/// The seed is as strong as the better of the two sources. Rolls stay in secret memory.
 public struct DiceEntropy {
     /// Why the rolls cannot make a seed.
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {

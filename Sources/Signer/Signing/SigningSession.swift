@@ -118,8 +118,9 @@ public struct SigningSession: Sendable {
         }
     }
 
-    /// The single-signature accounts of this seed that the inputs' derivations name (BIP44/49/84/86 paths): the
-    /// wallets being spent. Outputs never add an account: change must belong to a wallet the inputs spend.
+    /// The wallets being spent: this seed's single-signature accounts that the inputs' derivations name.
+    ///
+    /// BIP44/49/84/86 paths only. Outputs never add an account: change must belong to a wallet the inputs spend.
     public static func spentAccounts(in psbt: PSBT, master: ExtendedPrivateKey, network: Network) throws
         -> [AccountKey]
     {
@@ -188,8 +189,9 @@ public struct SigningDecision: Sendable {
     public let resolvedOrigins: Int
     /// The review to show before asking.
     public let review: TransactionReview
-    /// The inputs the review approves: this vault's inputs of the wallet being spent (and, with
-    /// `--allow-unregistered`, inputs of unregistered scripts). Nothing else is ever signed.
+    /// The inputs the review approves; nothing else is ever signed.
+    ///
+    /// This vault's inputs of the wallet being spent, and with `--allow-unregistered` inputs of unregistered scripts.
     public let approvedInputs: [Int]
     /// Inputs this vault holds a key for whose script no registered wallet describes.
     public let unregisteredInputs: [Int]
@@ -234,9 +236,11 @@ public struct SignedPSBT: Sendable {
         return probe.finalize()
     }
 
-    /// What `sign` writes: the whole PSBT while other cosigners still have to sign it (they review and sign that
-    /// copy), a trimmed answer (the transaction and signatures, for the coordinator that kept the PSBT) once this
-    /// signature completes it. `full` forces the whole PSBT, `trim` the trimmed answer.
+    /// What `sign` writes (DESIGN.md section 3).
+    ///
+    /// The whole PSBT while other cosigners still have to sign it (they review and sign that copy); a trimmed answer
+    /// (the transaction and signatures, for the coordinator that kept the PSBT) once this signature completes it.
+    /// `full` forces the whole PSBT, `trim` the trimmed answer.
     public func answer(full: Bool = false, trim: Bool = false) -> PSBT {
         if full { return psbt }
         if trim || isComplete { return psbt.trimmedForCoordinator() }

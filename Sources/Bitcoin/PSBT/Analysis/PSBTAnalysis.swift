@@ -67,8 +67,9 @@ public struct PSBTAnalysis: Sendable {
     /// The fee rate in sat/vB, when the fee is known.
     public var feeRate: Double? { fee.map { Double($0.sats) / Double(max(estimatedVSize, 1)) } }
 
-    /// The highest fee rate the transaction can end up paying, in sat/vB: the fee over `minimumVSize`. A fee cap
-    /// checks this one, so that a foreign input claiming a large script cannot make a high fee look cheap.
+    /// The highest fee rate the transaction can end up paying, in sat/vB: the fee over `minimumVSize`.
+    ///
+    /// A fee cap checks this one, so that a foreign input claiming a large script cannot make a high fee look cheap.
     public var maximumFeeRate: Double? { fee.map { Double($0.sats) / Double(max(minimumVSize, 1)) } }
 
     /// The sum of outputs that leave the accounts.

@@ -53,6 +53,7 @@ enum VSizeEstimator {
     }
 
     /// The estimated virtual size of `transaction` with `inputs` finalized.
+    ///
     /// Inputs flagged in `minimal` count at their smallest possible size (41 bytes, an empty witness).
     static func vsize(transaction: Transaction, inputs: [PSBTInput], utxos: [TxOut?], minimal: [Bool] = []) -> Int {
         var base =
