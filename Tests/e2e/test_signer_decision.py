@@ -10,7 +10,7 @@ import json
 import os
 
 import pytest
-from embit import bip32, script
+from embit import bip32, bip39, script
 from embit.descriptor import Descriptor
 from embit.networks import NETWORKS
 from embit.psbt import PSBT, DerivationPath, InputScope, OutputScope
@@ -22,6 +22,7 @@ from test_signer_attacks import STRANGER, coin_for
 
 NET = NETWORKS["regtest"]
 KNOWN = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+ROOT = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(KNOWN), version=NET["xprv"])
 
 
 @pytest.fixture
@@ -154,31 +155,29 @@ def test_input_whose_script_does_not_match_its_derivation_is_refused(known, tmp_
     honest = spend_with_output(known, known.desc, 1, 0)
     assert signed(sign(known, honest, tmp_path))["signed_inputs"] == [0]
     # The coin pays receive index 0, but the derivation names the key of index 1 (whose private key the vault has).
-    root = bip32.HDKey.from_seed(__import__("embit").bip39.mnemonic_to_seed(KNOWN), version=NET["xprv"])
     psbt = spend_with_output(known, known.desc, 1, 0)
     psbt.inputs[0].bip32_derivations = {
-        root.derive("m/84h/1h/0h/0/1").key.get_public_key(): DerivationPath(root.my_fingerprint, bip32.parse_path(
+        ROOT.derive("m/84h/1h/0h/0/1").key.get_public_key(): DerivationPath(ROOT.my_fingerprint, bip32.parse_path(
             "m/84h/1h/0h/0/1"))}
     refused(sign(known, psbt, tmp_path), "input 0 claims a key of this vault, but its script is not the one")
     # The vault's key m/44h/1h/0h/0/0 (a pkh path) in a P2WPKH coin: another script type than the derivation's.
-    key = root.derive("m/44h/1h/0h/0/0").key.get_public_key()
+    key = ROOT.derive("m/44h/1h/0h/0/0").key.get_public_key()
     tx = Transaction(version=2, vin=[TransactionInput(os.urandom(32), 0)],
                      vout=[TransactionOutput(100_000, script.p2wpkh(key))])
     psbt = PSBT(Transaction(version=2, vin=[TransactionInput(tx.txid(), 0)],
                             vout=[TransactionOutput(99_000, script.address_to_scriptpubkey(STRANGER))]))
     psbt.inputs[0].non_witness_utxo = tx
     psbt.inputs[0].witness_utxo = tx.vout[0]
-    psbt.inputs[0].bip32_derivations = {key: DerivationPath(root.my_fingerprint, bip32.parse_path("m/44h/1h/0h/0/0"))}
+    psbt.inputs[0].bip32_derivations = {key: DerivationPath(ROOT.my_fingerprint, bip32.parse_path("m/44h/1h/0h/0/0"))}
     refused(sign(known, psbt, tmp_path), "input 0 claims a key of this vault, but its script is not the one")
 
 
 def test_one_mismatched_input_refuses_the_whole_transaction(known, tmp_path):
-    root = bip32.HDKey.from_seed(__import__("embit").bip39.mnemonic_to_seed(KNOWN), version=NET["xprv"])
     coins = [coin_for(known.desc, 0, 50_000), coin_for(known.desc, 1, 50_000)]
     psbt = embit_psbt(known.desc, coins, [(STRANGER, 60_000)], change=(0, 39_000))
     assert signed(sign(known, psbt, tmp_path))["signed_inputs"] == [0, 1]
     psbt.inputs[1].bip32_derivations = {
-        root.derive("m/84h/1h/0h/0/9").key.get_public_key(): DerivationPath(root.my_fingerprint, bip32.parse_path(
+        ROOT.derive("m/84h/1h/0h/0/9").key.get_public_key(): DerivationPath(ROOT.my_fingerprint, bip32.parse_path(
             "m/84h/1h/0h/0/9"))}
     out = refused(sign(known, psbt, tmp_path), "input 1 claims a key of this vault")
     assert out["approved_inputs"] == [0]
@@ -186,8 +185,7 @@ def test_one_mismatched_input_refuses_the_whole_transaction(known, tmp_path):
 
 def foreign_script_psbt(known) -> PSBT:
     """A P2WSH coin of `<vault key m/84h/1h/0h/0/0> OP_CHECKSIG`: the vault's key in a script no wallet describes."""
-    root = bip32.HDKey.from_seed(__import__("embit").bip39.mnemonic_to_seed(KNOWN), version=NET["xprv"])
-    key = root.derive("m/84h/1h/0h/0/0").key.get_public_key()
+    key = ROOT.derive("m/84h/1h/0h/0/0").key.get_public_key()
     witness_script = script.Script(bytes([33]) + key.sec() + b"\xac")
     tx = Transaction(version=2, vin=[TransactionInput(os.urandom(32), 0)],
                      vout=[TransactionOutput(100_000, script.p2wsh(witness_script))])
@@ -196,7 +194,7 @@ def foreign_script_psbt(known) -> PSBT:
     psbt.inputs[0].non_witness_utxo = tx
     psbt.inputs[0].witness_utxo = tx.vout[0]
     psbt.inputs[0].witness_script = witness_script
-    psbt.inputs[0].bip32_derivations = {key: DerivationPath(root.my_fingerprint, bip32.parse_path("m/84h/1h/0h/0/0"))}
+    psbt.inputs[0].bip32_derivations = {key: DerivationPath(ROOT.my_fingerprint, bip32.parse_path("m/84h/1h/0h/0/0"))}
     return psbt
 
 

@@ -229,11 +229,14 @@ public struct SignedPSBT: Sendable {
     public let psbt: PSBT
     /// The inputs signed.
     public let signedInputs: [Int]
-
     /// Whether every input can now be finalized (no other cosigner has to sign).
-    public var isComplete: Bool {
+    public let isComplete: Bool
+
+    init(psbt: PSBT, signedInputs: [Int]) {
+        self.psbt = psbt
+        self.signedInputs = signedInputs
         var probe = psbt
-        return probe.finalize()
+        self.isComplete = probe.finalize()
     }
 
     /// What `sign` writes (DESIGN.md section 3).
