@@ -24,7 +24,8 @@ struct SignOnce: ParsableCommand {
     func run() throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: psbt)))
         let network = Network.regtest
-        let master = try ExtendedPrivateKey(seed: try Mnemonic(phrase: AirlockBench.PSBTBench.mnemonic).seed(), network: network)
+        let master = try ExtendedPrivateKey(
+            seed: try Mnemonic(phrase: AirlockBench.PSBTBench.mnemonic).seed(), network: network)
         let original = try PSBT(anyEncoding: bytes)
         let decision = try SigningSession(master: master, network: network, policy: SigningPolicy(network: network))
             .review(original)
