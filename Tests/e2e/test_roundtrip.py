@@ -213,7 +213,7 @@ def test_multisig_2_of_3_round_trip(run, home, bin_dir, regtest_node, tmp_path, 
     wallet_png = work / "wallet.png"
     segno.make(descriptor, error="l", micro=False).save(str(wallet_png), scale=4, border=4)
     for v in vaults:
-        reg = json.loads(v.run("multisig", "register", str(wallet_png), "--name", "team", "--json",
+        reg = json.loads(v.run("multisig", "register", str(wallet_png), "--name", "team", "--json", "--yes",
                                check=True).stdout)
         assert reg["threshold"] == 2
 

@@ -138,7 +138,7 @@ def test_fee_rate_above_the_maximum(solo, tmp_path):
 
 def test_fee_above_the_amount_sent(solo, tmp_path):
     psbt = simple(solo, send=10_000, fee=12_000)
-    refused(sign(solo, psbt, tmp_path), "the fee (12000 sat) is more than the amount sent (10000 sat)")
+    refused(sign(solo, psbt, tmp_path), "the fee (0.00012000 BTC) is more than the amount sent (0.00010000 BTC)")
 
 
 def test_an_input_of_someone_else_only(solo, bin_dir, home, tmp_path):
@@ -175,13 +175,13 @@ def test_unregistered_multisig(solo, tmp_path):
     keys, _ = cosigners(solo)
     desc = multisig_descriptor(keys)
     psbt = multisig_psbt(desc)
-    err = refused(sign(solo, psbt, tmp_path), "spend from a multisig wallet NOT registered in this vault")
-    assert "register it or pass --allow-unregistered" in err
+    err = refused(sign(solo, psbt, tmp_path), "input 0 spends a script of no registered wallet")
+    assert "register the wallet (`multisig register`) or pass --allow-unregistered" in err
     proc = sign(solo, psbt, tmp_path, "--allow-unregistered", "--full")
     assert proc.returncode == 0, proc.stderr.decode()
     err = proc.stderr.decode()
-    assert "!!! inputs 0 spend from a multisig wallet NOT registered in this vault: its change cannot be verified " \
-           "(signing anyway: --allow-unregistered)" in err
+    assert "note: inputs 0 spend a script of no registered wallet: signed anyway (--allow-unregistered); their " \
+           "change cannot be verified" in err
     # The signature is there, and the unverifiable change was not shown as ours.
     ours = [k for k in PSBT.from_base64(proc.stdout.decode().strip()).inputs[0].partial_sigs]
     assert len(ours) == 1
@@ -191,7 +191,7 @@ def test_unregistered_multisig(solo, tmp_path):
 def test_multisig_change_not_matching_the_registered_descriptor(solo, tmp_path):
     keys, roots = cosigners(solo)
     desc = multisig_descriptor(keys)
-    solo.run("multisig", "register", "-", "--name", "team", check=True, input=(desc + "\n").encode())
+    solo.run("multisig", "register", "-", "--name", "team", "--yes", check=True, input=(desc + "\n").encode())
     honest = multisig_psbt(desc)
     out = signed(sign(solo, honest, tmp_path, "--json"))
     assert [o["change"] for o in out["outputs"]] == [False, True]

@@ -159,7 +159,7 @@ def test_multisig_2_of_3_round_trip(regtest_node, bin_dir, home, tmp_path, build
         assert key.startswith(f"[{v.fingerprint.hex()}/48h/1h/0h/2h]tpub")
     desc = multisig_descriptor(keys)
     for v in vaults:
-        reg = json.loads(v.run("multisig", "register", "-", "--name", "team", "--json", check=True,
+        reg = json.loads(v.run("multisig", "register", "-", "--name", "team", "--json", "--yes", check=True,
                                input=(desc + "\n").encode()).stdout)
         assert reg["threshold"] == 2
     unsigned = build(node, desc, builder)

@@ -109,7 +109,7 @@ def test_init_with_backup_check(run, home, bin_dir):
     proc.stdin.close()
     assert proc.wait(timeout=60) == 0
     assert len(set(asked)) == 3
-    info = json.loads(run("airlock-signer", "info", "--json", check=True).stdout)
+    info = json.loads(run("airlock-signer", "info", "--json", "--password-file", pw, check=True).stdout)
     assert info["master_fingerprint"] == embit_root(" ".join(words)).my_fingerprint.hex()
     assert info["network"] == "regtest"
     assert oct(home.vault.stat().st_mode & 0o777) == "0o600"
@@ -171,7 +171,7 @@ def test_network_interfaces_refused_without_override(run, home, bin_dir):
 def test_info_and_export_formats(run, home, tmp_path):
     restore(run, home)
     pw = str(home.root / "pw.txt")
-    info = json.loads(run("airlock-signer", "info", "--json", check=True).stdout)
+    info = json.loads(run("airlock-signer", "info", "--json", "--password-file", pw, check=True).stdout)
     root = embit_root()
     assert info["master_fingerprint"] == root.my_fingerprint.hex()
     assert info["passphrase_stored"] is False and info["multisig"] == []
@@ -213,21 +213,21 @@ def test_multisig_register_and_list(run, home):
     text += f"{fp.upper()}: {xpub}\n" + "".join(f"{f.upper()}: {x}\n" for f, x in others)
     wallet = home.root / "wallet.txt"
     wallet.write_text(text)
-    reg = run("airlock-signer", "multisig", "register", str(wallet), "--password-file", pw, "--json", check=True)
+    reg = run("airlock-signer", "multisig", "register", str(wallet), "--password-file", pw, "--json", "--yes", check=True)
     assert json.loads(reg.stdout)["threshold"] == 2
-    listed = json.loads(run("airlock-signer", "multisig", "list", "--json", check=True).stdout)
+    listed = json.loads(run("airlock-signer", "multisig", "list", "--json", "--password-file", pw, check=True).stdout)
     assert [w["name"] for w in listed] == ["team"]
     assert listed[0]["descriptor"].startswith("wsh(sortedmulti(2,")
-    dup = run("airlock-signer", "multisig", "register", str(wallet), "--password-file", pw)
+    dup = run("airlock-signer", "multisig", "register", str(wallet), "--password-file", pw, "--yes")
     assert dup.returncode == 2
     # A wallet without this vault's key is refused.
     third = bip32.HDKey.from_seed(b"\x03" * 32, version=NET["xprv"])
     foreign = [(third.my_fingerprint.hex(), third.derive("m/48h/1h/0h/2h").to_public().to_base58(version=NET["xpub"]))]
     keys = ",".join(f"[{f}/48h/1h/0h/2h]{x}/<0;1>/*" for f, x in others + foreign)
-    proc = run("airlock-signer", "multisig", "register", "-", "--name", "other", "--password-file", pw,
+    proc = run("airlock-signer", "multisig", "register", "-", "--name", "other", "--password-file", pw, "--yes",
                input=f"wsh(sortedmulti(2,{keys}))\n")
     assert proc.returncode == 4 and b"not one of the cosigners" in proc.stderr
-    assert json.loads(run("airlock-signer", "info", "--json", check=True).stdout)["multisig"][0]["name"] == "team"
+    assert json.loads(run("airlock-signer", "info", "--json", "--password-file", pw, check=True).stdout)["multisig"][0]["name"] == "team"
 
 
 def audit_hash(entry: dict) -> bytes:

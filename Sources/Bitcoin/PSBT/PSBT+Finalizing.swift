@@ -10,8 +10,12 @@ extension PSBT {
     @discardableResult
     public mutating func finalize() -> Bool {
         var complete = true
+        // The outpoints once: each input's own lookup would assemble the whole transaction again (O(n²)).
+        let outpoints = version >= 2 ? nil : (try? unsignedTransaction())?.inputs.map(\.previousOutput)
         for index in inputs.indices where !inputs[index].isFinalized {
-            do { try finalizeInput(index) } catch { complete = false }
+            do {
+                try finalizeInput(index, outpoint: try outpoints.map { $0[index] } ?? outpoint(of: index))
+            } catch { complete = false }
         }
         canonicalize()
         return complete
@@ -21,8 +25,11 @@ extension PSBT {
     ///
     /// - Throws: `PSBTError.missingUTXO`, or `.cannotFinalize` naming what is missing (signatures, scripts).
     public mutating func finalizeInput(_ index: Int) throws(PSBTError) {
+        try finalizeInput(index, outpoint: outpoint(of: index))
+    }
+
+    private mutating func finalizeInput(_ index: Int, outpoint: OutPoint) throws(PSBTError) {
         let input = inputs[index]
-        let outpoint = try outpoint(of: index)
         guard let utxo = input.spentOutput(vout: outpoint.vout) else { throw .missingUTXO(input: index) }
         let solved = try PSBTFinalizer(input: input, index: index).solve(utxo.scriptPubKey)
         var map = input.map

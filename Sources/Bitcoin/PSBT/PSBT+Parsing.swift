@@ -182,7 +182,24 @@ struct PSBTParser {
             outputs.append(PSBTOutput(map: map))
         }
         guard reader.isAtEnd else { throw .trailingBytes(count: reader.remainingCount) }
-        return PSBT(version: version, global: global, inputs: inputs, outputs: outputs)
+        let psbt = PSBT(version: version, global: global, inputs: inputs, outputs: outputs)
+        try Self.checkConsensusRules(psbt)
+        return psbt
+    }
+
+    /// Bitcoin Core's `CheckTransaction` rules that a PSBT's transaction can break before it is signed: no outpoint
+    /// spent twice, and outputs (each already at most 21,000,000 BTC) that do not sum past 21,000,000 BTC.
+    static func checkConsensusRules(_ psbt: PSBT) throws(PSBTError) {
+        guard let transaction = try? psbt.unsignedTransaction() else { return }
+        var seen: Set<OutPoint> = []
+        seen.reserveCapacity(transaction.inputs.count)
+        for (index, input) in transaction.inputs.enumerated() where !seen.insert(input.previousOutput).inserted {
+            throw .invalidUnsignedTransaction(
+                reason: "input \(index) spends \(input.previousOutput) a second time (duplicate input)")
+        }
+        do { _ = try Amount.sum(transaction.outputs.map(\.value)) } catch {
+            throw .invalidUnsignedTransaction(reason: "the outputs sum to more than 21,000,000 BTC")
+        }
     }
 
     /// Reads key-value records up to the separator, rejecting duplicate keys.

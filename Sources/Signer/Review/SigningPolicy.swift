@@ -8,8 +8,17 @@ public struct SigningPolicy: Sendable, Equatable {
     public var allowNonDefaultSighash = false
     /// Sign segwit v0 inputs without their previous transaction.
     public var allowMissingPreviousTransaction = false
+    /// The highest fee signed, whatever the rate (`--max-fee`, default 0.05 BTC): a cap no size claim can move.
+    public var maxFee: Amount = Self.defaultMaxFee
+    /// Sign inputs of scripts no registered wallet describes (script paths, foreign scripts, unregistered multisig).
+    public var allowUnregistered = false
+    /// What counts as change (DESIGN.md section 5: the wallet being spent, at most 10,000 past the inputs' indexes).
+    public var changeRule = PSBTAnalysis.ChangeRule()
     /// The network of this signer's keys; a PSBT for another network is refused.
     public var network: Network
+
+    /// 0.05 BTC: the default absolute fee cap.
+    public static let defaultMaxFee: Amount = (try? Amount(sats: 5_000_000)) ?? .maxMoney
 
     /// The default policy for `network`.
     public init(network: Network) { self.network = network }
@@ -40,6 +49,14 @@ public enum SigningRefusal: Sendable, Hashable, CustomStringConvertible {
     case utxoMismatch(input: Int)
     /// The PSBT is for another network.
     case wrongNetwork(expected: Network, found: Network)
+    /// The fee is above the absolute cap.
+    case feeTooHigh(fee: Amount, maximum: Amount)
+    /// An input claims a key of this vault but its script is not what that key's derivation gives.
+    case inputScriptMismatch(input: Int)
+    /// Inputs this vault holds a key for whose script no registered wallet describes.
+    case unregisteredInputs([Int])
+    /// An input asks for SIGHASH_SINGLE without an output at its index (the legacy "digest 1" signature).
+    case sighashSingleWithoutOutput(input: Int)
 
     public var description: String {
         switch self {
@@ -49,7 +66,7 @@ public enum SigningRefusal: Sendable, Hashable, CustomStringConvertible {
         case .feeRateTooHigh(let rate, let maximum):
             "fee rate \(Self.format(rate)) sat/vB is above the maximum of \(Self.format(maximum)) sat/vB (--max-fee-rate)"
         case .feeAboveAmountSent(let fee, let sent):
-            "the fee (\(fee.sats) sat) is more than the amount sent (\(sent.sats) sat)"
+            "the fee (\(fee.btcString) BTC) is more than the amount sent (\(sent.btcString) BTC)"
         case .unknownFee: "the fee cannot be verified: an input's UTXO is missing"
         case .missingPreviousTransaction(let input):
             "input \(input) has no previous transaction (non_witness_utxo); its amount cannot be verified "
@@ -57,6 +74,18 @@ public enum SigningRefusal: Sendable, Hashable, CustomStringConvertible {
         case .utxoMismatch(let input): "input \(input): the witness UTXO contradicts the previous transaction"
         case .wrongNetwork(let expected, let found):
             "the PSBT is for \(found.rawValue) but this vault is on \(expected.rawValue)"
+        case .feeTooHigh(let fee, let maximum):
+            "the fee (\(fee.btcString) BTC) is above the maximum of \(maximum.btcString) BTC (--max-fee)"
+        case .inputScriptMismatch(let input):
+            "input \(input) claims a key of this vault, but its script is not the one that key's derivation gives"
+        case .unregisteredInputs(let inputs):
+            (inputs.count == 1
+                ? "input \(inputs[0]) spends" : "inputs \(inputs.map(String.init).joined(separator: ", ")) spend")
+                + " a script "
+                + "of no registered wallet (multisig, script path or foreign script): their change cannot be verified; "
+                + "register the wallet (`multisig register`) or pass --allow-unregistered"
+        case .sighashSingleWithoutOutput(let input):
+            "input \(input) asks for SIGHASH_SINGLE but there is no output \(input): never signed"
         }
     }
 

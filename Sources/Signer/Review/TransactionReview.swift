@@ -2,22 +2,32 @@ import Bitcoin
 import Foundation
 
 /// The review shown before signing, in the order a careful signer reads it (as SeedSigner does): what leaves, what
-/// comes back as change, the fee, the inputs, then the warnings; plus what the policy refuses.
+/// comes back as change (with the wallet it belongs to), the fee, the inputs, then the warnings; plus what the policy
+/// refuses.
 public struct TransactionReview: Sendable {
     /// The analysis the review is built on.
     public let analysis: PSBTAnalysis
     /// What the policy refuses; the PSBT is signed only when this is empty.
-    public let refusals: [SigningRefusal]
+    public internal(set) var refusals: [SigningRefusal]
+    /// Notes shown after the warnings (inputs signed under a widening, origins matched to this seed).
+    public internal(set) var notes: [String] = []
     /// The policy applied.
     public let policy: SigningPolicy
+    /// A name for each account descriptor (script type and account, or the registered wallet), by account index.
+    public let accountLabels: [String]
 
-    /// Reviews `psbt` for this signer's `accounts` under `policy`.
+    /// Reviews `psbt` for this signer's `accounts` under `policy`; `accountLabels` name the accounts in the text.
     ///
+    /// Only outputs of the wallet being spent count as change (`policy.changeRule`).
     /// - Throws: `PSBTError` when the PSBT's transaction cannot be assembled.
-    public init(_ psbt: PSBT, accounts: [Descriptor], policy: SigningPolicy) throws(PSBTError) {
-        let analysis = try PSBTAnalysis(psbt: psbt, accounts: accounts, network: policy.network)
+    public init(_ psbt: PSBT, accounts: [Descriptor], policy: SigningPolicy, accountLabels: [String] = [])
+        throws(PSBTError)
+    {
+        let analysis = try PSBTAnalysis(
+            psbt: psbt, accounts: accounts, network: policy.network, changeRule: policy.changeRule)
         self.analysis = analysis
         self.policy = policy
+        self.accountLabels = accountLabels
         var refusals: [SigningRefusal] = []
         let ours = analysis.inputs.filter { if case .ours = $0.ownership { true } else { false } }
         if ours.isEmpty { refusals.append(.nothingToSign) }
@@ -25,6 +35,11 @@ public struct TransactionReview: Sendable {
             let isTaproot: Bool = if case .p2tr = input.scriptPubKey?.template { true } else { false }
             if let type = input.sighashType, !(type == 1 || (isTaproot && type == 0)), !policy.allowNonDefaultSighash {
                 refusals.append(.nonDefaultSighash(input: input.index, type: type))
+            }
+        }
+        for input in analysis.inputs where !input.isFinalized {
+            if let type = input.sighashType, type & 0x1f == 3, input.index >= analysis.outputs.count {
+                refusals.append(.sighashSingleWithoutOutput(input: input.index))
             }
         }
         for warning in analysis.warnings {
@@ -43,10 +58,14 @@ public struct TransactionReview: Sendable {
                 break
             }
         }
-        if analysis.fee == nil {
+        if let fee = analysis.fee {
+            // The rate over the smallest size the transaction can have: foreign inputs' size claims don't count.
+            if let rate = analysis.maximumFeeRate, rate > policy.maxFeeRateSatsPerVByte {
+                refusals.append(.feeRateTooHigh(satsPerVByte: rate, maximum: policy.maxFeeRateSatsPerVByte))
+            }
+            if fee > policy.maxFee { refusals.append(.feeTooHigh(fee: fee, maximum: policy.maxFee)) }
+        } else {
             refusals.append(.unknownFee)
-        } else if let rate = analysis.feeRate, rate > policy.maxFeeRateSatsPerVByte {
-            refusals.append(.feeRateTooHigh(satsPerVByte: rate, maximum: policy.maxFeeRateSatsPerVByte))
         }
         self.refusals = refusals
     }
@@ -54,7 +73,21 @@ public struct TransactionReview: Sendable {
     /// Whether the policy lets this PSBT be signed.
     public var isAcceptable: Bool { refusals.isEmpty }
 
-    /// The review as text for the offline screen.
+    /// Adds a refusal once.
+    mutating func refuse(_ refusal: SigningRefusal) {
+        if !refusals.contains(refusal) { refusals.append(refusal) }
+    }
+
+    /// The name of the account an own output or input belongs to.
+    public func label(of ownership: PSBTAnalysis.Ownership) -> String? {
+        switch ownership {
+        case .ours(let account, _, _), .ownOutsideSpentWallet(let account, _, _):
+            account < accountLabels.count ? accountLabels[account] : "account descriptor \(account)"
+        default: nil
+        }
+    }
+
+    /// The review as text for the offline screen (every string from the PSBT cleaned of terminal controls).
     public var text: String {
         var lines: [String] = []
         lines.append("Transaction \(analysis.txid)")
@@ -62,22 +95,28 @@ public struct TransactionReview: Sendable {
         lines.append("")
         lines.append("SENDING (\(external.count) destination\(external.count == 1 ? "" : "s")):")
         for output in external {
-            let note = output.ownership == .claimedButNotOurs ? "  <-- CLAIMS TO BE CHANGE, IS NOT OURS" : ""
+            let note: String =
+                switch output.ownership {
+                case .claimedButNotOurs: "  <-- CLAIMS TO BE CHANGE, IS NOT OURS"
+                case .ownOutsideSpentWallet(_, let branch, let index):
+                    "  <-- THIS VAULT'S KEY, BUT NOT CHANGE OF THE WALLET BEING SPENT: \(label(of: output.ownership) ?? "?"), "
+                        + "branch \(branch), index \(index)"
+                default: ""
+                }
             lines.append(
-                "  \(Self.btc(output.amount))  to  \(output.address ?? "script " + output.scriptPubKey.hexString)\(note)"
-            )
+                "  \(Self.btc(output.amount))  to  \(Self.destination(output))\(DisplayText.clean(note))")
         }
         let change = analysis.outputs.filter { !$0.isExternal }
         if !change.isEmpty {
             lines.append("")
-            lines.append("CHANGE / OWN ADDRESSES (verified against this vault):")
+            lines.append("CHANGE / OWN ADDRESSES (verified against this vault, wallet being spent):")
             for output in change {
-                let placement =
-                    if case .ours(_, let branch, let index) = output.ownership {
-                        " (branch \(branch), index \(index))"
-                    } else { "" }
-                lines.append(
-                    "  \(Self.btc(output.amount))  to  \(output.address ?? output.scriptPubKey.hexString)\(placement)")
+                var placement = ""
+                if case .ours(_, let branch, let index) = output.ownership {
+                    let wallet = DisplayText.clean(label(of: output.ownership) ?? "?")
+                    placement = " (\(wallet), \(branch == 1 ? "change" : "receive") branch, index \(index))"
+                }
+                lines.append("  \(Self.btc(output.amount))  to  \(Self.destination(output))\(placement)")
             }
         }
         lines.append("")
@@ -92,15 +131,42 @@ public struct TransactionReview: Sendable {
         if !analysis.warnings.isEmpty {
             lines.append("")
             lines.append("WARNINGS:")
-            for warning in analysis.warnings { lines.append("  ! \(warning)") }
+            for warning in analysis.warnings { lines.append("  ! \(DisplayText.clean(warning.description))") }
+        }
+        if !notes.isEmpty {
+            lines.append("")
+            for note in notes { lines.append("note: \(DisplayText.clean(note))") }
         }
         if !refusals.isEmpty {
             lines.append("")
             lines.append("REFUSED:")
-            for refusal in refusals { lines.append("  x \(refusal)") }
+            for refusal in refusals { lines.append("  x \(DisplayText.clean(refusal.description))") }
         }
         return lines.joined(separator: "\n")
     }
 
+    static func destination(_ output: PSBTAnalysis.Output) -> String {
+        DisplayText.clean(output.address ?? "script " + output.scriptPubKey.hexString)
+    }
+
     static func btc(_ amount: Amount) -> String { "\(amount.btcString) BTC" }
+}
+
+/// Text from outside (PSBT fields, wallet names, descriptors) made safe for a terminal.
+public enum DisplayText {
+    /// `text` without terminal control characters: C0 and C1 controls (escape sequences start there), DEL, and the
+    /// format characters that reorder or hide text (bidirectional overrides, zero-width characters); each becomes `?`.
+    public static func clean(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { result.append(isUnsafe(scalar) ? "?" : scalar) }
+        return String(result)
+    }
+
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
 }

@@ -24,12 +24,15 @@ public struct PSBTSigner: Sendable {
     /// A signer with `options` (strict by default).
     public init(options: SigningOptions = .strict) { self.options = options }
 
-    /// Signs every input of `psbt` that `provider` holds keys for.
+    /// Signs the inputs of `psbt` that `provider` holds keys for; with `only`, none outside that set (the inputs a
+    /// review approved).
     ///
     /// - Throws: `PSBTError.signerCheckFailed` when an input's scripts or UTXOs are inconsistent (BIP174's signer
     ///   checks), `.nonStandardSighash` for a sighash type the options don't allow, `.missingUTXO` for an input
     ///   this seed could sign but whose UTXO is absent. Nothing is signed when any of these is thrown.
-    public func sign(_ psbt: PSBT, with provider: some KeyProvider) throws(PSBTError) -> SigningReport {
+    public func sign(_ psbt: PSBT, with provider: some KeyProvider, only approved: Set<Int>? = nil) throws(PSBTError)
+        -> SigningReport
+    {
         var result = psbt
         let transaction = try psbt.unsignedTransaction()
         var plans: [InputPlan?] = []
@@ -45,6 +48,10 @@ public struct PSBTSigner: Sendable {
         // First pass: find the keys and refuse before anything is signed.
         var work: [(Int, InputPlan, [SigningKey])] = []
         for (index, plan) in plans.enumerated() {
+            if let approved, !approved.contains(index) {
+                skipped[index] = "not approved by the review"
+                continue
+            }
             guard let plan else {
                 skipped[index] = psbt.inputs[index].isFinalized ? "already finalized" : "no UTXO and no key of ours"
                 if !psbt.inputs[index].isFinalized, try hasOurKey(psbt.inputs[index], provider) {
@@ -57,7 +64,7 @@ public struct PSBTSigner: Sendable {
                 skipped[index] = "no key of this seed"
                 continue
             }
-            try check(plan, index: index)
+            try check(plan, index: index, outputCount: transaction.outputs.count)
             work.append((index, plan, keys))
         }
         for (index, plan, keys) in work {
@@ -71,8 +78,14 @@ public struct PSBTSigner: Sendable {
     }
 
     /// The policy checks of an input this seed will sign.
-    private func check(_ plan: InputPlan, index: Int) throws(PSBTError) {
+    private func check(_ plan: InputPlan, index: Int, outputCount: Int) throws(PSBTError) {
         let type = plan.sighashType
+        // Legacy SIGHASH_SINGLE without an output at the input's index signs the constant 1: a signature valid for
+        // any transaction spending that coin. Never signed, whatever the options.
+        if type.rawValue & 0x1f == 3, index >= outputCount {
+            throw .signerCheckFailed(
+                input: index, reason: "SIGHASH_SINGLE without an output at the input's index is never signed")
+        }
         if plan.kind == .taproot {
             guard type.rawValue == 0 || type.rawValue == 1 || options.allowNonDefaultSighash else {
                 throw .nonStandardSighash(type.rawValue, input: index)

@@ -18,6 +18,8 @@ public enum MultisigError: Error, Equatable, Sendable {
     case cosignerKeyMismatch(path: String)
     /// The cosigner keys are for another network than the vault's.
     case networkMismatch(vault: String)
+    /// The same cosigner key appears twice (its origin).
+    case duplicateKey(String)
 }
 
 extension MultisigError: CustomStringConvertible {
@@ -34,6 +36,7 @@ extension MultisigError: CustomStringConvertible {
         case .cosignerKeyMismatch(let path):
             "a cosigner claims this vault's fingerprint at \(path), but its xpub is not the one this seed derives"
         case .networkMismatch(let vault): "the cosigner keys are not for this vault's network (\(vault))"
+        case .duplicateKey(let origin): "the cosigner key \(origin) appears more than once: refused"
         }
     }
 }

@@ -36,8 +36,13 @@ public struct MultisigWallet: Sendable, Equatable {
         default: throw .notMultisig
         }
         guard case .multi(let threshold, let keys, _) = inner else { throw .notMultisig }
+        var seen: Set<[UInt8]> = []
         for key in keys {
-            guard case .extended = key.material, key.origin != nil else { throw .keyWithoutOrigin }
+            guard case .extended(let extended) = key.material, let origin = key.origin else { throw .keyWithoutOrigin }
+            // The same key twice makes an M-of-N that one cosigner can satisfy with fewer devices than it shows.
+            guard seen.insert(extended.extendedPublicKey.publicKey.compressed).inserted else {
+                throw .duplicateKey(origin.description)
+            }
         }
         self.name = trimmed
         self.descriptorText = parsed.description

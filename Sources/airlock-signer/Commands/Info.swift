@@ -3,13 +3,13 @@ import CLISupport
 import Signer
 
 extension AirlockSigner {
-    /// `airlock-signer info`: what the vault header says; no password, no secrets.
+    /// `airlock-signer info`: what the vault header says, once the password has authenticated it; no secrets.
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the vault's network, master fingerprint and registered wallets (no secrets).",
             discussion: """
-                Reads only the clear header, so no password is asked for; the header is authenticated whenever the \
-                vault is unlocked.
+                Asks for the password (or --password-file) and shows only what the vault key authenticates: the \
+                header is bound to the sealed payload, so an edited header (a wallet slipped in) fails (exit 3).
 
                 Examples:
                   airlock-signer info
@@ -20,7 +20,8 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let header = try Vault(path: options.vaultPath).readHeader()
+                // Only what the vault key authenticates is shown (the header is bound to the sealed payload).
+                let header = try options.unlock().header
                 let auditEntries = (try? AuditLog(vaultPath: options.vaultPath).entries().count) ?? 0
                 if options.json {
                     try JSONOutput.print(
@@ -41,7 +42,8 @@ extension AirlockSigner {
                     text += "passphrase stored: \(header.passphraseStored ? "yes" : "no")\n"
                     text += "multisig wallets: \(header.multisigWallets.count)\n"
                     for wallet in header.multisigWallets {
-                        text += "  \(wallet.name): \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)\n"
+                        text +=
+                            "  \(DisplayText.clean(wallet.name)): \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)\n"
                     }
                     text += "audit entries: \(auditEntries)"
                     print(text)

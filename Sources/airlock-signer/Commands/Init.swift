@@ -50,7 +50,7 @@ extension AirlockSigner {
                 let chosenNetwork = Network(name: network) ?? .main
                 let byteCount = words * 4 / 3
                 var entropy = SecureRandom.secret(byteCount)
-                if dice { entropy = try DiceEntropy.mix(osEntropy: entropy, words: words) }
+                if dice { entropy = try DiceInput.mix(osEntropy: entropy, words: words) }
                 let mnemonic = try Mnemonic(entropy: entropy)
                 let password = try SecretInput.newSecret(
                     file: options.passwordFile, prompt: "New vault password: ", what: "password")
@@ -79,33 +79,17 @@ extension AirlockSigner {
     }
 }
 
-/// Dice rolls hashed together with OS entropy.
-enum DiceEntropy {
-    /// Reads d6 rolls (digits 1 to 6; anything else between them is ignored) from stdin until there are enough,
-    /// then returns SHA-256("airlock-dice-v1" ‖ OS entropy ‖ rolls) cut to the entropy's length.
+/// Reads the dice rolls on stdin; the library (`Signer.DiceEntropy`) keeps them and mixes them in.
+enum DiceInput {
     static func mix(osEntropy: SecretBytes, words: Int) throws -> SecretBytes {
-        let needed = words == 12 ? 50 : 99
-        Diagnostics.print("Type at least \(needed) d6 rolls (1-6), on one or more lines; an empty line ends.")
-        let rolls = SecretBytes(count: 1024)
-        var count = 0
-        while count < rolls.count, let line = readLine(strippingNewline: true) {
-            if line.trimmingCharacters(in: .whitespaces).isEmpty, count >= needed { break }
-            for scalar in line.unicodeScalars where ("1"..."6").contains(scalar) && count < rolls.count {
-                rolls.withUnsafeMutableBytes { $0[count] = UInt8(scalar.value) }
-                count += 1
-            }
-            if count >= needed, line.isEmpty { break }
-            Diagnostics.print("\(count) rolls so far.")
+        var dice = DiceEntropy(words: words)
+        Diagnostics.print("Type at least \(dice.needed) d6 rolls (1-6), on one or more lines; an empty line ends.")
+        while dice.count < DiceEntropy.capacity, let line = readLine(strippingNewline: true) {
+            if line.trimmingCharacters(in: .whitespaces).isEmpty, dice.isEnough { break }
+            dice.add(line: line)
+            if dice.isEnough, line.isEmpty { break }
+            Diagnostics.print("\(dice.count) rolls so far.")
         }
-        guard count >= needed else {
-            throw CLIError(.invalidInput, "only \(count) dice rolls; \(needed) are needed for \(words) words")
-        }
-        var hasher = SHA256()
-        hasher.update(Array("airlock-dice-v1".utf8))
-        hasher.update(osEntropy)
-        hasher.update(rolls.slice(0..<count))
-        var digest = hasher.finalize()
-        defer { SecretBytes.wipe(&digest) }
-        return SecretBytes(copying: digest.prefix(osEntropy.count))
+        do { return try dice.mix(osEntropy: osEntropy) } catch { throw CLIError(.invalidInput, error.description) }
     }
 }

@@ -17,13 +17,25 @@ extension AirlockSigner {
                 ALL/DEFAULT, a fee rate above --max-fee-rate or a fee above the amount sent, a PSBT for another \
                 network, segwit v0 inputs without their previous transaction. Refusals exit 4.
 
-                The signed PSBT keeps only the signatures by default (smaller QR codes; the coordinator combines \
-                them); --full keeps every field. Without --out/--qr/--terminal it is printed as base64.
+                Change is an output of the wallet being spent only: the same account and script type as the \
+                inputs (or the same registered multisig), on its receive or change branch, at most 10,000 indexes \
+                past the highest index the inputs use. Any other output of this seed (another account, another \
+                script type, a far index) is listed and counted as an external payment. Only the inputs the review \
+                approves are signed: an input whose script is not what its claimed derivation gives is refused, and \
+                inputs of scripts no registered wallet describes need --allow-unregistered. The fee rate is checked \
+                over the smallest size the transaction can have, and the fee against --max-fee (default 0.05 BTC).
+
+                The review is always shown before the question (on stderr; with --json too). The signed PSBT is \
+                written whole while other cosigners still have to sign it (the next signer reviews and signs that \
+                file); once this signature completes it, only the transaction and the signatures (smaller QR codes; \
+                the coordinator combines them). --full always writes the whole PSBT, --trim always the trimmed one. \
+                Without --out/--qr/--terminal it is printed as base64.
 
                 Examples:
                   airlock-signer sign unsigned-*.png --qr signed.png
                   airlock-signer sign tx.psbt --out signed.psbt --password-file pw.txt --yes
                   airlock-signer sign frames/ --json --yes --qr signed.png --qr-sheet
+                  airlock-signer sign tx.psbt --max-fee 0.2btc --max-fee-rate 300 --out signed.psbt
                 """)
 
         @OptionGroup var vault: VaultOptions
@@ -31,16 +43,24 @@ extension AirlockSigner {
         var input: [String]
         @OptionGroup var output: OutputOptions
         @Flag(help: "Sign without asking for confirmation (the review is still printed).") var yes = false
-        @Option(help: "Refuse fee rates above this many sat/vB.") var maxFeeRate: Double = 1000
+        @Option(help: "Refuse fee rates above this many sat/vB (over the smallest size the transaction can have).")
+        var maxFeeRate: Double = 1000
+        @Option(help: "Refuse fees above this amount: 0.05btc, 5000000sat or a number of BTC (default 0.05 BTC).")
+        var maxFee: String?
         @Flag(help: "Sign inputs that ask for SIGHASH_NONE/SINGLE/ANYONECANPAY (dangerous).")
         var allowNonDefaultSighash = false
         @Flag(
             name: .customLong("allow-missing-prev-tx"),
             help: "Sign segwit v0 inputs without their previous transaction.")
         var allowMissingPreviousTransaction = false
-        @Flag(help: "Sign multisig inputs of wallets not registered with `multisig register` (change not verifiable).")
+        @Flag(
+            help:
+                "Sign inputs of scripts no registered wallet describes (unregistered multisig, script paths, foreign scripts)."
+        )
         var allowUnregistered = false
-        @Flag(help: "Write the full PSBT (every field) instead of only the signatures.") var full = false
+        @Flag(help: "Write the whole PSBT (every field), even when this signature completes it.") var full = false
+        @Flag(help: "Write only the transaction and the signatures, even when other cosigners still have to sign.")
+        var trim = false
         @Flag(help: "Also finalize; when complete, write the network transaction (hex) to --tx-out or stdout.")
         var finalize = false
         @Option(help: "With --finalize: write the final transaction (hex) to FILE.") var txOut: String?
@@ -49,9 +69,29 @@ extension AirlockSigner {
         func validate() throws {
             guard maxFeeRate > 0 else { throw ValidationError("--max-fee-rate must be positive") }
             if txOut != nil, !finalize { throw ValidationError("--tx-out needs --finalize") }
+            if full, trim { throw ValidationError("--full and --trim exclude each other") }
+            if let maxFee { _ = try Self.amount(maxFee) }
+        }
+
+        static func amount(_ text: String) throws -> Amount {
+            do { return try Amount(string: text) } catch {
+                throw ValidationError("--max-fee: '\(text)' is not an amount (0.05btc, 5000000sat or a number of BTC)")
+            }
         }
 
         var json: Bool { vault.json }
+
+        var policy: SigningPolicy {
+            get throws {
+                var policy = SigningPolicy(network: .main)
+                policy.maxFeeRateSatsPerVByte = maxFeeRate
+                if let maxFee { policy.maxFee = try Self.amount(maxFee) }
+                policy.allowNonDefaultSighash = allowNonDefaultSighash
+                policy.allowMissingPreviousTransaction = allowMissingPreviousTransaction
+                policy.allowUnregistered = allowUnregistered
+                return policy
+            }
+        }
 
         func run() async throws {
             try await ErrorReporting.run {
@@ -63,64 +103,33 @@ extension AirlockSigner {
                 let original = try parsePSBT(read.payload)
                 let unlocked = try vault.unlock()
                 let master = try vault.masterKey(of: unlocked)
-                let network = unlocked.network
-                // Origins that name an account key (a watch-only wallet restored from a bare xpub) are matched to
-                // this seed's accounts for the review and signing; the PSBT written back keeps the sender's own.
-                let (psbt, resolvedOrigins) = AccountOriginResolver(master: master, network: network).resolving(
-                    original)
-                var policy = SigningPolicy(network: network)
-                policy.maxFeeRateSatsPerVByte = maxFeeRate
-                policy.allowNonDefaultSighash = allowNonDefaultSighash
-                policy.allowMissingPreviousTransaction = allowMissingPreviousTransaction
-                let registered = try unlocked.header.multisigWallets.map { try $0.descriptor }
-                let accounts = try Self.singleSigAccounts(in: psbt, master: master, network: network) + registered
-                let review = try TransactionReview(psbt, accounts: accounts, policy: policy)
-                let provider = SeedKeyProvider(master: master)
-                let unregistered = try unregisteredInputs(psbt, review: review, provider: provider)
-                var refusals = review.refusals
-                if !unregistered.isEmpty {
-                    if allowUnregistered {
-                        refusals.removeAll { $0 == .nothingToSign }
-                    } else {
-                        refusals.append(.nothingToSign)
-                    }
-                }
-                let unique = refusals.reduce(into: [SigningRefusal]()) { if !$0.contains($1) { $0.append($1) } }
-                if !json { Diagnostics.print(review.text) }
-                if resolvedOrigins > 0, !json {
-                    Diagnostics.print(
-                        "\nnote: \(resolvedOrigins) key origin(s) named an account key instead of this seed's master key "
-                            + "(a watch-only wallet without key origins); matched to this seed's accounts by re-deriving each key"
-                    )
-                }
-                if !unregistered.isEmpty {
-                    Diagnostics.print(
-                        "\n!!! inputs \(unregistered.map(String.init).joined(separator: ", ")) spend from a multisig "
-                            + "wallet NOT registered in this vault: its change cannot be verified"
-                            + (allowUnregistered
-                                ? " (signing anyway: --allow-unregistered)"
-                                : "; register it or pass --allow-unregistered"))
-                }
-                guard unique.isEmpty || (unique == [.nothingToSign] && allowUnregistered && !unregistered.isEmpty)
-                else {
-                    if json { try JSONOutput.printObject(verdict(review, refusals: unique, signed: [])) }
-                    throw CLIError(.refused, "refused: " + unique.map(\.description).joined(separator: "; "))
+                var policy = try self.policy
+                policy.network = unlocked.network
+                // A malformed transaction (SigningSessionError) exits 2.
+                let decision = try SigningSession(vault: unlocked, master: master, policy: policy).review(original)
+                // The review always comes first, on stderr (also under --json): nothing is approved unseen.
+                Diagnostics.print(decision.review.text)
+                guard decision.isApproved else {
+                    if json { try JSONOutput.print(SignOutput(decision, signed: nil)) }
+                    let reasons =
+                        decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
+                    throw CLIError(.refused, "refused: " + reasons.joined(separator: "; "))
                 }
                 if !yes {
                     guard Prompt.confirm("\nSign this transaction?") else {
                         throw CLIError(.refused, "not signed: declined at the confirmation")
                     }
                 }
-                let report = try PSBTSigner(options: policy.signingOptions).sign(psbt, with: provider)
-                guard !report.signedInputs.isEmpty else {
-                    throw CLIError(.refused, "nothing signed: no input of this PSBT belongs to this vault")
+                let signed: SignedPSBT
+                do { signed = try decision.sign() } catch let error as SigningSessionError {
+                    throw CLIError(.refused, error.description)
                 }
                 try AuditLog(vaultPath: unlocked.vault.path).append(
-                    unsignedPSBT: original.serialized(), summary: summary(review))
-                var signed = resolvedOrigins > 0 ? try original.combined(with: [report.psbt]) : report.psbt
+                    unsignedPSBT: original.serialized(), summary: summary(decision.review))
+                var complete = signed.psbt
                 var finalTransaction: Transaction?
-                if finalize, signed.finalize() { finalTransaction = try signed.extractTransaction() }
-                let written = full || finalTransaction != nil ? signed : signed.trimmedForCoordinator()
+                if finalize, complete.finalize() { finalTransaction = try complete.extractTransaction() }
+                let written = finalTransaction != nil && !trim ? complete : signed.answer(full: full, trim: trim)
                 let bytes = written.serialized()
                 let preferred: QRFormatOption? =
                     switch read.format {
@@ -133,15 +142,20 @@ extension AirlockSigner {
                     try AtomicFileWriter.write(Array((finalTransaction.serialized().hexString + "\n").utf8), to: txOut)
                 }
                 if json {
-                    var object = verdict(review, refusals: [], signed: report.signedInputs)
-                    object["psbt"] = written.base64String
-                    object["written"] = paths
-                    if let finalTransaction { object["transaction"] = finalTransaction.serialized().hexString }
-                    try JSONOutput.printObject(object)
+                    var object = SignOutput(decision, signed: signed.signedInputs)
+                    object.psbt = written.base64String
+                    object.written = paths
+                    object.complete = signed.isComplete
+                    object.transaction = finalTransaction?.serialized().hexString
+                    try JSONOutput.print(object)
                 } else {
                     Diagnostics.print(
-                        "signed \(report.signedInputs.count) of \(psbt.inputs.count) input(s): "
-                            + report.signedInputs.map { "#\($0)" }.joined(separator: ", "))
+                        "signed \(signed.signedInputs.count) of \(original.inputs.count) input(s): "
+                            + signed.signedInputs.map { "#\($0)" }.joined(separator: ", "))
+                    Diagnostics.print(
+                        signed.isComplete
+                            ? "complete: this signature completes the transaction"
+                            : "not complete yet: other cosigners still have to sign")
                     if !output.isRequested { print(written.base64String) }
                     if let finalTransaction, txOut == nil { print(finalTransaction.serialized().hexString) }
                     for path in paths { Diagnostics.print("wrote \(path)") }
@@ -159,53 +173,6 @@ extension AirlockSigner {
             do { return try PSBT(anyEncoding: bytes) } catch { throw CLIError(.invalidInput, "invalid PSBT: \(error)") }
         }
 
-        /// The single-signature accounts of this seed that the PSBT's derivations name (BIP44/49/84/86 paths).
-        static func singleSigAccounts(in psbt: PSBT, master: ExtendedPrivateKey, network: Network) throws
-            -> [Descriptor]
-        {
-            var origins: [KeyOrigin] = []
-            for input in psbt.inputs {
-                origins += input.bip32Derivations.map(\.origin) + input.tapBIP32Derivations.map(\.origin)
-            }
-            for output in psbt.outputs {
-                origins += output.bip32Derivations.map(\.origin) + output.tapBIP32Derivations.map(\.origin)
-            }
-            var seen: Set<String> = []
-            var accounts: [Descriptor] = []
-            for origin in origins where origin.fingerprint == master.fingerprint {
-                let components = origin.path.components
-                guard components.count == 5, components[0].isHardened, components[2].isHardened,
-                    let script = AccountScript.allCases.first(where: {
-                        $0 != .wshMulti && $0.purpose == components[0].index
-                    })
-                else { continue }
-                let key = "\(script.rawValue)/\(components[2].index)"
-                guard seen.insert(key).inserted else { continue }
-                let account = try AccountKey(
-                    master: master, script: script, account: components[2].index, network: network)
-                if let descriptor = account.descriptor { accounts.append(descriptor) }
-            }
-            return accounts
-        }
-
-        /// Inputs this seed can sign that no account or registered wallet claims (an unregistered multisig).
-        private func unregisteredInputs(_ psbt: PSBT, review: TransactionReview, provider: SeedKeyProvider) throws
-            -> [Int]
-        {
-            var result: [Int] = []
-            for (index, input) in psbt.inputs.enumerated() {
-                guard case .foreign = review.analysis.inputs[index].ownership,
-                    input.witnessScript != nil || input.redeemScript != nil
-                else { continue }
-                let ours = input.bip32Derivations.contains { derivation in
-                    ((try? provider.privateKey(for: .bip32(publicKey: derivation.publicKey, origin: derivation.origin)))
-                        ?? nil) != nil
-                }
-                if ours { result.append(index) }
-            }
-            return result
-        }
-
         private func summary(_ review: TransactionReview) -> AuditSummary {
             AuditSummary(
                 txid: review.analysis.txid.hexString,
@@ -215,26 +182,111 @@ extension AirlockSigner {
                 },
                 change: review.analysis.changeAmount, fee: review.analysis.fee)
         }
+    }
+}
 
-        private func verdict(_ review: TransactionReview, refusals: [SigningRefusal], signed: [Int]) -> [String: Any] {
-            let analysis = review.analysis
-            return [
-                "verdict": refusals.isEmpty ? "signed" : "refused",
-                "txid": analysis.txid.hexString,
-                "fee": analysis.fee.map { Int($0.sats) as Any } ?? NSNull(),
-                "fee_rate": analysis.feeRate.map { ($0 * 100).rounded() / 100 as Any } ?? NSNull(),
-                "sent": Int(analysis.amountSent.sats),
-                "change": Int(analysis.changeAmount.sats),
-                "outputs": analysis.outputs.map { output -> [String: Any] in
-                    [
-                        "index": output.index, "address": output.address ?? NSNull(), "amount": Int(output.amount.sats),
-                        "change": output.isChange, "external": output.isExternal,
-                    ]
-                },
-                "warnings": analysis.warnings.map(\.description),
-                "refusals": refusals.map(\.description),
-                "signed_inputs": signed,
-            ]
+/// `sign --json`: the decision, and what was written when signed.
+struct SignOutput: Encodable {
+    struct Output: Encodable {
+        let index: Int
+        let address: String?
+        let amount: UInt64
+        let external: Bool
+        let change: Bool
+        /// The wallet of an own output (script type and account, or the registered multisig), also for an own key
+        /// outside the wallet being spent (then `external` is true).
+        let wallet: String?
+        let branch: Int?
+        let derivationIndex: UInt32?
+    }
+    let verdict: String
+    let txid: String
+    let fee: UInt64?
+    let feeRate: Double?
+    let sent: UInt64
+    let change: UInt64
+    let outputs: [Output]
+    let warnings: [String]
+    let refusals: [String]
+    let signedInputs: [Int]
+    let approvedInputs: [Int]
+    var complete: Bool?
+    var psbt: String?
+    var written: [String]?
+    var transaction: String?
+
+    init(_ decision: SigningDecision, signed: [Int]?) {
+        let review = decision.review
+        let analysis = review.analysis
+        verdict = signed == nil ? "refused" : "signed"
+        txid = analysis.txid.hexString
+        fee = analysis.fee?.sats
+        feeRate = analysis.feeRate.map { ($0 * 100).rounded() / 100 }
+        sent = analysis.amountSent.sats
+        change = analysis.changeAmount.sats
+        outputs = analysis.outputs.map { output in
+            var branch: Int?
+            var index: UInt32?
+            switch output.ownership {
+            case .ours(_, let b, let i), .ownOutsideSpentWallet(_, let b, let i): (branch, index) = (b, i)
+            default: break
+            }
+            return Output(
+                index: output.index, address: output.address.map(DisplayText.clean), amount: output.amount.sats,
+                external: output.isExternal, change: output.isChange,
+                wallet: review.label(of: output.ownership).map(DisplayText.clean), branch: branch,
+                derivationIndex: index)
         }
+        warnings = analysis.warnings.map { DisplayText.clean($0.description) }
+        refusals = signed == nil ? decision.refusals.map(\.description) : []
+        signedInputs = signed ?? []
+        approvedInputs = decision.approvedInputs
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case verdict, txid, fee
+        case feeRate = "fee_rate"
+        case sent, change, outputs, warnings, refusals
+        case signedInputs = "signed_inputs"
+        case approvedInputs = "approved_inputs"
+        case complete, psbt, written, transaction
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(verdict, forKey: .verdict)
+        try container.encode(txid, forKey: .txid)
+        try container.encode(fee, forKey: .fee)  // null when unknown
+        try container.encode(feeRate, forKey: .feeRate)
+        try container.encode(sent, forKey: .sent)
+        try container.encode(change, forKey: .change)
+        try container.encode(outputs, forKey: .outputs)
+        try container.encode(warnings, forKey: .warnings)
+        try container.encode(refusals, forKey: .refusals)
+        try container.encode(signedInputs, forKey: .signedInputs)
+        try container.encode(approvedInputs, forKey: .approvedInputs)
+        try container.encodeIfPresent(complete, forKey: .complete)
+        try container.encodeIfPresent(psbt, forKey: .psbt)
+        try container.encodeIfPresent(written, forKey: .written)
+        if psbt != nil { try container.encode(transaction, forKey: .transaction) }
+    }
+}
+
+extension SignOutput.Output {
+    enum CodingKeys: String, CodingKey {
+        case index, address, amount, external, change, wallet, branch
+        case derivationIndex = "derivation_index"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(index, forKey: .index)
+        try container.encode(address, forKey: .address)
+        try container.encode(amount, forKey: .amount)
+        try container.encode(external, forKey: .external)
+        try container.encode(change, forKey: .change)
+        try container.encodeIfPresent(wallet, forKey: .wallet)
+        try container.encodeIfPresent(branch, forKey: .branch)
+        try container.encodeIfPresent(derivationIndex, forKey: .derivationIndex)
     }
 }

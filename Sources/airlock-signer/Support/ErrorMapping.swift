@@ -19,7 +19,7 @@ extension VaultError: ExitStatusProviding {
 extension MultisigError: ExitStatusProviding {
     public var exitStatus: ExitStatus {
         switch self {
-        case .notACosigner, .cosignerKeyMismatch: .refused
+        case .notACosigner, .cosignerKeyMismatch, .duplicateKey: .refused
         default: .invalidInput
         }
     }
@@ -45,4 +45,8 @@ extension AccountError: ExitStatusProviding {
         case .derivation: .invalidInput
         }
     }
+}
+
+extension SigningSessionError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .invalidInput }
 }

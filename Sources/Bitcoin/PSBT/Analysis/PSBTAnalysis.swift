@@ -12,6 +12,17 @@ public struct PSBTAnalysis: Sendable {
         case foreign
         /// Claims a derivation of one of our keys, but the script is not what that derivation gives.
         case claimedButNotOurs
+        /// Re-derives to one of the accounts, but not to the wallet being spent (another account or script type than
+        /// the inputs', or an index far past the inputs'): under a `ChangeRule` an external payment.
+        case ownOutsideSpentWallet(account: Int, branch: Int, index: UInt32)
+    }
+
+    /// What makes an output change (DESIGN.md section 5): it re-derives to an account one of the inputs spends from,
+    /// on its receive or change branch, at most `maxIndexGap` past the highest index those inputs use.
+    public struct ChangeRule: Sendable, Equatable {
+        /// How far past the highest input index of the same account an own output may be (default 10,000).
+        public var maxIndexGap: UInt32
+        public init(maxIndexGap: UInt32 = 10_000) { self.maxIndexGap = maxIndexGap }
     }
 
     /// One input.
@@ -48,10 +59,18 @@ public struct PSBTAnalysis: Sendable {
     public let fee: Amount?
     /// The estimated virtual size once finalized.
     public let estimatedVSize: Int
+    /// The smallest virtual size the transaction can have: the inputs that are not ours counted at their minimum (an
+    /// outpoint, an empty scriptSig, one empty witness), since their size is whatever their owners finally give them.
+    public let minimumVSize: Int
     public let warnings: [PSBTWarning]
 
     /// The fee rate in sat/vB, when the fee is known.
     public var feeRate: Double? { fee.map { Double($0.sats) / Double(max(estimatedVSize, 1)) } }
+
+    /// The highest fee rate the transaction can end up paying, in sat/vB: the fee over `minimumVSize`.
+    ///
+    /// A fee cap checks this one, so that a foreign input claiming a large script cannot make a high fee look cheap.
+    public var maximumFeeRate: Double? { fee.map { Double($0.sats) / Double(max(minimumVSize, 1)) } }
 
     /// The sum of outputs that leave the accounts.
     public var amountSent: Amount { (try? Amount.sum(outputs.filter(\.isExternal).map(\.amount))) ?? .zero }
@@ -62,7 +81,12 @@ public struct PSBTAnalysis: Sendable {
     /// Analyses `psbt` for `accounts` on `network` (addresses are shown for that network).
     ///
     /// - Throws: `PSBTError` when the unsigned transaction can't be assembled (v2 locktime conflict).
-    public init(psbt: PSBT, accounts: [Descriptor], network: Network) throws(PSBTError) {
+    /// With a `changeRule`, an output counts as ours only when it belongs to the wallet being spent; any other output
+    /// of the accounts is `.ownOutsideSpentWallet`, and any output claiming a key of the accounts' fingerprints that
+    /// does not re-derive to the wallet being spent is warned about; both are external payments.
+    public init(psbt: PSBT, accounts: [Descriptor], network: Network, changeRule: ChangeRule? = nil)
+        throws(PSBTError)
+    {
         let transaction = try psbt.unsignedTransaction()
         var warnings: [PSBTWarning] = []
         var inputs: [Input] = []
@@ -94,7 +118,7 @@ public struct PSBTAnalysis: Sendable {
             switch ownership {
             case .foreign: warnings.append(.foreignInput(input: index))
             case .claimedButNotOurs: warnings.append(.inputMismatch(input: index))
-            case .ours: break
+            case .ours, .ownOutsideSpentWallet: break
             }
             let isTaproot: Bool = if case .p2tr = utxo?.scriptPubKey.template { true } else { false }
             if let type = input.sighashType, type != (isTaproot ? 0 : 1), !(isTaproot && type == 1) {
@@ -106,13 +130,43 @@ public struct PSBTAnalysis: Sendable {
                     address: utxo.flatMap { try? Address(scriptPubKey: $0.scriptPubKey, network: network).description },
                     ownership: ownership, sighashType: input.sighashType, isFinalized: input.isFinalized))
         }
+        var highestInputIndex: [Int: UInt32] = [:]
+        for input in inputs {
+            if case .ours(let account, _, let index) = input.ownership {
+                highestInputIndex[account] = max(highestInputIndex[account] ?? 0, index)
+            }
+        }
+        let ownFingerprints = Set(accounts.flatMap { $0.expression.keys.compactMap(\.origin?.fingerprint) })
         var outputs: [Output] = []
         for (index, txOut) in transaction.outputs.enumerated() {
             let psbtOutput = psbt.outputs[index]
             let claimed = psbtOutput.bip32Derivations.map(\.origin) + psbtOutput.tapBIP32Derivations.map(\.origin)
-            let ownership = Self.ownership(of: txOut.scriptPubKey, claimed: claimed, accounts: accounts)
+            var ownership = Self.ownership(of: txOut.scriptPubKey, claimed: claimed, accounts: accounts)
             if ownership == .claimedButNotOurs { warnings.append(.changeMismatch(output: index)) }
-            if case .nullData = txOut.scriptPubKey.template { warnings.append(.opReturn(output: index)) }
+            if let changeRule {
+                if case .ours(let account, let branch, let childIndex) = ownership {
+                    if let highest = highestInputIndex[account] {
+                        let limit = UInt64(highest) + UInt64(changeRule.maxIndexGap)
+                        if UInt64(childIndex) > limit {
+                            ownership = .ownOutsideSpentWallet(account: account, branch: branch, index: childIndex)
+                            warnings.append(.ownOutputFarIndex(output: index, index: childIndex, limit: limit))
+                        }
+                    } else {
+                        ownership = .ownOutsideSpentWallet(account: account, branch: branch, index: childIndex)
+                        warnings.append(.ownOutputOtherWallet(output: index, path: Self.claimedPath(claimed)))
+                    }
+                } else if ownership == .foreign,
+                    let origin = claimed.first(where: { ownFingerprints.contains($0.fingerprint) })
+                {
+                    warnings.append(.ownOutputOtherWallet(output: index, path: origin.description))
+                }
+            }
+            switch txOut.scriptPubKey.template {
+            case .nullData: warnings.append(.opReturn(output: index))
+            case .witnessProgram(let program) where program.version >= 2 || program.program != [0x4e, 0x73]:
+                warnings.append(.unknownWitnessVersion(output: index, program.version))
+            default: break
+            }
             outputs.append(
                 Output(
                     index: index, amount: txOut.value, scriptPubKey: txOut.scriptPubKey,
@@ -122,6 +176,11 @@ public struct PSBTAnalysis: Sendable {
         let outputTotal = (try? Amount.sum(transaction.outputs.map(\.value))) ?? .zero
         let fee = inputTotal.flatMap { try? $0.subtracting(outputTotal) }
         let vsize = VSizeEstimator.vsize(transaction: transaction, inputs: psbt.inputs, utxos: utxos)
+        let foreign = inputs.map { if case .ours = $0.ownership { false } else { true } }
+        let minimumVSize =
+            foreign.contains(true)
+            ? VSizeEstimator.vsize(transaction: transaction, inputs: psbt.inputs, utxos: utxos, minimal: foreign)
+            : vsize
 
         if let found = Self.networkHint(psbt), found.network.isMainnet != network.isMainnet {
             warnings.append(.networkMismatch(expected: network, found: found.network, detail: found.detail))
@@ -137,6 +196,7 @@ public struct PSBTAnalysis: Sendable {
         self.outputs = outputs
         self.fee = fee
         self.estimatedVSize = vsize
+        self.minimumVSize = minimumVSize
         let sent = (try? Amount.sum(outputs.filter(\.isExternal).map(\.amount))) ?? .zero
         if let fee, fee > sent, sent > .zero { warnings.append(.feeAboveAmountSent(fee: fee, sent: sent)) }
         if let fee, Double(fee.sats) / Double(max(vsize, 1)) > 1000 {
@@ -152,6 +212,10 @@ public struct PSBTAnalysis: Sendable {
         case .p2wpkh, .p2wsh: return true
         default: return false
         }
+    }
+
+    static func claimedPath(_ claimed: [KeyOrigin]) -> String {
+        claimed.first.map(\.description) ?? "?"
     }
 
     /// Finds a claimed key origin in the accounts, then re-derives the script there and compares.

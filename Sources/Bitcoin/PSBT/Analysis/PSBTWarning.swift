@@ -28,6 +28,14 @@ public enum PSBTWarning: Sendable, Hashable, CustomStringConvertible {
     case unusualVersion(Int32)
     /// A locktime that is a timestamp, or a block height far beyond today's.
     case unusualLocktime(UInt32)
+    /// An output of this signer's keys that is not the wallet being spent (another account, script type or wallet):
+    /// counted as an external payment.
+    case ownOutputOtherWallet(output: Int, path: String)
+    /// An output of the wallet being spent at an index far past the inputs' (beyond any gap limit a wallet scans):
+    /// counted as an external payment.
+    case ownOutputFarIndex(output: Int, index: UInt32, limit: UInt64)
+    /// An output to a witness version no wallet can spend yet (anyone can spend it once a soft fork defines it).
+    case unknownWitnessVersion(output: Int, Int)
 
     public var description: String {
         switch self {
@@ -44,11 +52,20 @@ public enum PSBTWarning: Sendable, Hashable, CustomStringConvertible {
         case .networkMismatch(let expected, let found, let detail):
             "PSBT is for \(found.rawValue), this signer is on \(expected.rawValue) (\(detail))"
         case .feeAboveAmountSent(let fee, let sent):
-            "the fee (\(fee.sats) sat) is more than the amount sent (\(sent.sats) sat)"
+            "the fee (\(fee.btcString) BTC) is more than the amount sent (\(sent.btcString) BTC)"
         case .highFeeRate(let rate): "very high fee rate: \(String(format: "%.1f", rate)) sat/vB"
         case .opReturn(let output): "output \(output) is OP_RETURN data"
         case .unusualVersion(let version): "unusual transaction version \(version)"
         case .unusualLocktime(let locktime): "unusual locktime \(locktime)"
+        case .ownOutputOtherWallet(let output, let path):
+            "OUTPUT \(output) GOES TO A KEY OF THIS VAULT OUTSIDE THE WALLET BEING SPENT (\(path)): another account, "
+                + "script type or wallet, which this wallet never scans; counted as an external payment"
+        case .ownOutputFarIndex(let output, let index, let limit):
+            "OUTPUT \(output) IS AT INDEX \(index), PAST THE GAP LIMIT (at most \(limit) for these inputs): a wallet "
+                + "would never find it; counted as an external payment"
+        case .unknownWitnessVersion(let output, let version):
+            "output \(output) pays to witness version \(version), which no wallet can spend today (anyone can, once "
+                + "a soft fork defines it)"
         }
     }
 }

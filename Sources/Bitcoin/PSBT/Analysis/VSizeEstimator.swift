@@ -53,7 +53,9 @@ enum VSizeEstimator {
     }
 
     /// The estimated virtual size of `transaction` with `inputs` finalized.
-    static func vsize(transaction: Transaction, inputs: [PSBTInput], utxos: [TxOut?]) -> Int {
+    ///
+    /// Inputs flagged in `minimal` count at their smallest possible size (41 bytes, an empty witness).
+    static func vsize(transaction: Transaction, inputs: [PSBTInput], utxos: [TxOut?], minimal: [Bool] = []) -> Int {
         var base =
             4 + 4 + ByteWriter.compactSizeLength(inputs.count) + ByteWriter.compactSizeLength(transaction.outputs.count)
         for output in transaction.outputs {
@@ -62,7 +64,9 @@ enum VSizeEstimator {
         var witness = 0
         var anyWitness = false
         for (index, input) in inputs.enumerated() {
-            let weight = inputWeight(input, utxo: utxos[index])
+            let weight =
+                index < minimal.count && minimal[index]
+                ? (base: 41, witness: 0) : inputWeight(input, utxo: utxos[index])
             base += weight.base
             if weight.witness > 0 { anyWitness = true }
             witness += max(weight.witness, 1)  // an input without witness still has an empty stack (one byte)

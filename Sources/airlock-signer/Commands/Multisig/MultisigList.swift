@@ -7,7 +7,7 @@ extension AirlockSigner {
     struct MultisigList: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "List the registered multisig wallets (no password needed).",
+            abstract: "List the registered multisig wallets (after the password: only what the vault authenticates).",
             discussion: """
                 Examples:
                   airlock-signer multisig list
@@ -18,15 +18,18 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let wallets = try Vault(path: options.vaultPath).readHeader().multisigWallets
+                // The header is authenticated by the vault key: a file edited beside the vault shows nothing.
+                let wallets = try options.unlock().header.multisigWallets
                 if options.json {
                     try JSONOutput.print(wallets.map(MultisigJSON.init))
                 } else if wallets.isEmpty {
                     print("No multisig wallets registered.")
                 } else {
                     for wallet in wallets {
-                        print("\(wallet.name): \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)")
-                        print("  \(wallet.descriptorText)")
+                        print(
+                            "\(DisplayText.clean(wallet.name)): \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)"
+                        )
+                        print("  \(DisplayText.clean(wallet.descriptorText))")
                     }
                 }
             }

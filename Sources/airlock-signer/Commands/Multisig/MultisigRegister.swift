@@ -1,6 +1,7 @@
 import AirgapTransport
 import ArgumentParser
 import CLISupport
+import Foundation
 import Signer
 
 extension AirlockSigner {
@@ -12,16 +13,23 @@ extension AirlockSigner {
             discussion: """
                 IN is a file (descriptor text, or the multisig text format with Name:, Policy: M of N, \
                 Derivation:, Format: and XFP: xpub lines), '-' for stdin, or PNG QR codes. This vault's key must \
-                be one of the cosigners (checked by re-deriving it), else the wallet is refused (exit 4).
+                be one of the cosigners (checked by re-deriving it), else the wallet is refused (exit 4). The same \
+                key twice is refused (exit 4); a descriptor checksum, when present, must match (exit 2).
+
+                The policy is shown first (on stderr): M of N, the script type, each cosigner's fingerprint, \
+                derivation and xpub, and which one is this vault; a 1-of-N wallet is warned about. Then it asks; \
+                --yes answers. Without --yes and without a terminal to ask on, nothing is stored (exit 4).
 
                 Examples:
                   airlock-signer multisig register wallet.txt
+                  airlock-signer multisig register wallet.txt --name family --yes
                   echo 'wsh(sortedmulti(2,[…]tpub…/<0;1>/*,…))' | airlock-signer multisig register - --name team
                 """)
 
         @OptionGroup var options: VaultOptions
         @Argument(help: "The wallet: a file, '-' for stdin, or PNG images.") var input: [String]
         @Option(help: "Name for the wallet (default: the Name: line, else 'multisig').") var name: String?
+        @Flag(help: "Register without asking (the policy is still shown).") var yes = false
 
         func run() async throws {
             try await ErrorReporting.run {
@@ -43,6 +51,18 @@ extension AirlockSigner {
                 }
                 let unlocked = try options.unlock()
                 let passphrase = try options.passphraseFile.map { try SecretInput.line(fromFile: $0) }
+                let master = try unlocked.masterKey(passphrase: passphrase)
+                let policy = try MultisigPolicy(wallet, master: master, network: unlocked.network)
+                Diagnostics.print(policy.text)
+                if !yes {
+                    guard isatty(STDIN_FILENO) == 1 else {
+                        throw CLIError(
+                            .refused, "not registered: no terminal to confirm on (pass --yes); nothing stored")
+                    }
+                    guard Prompt.confirm("\nRegister this wallet?") else {
+                        throw CLIError(.refused, "not registered: declined at the confirmation; nothing stored")
+                    }
+                }
                 try unlocked.register(wallet, passphrase: passphrase)
                 if options.json {
                     try JSONOutput.print(MultisigJSON(wallet))

@@ -1,0 +1,65 @@
+import Bitcoin
+
+/// What a multisig registration is asked to remember, as the user must see it before confirming (DESIGN.md section 2):
+/// M of N, the script type, each cosigner's fingerprint, derivation and xpub, and which cosigner is this vault.
+public struct MultisigPolicy: Sendable {
+    /// One cosigner.
+    public struct Cosigner: Sendable, Equatable {
+        public let fingerprint: String
+        public let derivation: String
+        public let xpub: String
+        /// Whether this vault derives this key (checked by re-deriving it from the seed).
+        public let isThisVault: Bool
+    }
+
+    public let wallet: MultisigWallet
+    public let cosigners: [Cosigner]
+    /// What the user should think twice about (a 1-of-N wallet: any one cosigner spends alone).
+    public let warnings: [String]
+
+    /// The policy of `wallet` for the vault with `master` on `network`.
+    ///
+    /// - Throws: `MultisigError.notACosigner`, `.cosignerKeyMismatch`, `.networkMismatch`.
+    public init(_ wallet: MultisigWallet, master: ExtendedPrivateKey, network: Network) throws(MultisigError) {
+        try MultisigVerifier.check(wallet, master: master, network: network)
+        var cosigners: [Cosigner] = []
+        for key in try wallet.cosigners {
+            guard case .extended(let extended) = key.material, let origin = key.origin else { continue }
+            let xpub = extended.extendedPublicKey
+            var mine = false
+            if origin.fingerprint == master.fingerprint, let derived = try? master.derive(origin.path).extendedPublicKey
+            {
+                mine = derived.publicKey == xpub.publicKey && derived.chainCode == xpub.chainCode
+            }
+            cosigners.append(
+                Cosigner(
+                    fingerprint: origin.fingerprint.hexString, derivation: origin.path.description,
+                    xpub: xpub.base58String, isThisVault: mine))
+        }
+        self.wallet = wallet
+        self.cosigners = cosigners
+        var warnings: [String] = []
+        if wallet.threshold == 1 {
+            warnings.append(
+                "1 of \(wallet.keyCount): ANY ONE cosigner can spend alone; outputs to this wallet count as change")
+        }
+        self.warnings = warnings
+    }
+
+    /// The policy as text for the offline screen (names and keys cleaned of terminal controls).
+    public var text: String {
+        var lines = [
+            "Multisig wallet '\(DisplayText.clean(wallet.name))'",
+            "  policy: \(wallet.threshold) of \(wallet.keyCount), script \(wallet.scriptType)",
+            "  cosigners:",
+        ]
+        for (number, cosigner) in cosigners.enumerated() {
+            lines.append(
+                "   \(number + 1). [\(cosigner.fingerprint)] \(cosigner.derivation)"
+                    + (cosigner.isThisVault ? "   <-- THIS VAULT" : ""))
+            lines.append("      \(DisplayText.clean(cosigner.xpub))")
+        }
+        for warning in warnings { lines.append("  ! \(warning)") }
+        return lines.joined(separator: "\n")
+    }
+}
