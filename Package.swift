@@ -59,11 +59,12 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Online side.
+        // Online side. ChainCore is what the wallet and the backends share, with no networking (STYLE.md R8).
+        .target(name: "ChainCore", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
         .target(
             name: "ChainBackends",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto",
+                "Bitcoin", "BitcoinCrypto", "ChainCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -75,7 +76,7 @@ let package = Package(
         .target(
             name: "Watcher",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "ChainBackends",
+                "Bitcoin", "BitcoinCrypto", "ChainCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
@@ -83,7 +84,8 @@ let package = Package(
         .executableTarget(
             name: "airlock-watcher",
             dependencies: [
-                "Watcher", "ChainBackends", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "CLISupport",
+                "Watcher", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage",
+                "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -113,11 +115,12 @@ let package = Package(
         .testTarget(
             name: "ChainBackendsTests",
             dependencies: [
-                "ChainBackends", "Bitcoin", "BitcoinCrypto", "TestSupport",
+                "ChainBackends", "ChainCore", "Bitcoin", "BitcoinCrypto", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "WatcherTests", dependencies: ["Watcher", "ChainBackends", "Bitcoin", "TestSupport"]),
+        .testTarget(name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(name: "WatcherTests", dependencies: ["Watcher", "ChainCore", "Bitcoin", "TestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Bitcoin
+import ChainCore
 import Foundation
 
 /// Bitcoin Core's JSON-RPC over HTTP as a `ChainSource`.

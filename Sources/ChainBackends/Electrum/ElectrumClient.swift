@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import ChainCore
 
 /// An Electrum server (protocol 1.4, TCP or TLS) as a `ChainSource`: histories by script hash in batches, every
 /// confirmed transaction checked against `blockchain.transaction.get_merkle` and the block header, every header checked

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import ChainCore
 
 /// An Esplora REST server (Blockstream's or mempool.space's API) as a `ChainSource`: `/scripthash/…/txs` (paged through
 /// `/txs/chain/LAST`), `/tx/…/hex`, `/blocks/tip/…`, `/fee-estimates`, `POST /tx`.

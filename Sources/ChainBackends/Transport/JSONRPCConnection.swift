@@ -1,3 +1,4 @@
+import ChainCore
 import NIOCore
 
 /// One JSON-RPC request of a batch.

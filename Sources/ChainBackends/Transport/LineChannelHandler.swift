@@ -1,3 +1,4 @@
+import ChainCore
 import NIOCore
 
 /// Newline-delimited JSON-RPC over one channel: writes requests, routes each response (or each element of a batch
