@@ -103,7 +103,10 @@ struct HTTPClient: Sendable {
             }
             index = lineEnd.upperBound
             if size == 0 { return out }
-            guard data.count >= index + size else { throw .protocolViolation("chunked body cut short") }
+            // Compared by subtraction: a server's size near Int.max must not overflow `index + size`.
+            guard size <= data.count - index - 2, data[index + size] == 13, data[index + size + 1] == 10 else {
+                throw .protocolViolation("chunked body cut short")
+            }
             out += data[index..<index + size]
             index += size + 2
         }
