@@ -27,21 +27,21 @@ public struct ReplyChecker: Sendable {
         return number
     }
 
-    /// A block height: 0 ... `maxHeight`.
+    /// A block height, from 0 to `maxHeight`.
     ///
     /// - Throws: `ChainError.invalidField`.
     public func height(_ value: JSONValue?, _ field: String) throws(ChainError) -> Int {
         try int(value, field, in: 0...Self.maxHeight)
     }
 
-    /// An output index (`vout`): 0 ... `UInt32.max`.
+    /// An output index (`vout`), from 0 to `UInt32.max`.
     ///
     /// - Throws: `ChainError.invalidField`.
     public func vout(_ value: JSONValue?, _ field: String) throws(ChainError) -> UInt32 {
         UInt32(try int(value, field, in: 0...Int(UInt32.max)))
     }
 
-    /// A count or position: 0 ... `limit`.
+    /// A count or position, from 0 to `limit`.
     ///
     /// - Throws: `ChainError.invalidField`.
     public func count(_ value: JSONValue?, _ field: String, limit: Int = Int(Int32.max)) throws(ChainError) -> Int {
