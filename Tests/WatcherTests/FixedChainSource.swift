@@ -1,8 +1,10 @@
 import Bitcoin
 import ChainCore
 
-/// A `ChainSource` of fixed answers: a chain of transactions (each confirmed at a height, or unconfirmed) from which it
-/// answers every sync as an Electrum server would, without a socket. The wallet's logic, tested on its own.
+/// A `ChainSource` of fixed answers, with no socket.
+///
+/// It holds a chain of transactions (each confirmed at a height, or unconfirmed) and answers every sync from it as an
+/// Electrum server would: the wallet's logic, tested on its own.
 struct FixedChainSource: ChainSource {
     var tipHeight: Int
     /// The transactions the chain holds, in order.
