@@ -115,9 +115,10 @@ let package = Package(
         .testTarget(
             name: "ChainBackendsTests",
             dependencies: [
-                "ChainBackends", "ChainCore", "Bitcoin", "BitcoinCrypto", "TestSupport",
+                "ChainBackends", "ChainCore", "Watcher", "Bitcoin", "BitcoinCrypto", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "TestSupport"]),

@@ -131,7 +131,11 @@ actor JSONRPCConnection {
             do {
                 response = try await promise.futureResult.get()
             } catch let error as ChainError {
-                if case .connectionClosed = error { self.channel = nil }
+                // The connection is of no further use (closed, broken by the server, or timed out with answers
+                // outstanding): the next request opens a new one.
+                try? await channel.close()
+                self.channel = nil
+                self.handler = nil
                 throw error
             } catch {
                 throw .protocolViolation("\(error)")

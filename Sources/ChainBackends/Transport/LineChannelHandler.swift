@@ -8,8 +8,9 @@ import NIOCore
 final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 
-    /// The longest line accepted before the connection is dropped as broken.
-    static let maxLineLength = 64 << 20
+    /// The longest line accepted before the connection is dropped as broken: the hex of the largest transaction
+    /// (2 × 4,000,000 characters) with room for its JSON framing.
+    static let maxLineLength = 8_065_536
 
     private var partial: [UInt8] = []
     private var waiters: [Int: EventLoopPromise<JSONValue>] = [:]
@@ -38,18 +39,23 @@ final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        guard let bytes = buffer.readBytes(length: buffer.readableBytes) else { return }
+        guard failure == nil, let bytes = buffer.readBytes(length: buffer.readableBytes) else { return }
         var start = partial.count
         partial.append(contentsOf: bytes)
         var lineStart = 0
-        while let newline = partial[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        // A line is judged by its length whether or not its end came in the same read.
+        while let newline = partial[start...].firstIndex(of: UInt8(ascii: "\n")),
+            newline - lineStart <= Self.maxLineLength
+        {
             let line = partial[lineStart..<newline]
             lineStart = newline + 1
             start = lineStart
             if !line.allSatisfy({ $0 == 32 || $0 == 13 }) { handle(line: Array(line), context: context) }
+            guard failure == nil else { return }
         }
         partial.removeFirst(lineStart)
         if partial.count > Self.maxLineLength {
+            partial = []
             failAll(.protocolViolation("a line longer than \(Self.maxLineLength) bytes"))
             context.close(promise: nil)
         }
