@@ -16,6 +16,8 @@ let package = Package(
         // The offline libraries as one product, for the libFuzzer package in Fuzz/ (built apart with -sanitize=fuzzer).
         .library(
             name: "AirlockOffline", targets: ["BitcoinCrypto", "Bitcoin", "AirgapTransport", "QRImage", "Signer"]),
+        // The one-input functions of the libFuzzer targets, for Fuzz/ and for the corpus replay in FuzzReplayTests.
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -99,6 +101,17 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The fuzz targets' bodies (Fuzz/, docs/fuzzing.md), built here so that `swift test` replays the corpora.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "Signer", "ChainCore", "ChainBackends",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Fuzz/Sources/FuzzTargets"
+        ),
+
         // Tests: one target per module, vectors read from Tests/Vectors through TestSupport.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
@@ -121,6 +134,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
         .testTarget(name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "ChainCore", "Bitcoin", "TestSupport"]),
     ]

@@ -67,7 +67,9 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
     ///
     /// - Throws: `ChainError.noFeeEstimate` when the table has none, `.invalidField` for a rate that is not a
     ///   positive finite number within `ReplyChecker.maxFeeRate`.
-    static func feeRate(estimates: JSONValue, targetBlocks: Int, checker: ReplyChecker) throws(ChainError) -> FeeRate {
+    package static func feeRate(estimates: JSONValue, targetBlocks: Int, checker: ReplyChecker) throws(ChainError)
+        -> FeeRate
+    {
         guard let table = estimates.object else { throw checker.invalid("/fee-estimates", estimates) }
         var best: (blocks: Int, value: JSONValue)?
         for (key, value) in table {

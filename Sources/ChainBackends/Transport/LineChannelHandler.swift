@@ -5,8 +5,8 @@ import NIOCore
 /// response) to the promise waiting on its id, and drops notifications.
 ///
 /// State is touched on the event loop only.
-final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = ByteBuffer
+package final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
+    package typealias InboundIn = ByteBuffer
 
     /// The longest line accepted before the connection is dropped as broken: the hex of the largest transaction
     /// (2 × 4,000,000 characters) with room for its JSON framing.
@@ -18,13 +18,13 @@ final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
     private let host: String
     private let port: Int
 
-    init(host: String, port: Int) {
+    package init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
     /// Registers a promise for the response with `id`; fails it at once if the connection is already gone.
-    func register(id: Int, promise: EventLoopPromise<JSONValue>) {
+    package func register(id: Int, promise: EventLoopPromise<JSONValue>) {
         if let failure {
             promise.fail(failure)
         } else {
@@ -37,7 +37,7 @@ final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
         for id in ids { waiters.removeValue(forKey: id)?.fail(error) }
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
         guard failure == nil, let bytes = buffer.readBytes(length: buffer.readableBytes) else { return }
         var start = partial.count
@@ -84,12 +84,12 @@ final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
         for promise in pending.values { promise.fail(error) }
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         failAll(.connectionClosed(host: host, port: port))
         context.fireChannelInactive()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         failAll(.connectionFailed(host: host, port: port, reason: "\(error)"))
         context.close(promise: nil)
     }
