@@ -24,6 +24,7 @@ let package = Package(
         // Online side only (airlock-watcher); ArchitectureTests checks the signer never reaches them.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -35,6 +36,8 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         // Linux seccomp/BPF headers and wrappers of the variadic prctl/syscall (glibc; nothing to link).
         .systemLibrary(name: "CAirGap"),
 
@@ -42,7 +45,7 @@ let package = Package(
         .target(name: "BitcoinCrypto", dependencies: ["CSecp256k1", "CSodium"], swiftSettings: strict),
         .target(name: "Bitcoin", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
         .target(name: "AirgapTransport", dependencies: ["Bitcoin", "BitcoinCrypto", "CZlib"], swiftSettings: strict),
-        .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG"], swiftSettings: strict),
+        .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG", "CJPEG", "CGIF"], swiftSettings: strict),
         .target(name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "CAirGap"], swiftSettings: strict),
         .target(
             name: "CLISupport",
@@ -71,6 +74,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -132,6 +136,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),
             ]
         ),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),

@@ -15,10 +15,13 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
     private let checker: ReplyChecker
 
     /// A client for `host:port`; nothing is sent until the first call.
-    public convenience init(host: String, port: Int, tls: NodeURL.TLSOptions?, network: Network, timeout: Int = 30) {
+    public convenience init(
+        host: String, port: Int, tls: NodeURL.TLSOptions?, network: Network, timeout: Int = 30,
+        proxy: SOCKSProxy? = nil
+    ) {
         self.init(
             connection: JSONRPCConnection(
-                host: host, port: port, tls: tls, timeout: timeout,
+                host: host, port: port, tls: tls, timeout: timeout, proxy: proxy,
                 onConnect: { (connection: JSONRPCConnection) async throws(ChainError) -> Void in
                     _ = try await connection.call("server.version", ["airlock-watcher", "1.4"])
                 }),

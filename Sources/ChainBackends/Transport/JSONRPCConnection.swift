@@ -31,11 +31,16 @@ actor JSONRPCConnection {
     private var handler: LineChannelHandler?
     private var nextID = 0
 
-    /// A connection to `host:port` over TCP, or TLS with `tls`; nothing is opened until the first request.
-    init(host: String, port: Int, tls: NodeURL.TLSOptions?, timeout: Int, onConnect: ConnectHook? = nil) {
+    /// A connection to `host:port` over TCP, or TLS with `tls`, through the SOCKS `proxy` when given; nothing is
+    /// opened until the first request.
+    init(
+        host: String, port: Int, tls: NodeURL.TLSOptions?, timeout: Int, proxy: SOCKSProxy? = nil,
+        onConnect: ConnectHook? = nil
+    ) {
         self.init(host: host, port: port, timeout: timeout, onConnect: onConnect) {
             (handler: LineChannelHandler) async throws(ChainError) -> any Channel in
-            try await Connector.connect(host: host, port: port, tls: tls, timeout: timeout, handler: handler)
+            try await Connector.connect(
+                host: host, port: port, tls: tls, timeout: timeout, handler: handler, proxy: proxy)
         }
     }
 
