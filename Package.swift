@@ -15,7 +15,8 @@ let package = Package(
         .executable(name: "airlock-bench", targets: ["airlock-bench"]),
         // The offline libraries as one product, for the libFuzzer package in Fuzz/ (built apart with -sanitize=fuzzer).
         .library(
-            name: "AirlockOffline", targets: ["BitcoinCrypto", "Bitcoin", "AirgapTransport", "QRImage", "Signer"]),
+            name: "AirlockOffline",
+            targets: ["BitcoinCrypto", "Bitcoin", "Ethereum", "AirgapTransport", "QRImage", "Signer"]),
         // The one-input functions of the libFuzzer targets, for Fuzz/ and for the corpus replay in FuzzReplayTests.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
@@ -44,9 +45,11 @@ let package = Package(
         // Offline side.
         .target(name: "BitcoinCrypto", dependencies: ["CSecp256k1", "CSodium"], swiftSettings: strict),
         .target(name: "Bitcoin", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
+        .target(name: "Ethereum", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
         .target(name: "AirgapTransport", dependencies: ["Bitcoin", "BitcoinCrypto", "CZlib"], swiftSettings: strict),
         .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG", "CJPEG", "CGIF"], swiftSettings: strict),
-        .target(name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "CAirGap"], swiftSettings: strict),
+        .target(
+            name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "Ethereum", "CAirGap"], swiftSettings: strict),
         .target(
             name: "CLISupport",
             dependencies: [
@@ -109,7 +112,8 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "Signer", "ChainCore", "ChainBackends",
+                "Bitcoin", "BitcoinCrypto", "Ethereum", "AirgapTransport", "QRImage", "Signer", "ChainCore",
+                "ChainBackends",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -121,10 +125,12 @@ let package = Package(
         .testTarget(
             name: "BitcoinCryptoTests", dependencies: ["BitcoinCrypto", "CSecp256k1", "CSodium", "TestSupport"]),
         .testTarget(name: "BitcoinTests", dependencies: ["Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(name: "EthereumTests", dependencies: ["Ethereum", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(
             name: "AirgapTransportTests", dependencies: ["AirgapTransport", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(name: "QRImageTests", dependencies: ["QRImage", "TestSupport"]),
-        .testTarget(name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(
+            name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport"]),
         .testTarget(
             name: "CLISupportTests",
             dependencies: ["CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "TestSupport"]),

@@ -56,7 +56,10 @@ let package = Package(
     targets: [
         .target(name: "FuzzDriver", swiftSettings: fuzz)
     ]
-        + ["FuzzPSBT", "FuzzUR", "FuzzBBQr", "FuzzPNG", "FuzzElectrum", "FuzzEsplora", "FuzzCore"].map { name in
+        + [
+            "FuzzPSBT", "FuzzUR", "FuzzBBQr", "FuzzPNG", "FuzzRLP", "FuzzEIP4527", "FuzzTypedData", "FuzzElectrum",
+            "FuzzEsplora", "FuzzCore",
+        ].map { name in
             .executableTarget(
                 name: name,
                 dependencies: ["FuzzDriver", .product(name: "FuzzTargets", package: "Airlock")],

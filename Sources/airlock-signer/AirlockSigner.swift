@@ -36,7 +36,7 @@ struct AirlockSigner: AsyncParsableCommand {
             Diagnostics.print("error: \(error)")
             Foundation.exit(ExitStatus.refused.rawValue)
         }
-        await Self.main(leadingOptions.reordered(Array(CommandLine.arguments.dropFirst())))
+        await CommandMain.run(Self.self, arguments: leadingOptions.reordered(Array(CommandLine.arguments.dropFirst())))
     }
 
     /// The vault options may also stand before the subcommand (`airlock-signer --vault PATH info`).

@@ -150,7 +150,8 @@ struct DependencyRuleTests {
     @Test("offline sources import no networking module")
     func offlineSourcesImportNoNetworking() throws {
         let offline = [
-            "BitcoinCrypto", "Bitcoin", "AirgapTransport", "QRImage", "Signer", "CLISupport", "airlock-signer",
+            "BitcoinCrypto", "Bitcoin", "Ethereum", "AirgapTransport", "QRImage", "Signer", "CLISupport",
+            "airlock-signer",
         ]
         let pattern = try Regex(#"(?m)^\s*(@\w+\s+)*(internal |public |package )?import\s+(\w+)"#)
         var scanned = 0

@@ -44,6 +44,9 @@ public struct FrameEncoder: Sendable {
             case .cryptoOutput(let o): item = .cryptoOutput(o)
             case .outputDescriptor(let d): item = .outputDescriptor(d)
             case .accountDescriptor(let a): item = .accountDescriptor(a)
+            case .hdKey(let k): item = .hdKey(k)
+            case .ethSignRequest(let q): item = .ethSignRequest(q)
+            case .ethSignature(let s): item = .ethSignature(s)
             default: throw .unsupportedFrameFormat(kind: payload.kind, format: format)
             }
             do {

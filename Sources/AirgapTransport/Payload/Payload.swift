@@ -14,6 +14,12 @@ public enum Payload: Equatable, Sendable {
     case outputDescriptor(UROutputDescriptor)
     /// An `account-descriptor` UR.
     case accountDescriptor(URAccountDescriptor)
+    /// A `crypto-hdkey` UR (an Ethereum account key from `export --chain eth`, EIP-4527).
+    case hdKey(URHDKey)
+    /// An EIP-4527 `eth-sign-request` UR.
+    case ethSignRequest(UREthSignRequest)
+    /// An EIP-4527 `eth-signature` UR.
+    case ethSignature(UREthSignature)
     /// A plain address (checked syntactically only; see `AddressCandidate`).
     case address(String)
     /// A BIP21 URI.
@@ -35,6 +41,9 @@ public enum Payload: Equatable, Sendable {
         case .cryptoOutput: .cryptoOutput
         case .outputDescriptor: .outputDescriptor
         case .accountDescriptor: .accountDescriptor
+        case .hdKey: .hdKey
+        case .ethSignRequest: .ethSignRequest
+        case .ethSignature: .ethSignature
         case .address: .address
         case .bip21: .bip21
         case .json: .json

@@ -241,6 +241,9 @@ public struct PayloadDecoder: Sendable {
         case .cryptoAccount(let a): .cryptoAccount(a)
         case .outputDescriptor(let d): .outputDescriptor(d)
         case .accountDescriptor(let a): .accountDescriptor(a)
+        case .hdKey(let k): .hdKey(k)
+        case .ethSignRequest(let q): .ethSignRequest(q)
+        case .ethSignature(let s): .ethSignature(s)
         }
     }
 
@@ -280,6 +283,9 @@ public struct PayloadDecoder: Sendable {
             case "crypto-output": .cryptoOutput
             case "output-descriptor": .outputDescriptor
             case "account-descriptor": .accountDescriptor
+            case "crypto-hdkey": .hdKey
+            case "eth-sign-request": .ethSignRequest
+            case "eth-signature": .ethSignature
             case "bytes": .bytes
             default: nil
             }

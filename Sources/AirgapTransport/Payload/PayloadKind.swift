@@ -7,6 +7,9 @@ public enum PayloadKind: String, Sendable, CaseIterable, Hashable {
     case cryptoOutput = "crypto-output"
     case outputDescriptor = "output-descriptor"
     case accountDescriptor = "account-descriptor"
+    case hdKey = "crypto-hdkey"
+    case ethSignRequest = "eth-sign-request"
+    case ethSignature = "eth-signature"
     case address
     case bip21
     case json

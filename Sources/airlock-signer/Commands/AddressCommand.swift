@@ -14,6 +14,7 @@ extension AirlockSigner {
                   airlock-signer address --index 0
                   airlock-signer address --script tr --change --index 5 --terminal
                   airlock-signer address --account 1 --index 3 --json
+                  airlock-signer address --chain eth --index 0 --json
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -22,6 +23,7 @@ extension AirlockSigner {
         @Option(help: "Script: wpkh, sh-wpkh, pkh or tr.") var script: AccountScript = .wpkh
         @Flag(help: "The change branch (1) instead of receive (0).") var change = false
         @Option(help: "The address index.") var index: UInt32
+        @Option(help: "btc, or eth for the EIP-55 address at m/44'/60'/0'/0/INDEX.") var chain: Chain = .btc
 
         func validate() throws {
             guard account < 0x8000_0000, index < 0x8000_0000 else {
@@ -34,6 +36,9 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
+                if chain == .eth {
+                    return try EthereumAccountCommands.address(options: options, output: output, index: index)
+                }
                 let unlocked = try options.unlock()
                 let master = try options.masterKey(of: unlocked)
                 let key = try AccountKey(master: master, script: script, account: account, network: unlocked.network)
@@ -43,11 +48,11 @@ extension AirlockSigner {
                     .address(address.description), fileBytes: Array((address.description + "\n").utf8),
                     json: options.json)
                 if options.json {
-                    try JSONOutput.printObject([
-                        "address": address.description, "origin": origin, "script": script.rawValue,
-                        "account": Int(account), "change": change, "index": Int(index),
-                        "network": unlocked.network.rawValue,
-                    ])
+                    try JSONOutput.print(
+                        AddressJSON(
+                            address: address.description, origin: origin, script: script.rawValue,
+                            account: Int(account), change: change, index: Int(index),
+                            network: unlocked.network.rawValue))
                 } else {
                     print(address.description)
                     Diagnostics.print(origin)

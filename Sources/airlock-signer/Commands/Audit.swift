@@ -25,7 +25,7 @@ extension AirlockSigner {
                 if verify {
                     let count = try log.verify()
                     if options.json {
-                        try JSONOutput.printObject(["path": log.path, "entries": count, "intact": true])
+                        try JSONOutput.print(AuditVerifyJSON(path: log.path, entries: count, intact: true))
                     } else {
                         print("\(log.path): \(count) entr\(count == 1 ? "y" : "ies"), chain intact")
                     }
@@ -33,7 +33,7 @@ extension AirlockSigner {
                 }
                 let entries = try log.entries()
                 if options.json {
-                    try JSONOutput.printObject(entries.map(\.jsonObject))
+                    try JSONOutput.print(entries.map(AuditEntryJSON.init))
                     return
                 }
                 if entries.isEmpty { print("Nothing signed yet (\(log.path)).") }

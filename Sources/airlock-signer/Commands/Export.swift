@@ -26,6 +26,7 @@ extension AirlockSigner {
                   airlock-signer export --format ur --qr account.png
                   airlock-signer export --format json --out coldcard-export.json
                   airlock-signer export --script wsh-multi --account 0 --terminal
+                  airlock-signer export --chain eth --qr metamask.png
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -34,6 +35,7 @@ extension AirlockSigner {
         @Option(help: "Script: wpkh, sh-wpkh, pkh, tr or wsh-multi (default wpkh; json/ur: all).")
         var script: AccountScript?
         @Option(help: "descriptor, json or ur.") var format: Format = .descriptor
+        @Option(help: "btc, or eth for ur:crypto-hdkey of m/44'/60'/0' (MetaMask's QR wallet).") var chain: Chain = .btc
 
         func validate() throws {
             guard account < 0x8000_0000 else { throw ValidationError("--account must be below 2^31") }
@@ -41,6 +43,7 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
+                if chain == .eth { return try EthereumAccountCommands.export(options: options, output: output) }
                 let unlocked = try options.unlock()
                 let master = try options.masterKey(of: unlocked)
                 let network = unlocked.network
@@ -67,24 +70,17 @@ extension AirlockSigner {
                 }
                 try output.write(payload, fileBytes: Array((text + "\n").utf8), json: options.json)
                 if options.json {
-                    try JSONOutput.printObject([
-                        "format": format.rawValue,
-                        "network": network.rawValue,
-                        "master_fingerprint": master.fingerprint.hexString,
-                        "account": Int(account),
-                        "data": text,
-                        "accounts": accounts.map { key -> [String: Any] in
-                            var entry: [String: Any] = [
-                                "script": key.script.rawValue, "origin": key.origin.description,
-                                "xpub": key.xpub.base58String, "key": key.keyExpression,
-                            ]
-                            if let descriptor = key.descriptor { entry["descriptor"] = descriptor.description }
-                            if let first = try? key.address(change: false, index: 0) {
-                                entry["first_address"] = first.description
-                            }
-                            return entry
-                        },
-                    ])
+                    try JSONOutput.print(
+                        ExportJSON(
+                            format: format.rawValue, network: network.rawValue,
+                            masterFingerprint: master.fingerprint.hexString, account: Int(account), data: text,
+                            accounts: accounts.map { key in
+                                ExportJSON.Account(
+                                    script: key.script.rawValue, origin: key.origin.description,
+                                    xpub: key.xpub.base58String, key: key.keyExpression,
+                                    descriptor: key.descriptor?.description,
+                                    firstAddress: (try? key.address(change: false, index: 0))?.description)
+                            }))
                 } else if output.out == nil, output.qr == nil, !output.terminal {
                     print(text)
                 }

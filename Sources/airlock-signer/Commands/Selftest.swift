@@ -30,11 +30,10 @@ extension AirlockSigner {
                     failure.map { "failed with \($0 == EPERM ? "EPERM" : String(cString: strerror($0)))" }
                     ?? "succeeded"
                 if json {
-                    try JSONOutput.printObject([
-                        "seccomp_mode": mode.map { $0 as Any } ?? NSNull(),
-                        "socket": result, "socket_blocked": blocked,
-                        "interfaces_up": interfaces,
-                    ])
+                    try JSONOutput.print(
+                        SelftestJSON(
+                            seccompMode: mode.map { Int($0) }, socket: result, socketBlocked: blocked,
+                            interfacesUp: interfaces))
                 } else {
                     print("seccomp mode: \(mode.map(String.init) ?? "unknown") (2 = filter)")
                     print("socket(): \(result)")

@@ -44,6 +44,7 @@ extension AirlockSigner {
         @Flag(help: "Also finalize; when complete, write the network transaction (hex) to --tx-out or stdout.")
         var finalize = false
         @Option(help: "With --finalize: write the final transaction (hex) to FILE.") var txOut: String?
+        @Option(help: "An eth-sign-request: refuse a worst-case fee above this many ETH.") var maxFeeEth = "0.05"
 
         func validate() throws {
             guard maxFeeRate > 0 else { throw ValidationError("--max-fee-rate must be positive") }
@@ -54,7 +55,11 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let read = try InputReader.read(input, expecting: [.psbt, .bytes, .text])
+                let read = try InputReader.read(input, expecting: [.psbt, .bytes, .text, .ethSignRequest])
+                if case .ethSignRequest(let request) = read.payload {
+                    return try EthereumSignCommand.run(
+                        request, format: read.format, vault: vault, output: output, yes: yes, maxFeeEth: maxFeeEth)
+                }
                 let original = try parsePSBT(read.payload)
                 let unlocked = try vault.unlock()
                 let master = try vault.masterKey(of: unlocked)

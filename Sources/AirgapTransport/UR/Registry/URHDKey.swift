@@ -2,7 +2,7 @@
 ///
 /// - SeeAlso: https://github.com/BlockchainCommons/Research/blob/master/papers/bcr-2020-007-hdkey.md
 public struct URHDKey: Equatable, Sendable {
-    /// The network and coin from `use-info` (BTC only; the coin type must be 0).
+    /// The network from `use-info` (the coin type is `coinType`).
     public enum Network: UInt64, Sendable {
         case mainnet = 0
         case testnet = 1
@@ -18,6 +18,8 @@ public struct URHDKey: Equatable, Sendable {
     public var chainCode: [UInt8]?
     /// Network from `use-info`; nil when absent (mainnet by the spec's default).
     public var network: Network?
+    /// SLIP-44 coin type from `use-info`: nil or 0 for Bitcoin, 60 for Ethereum (EIP-4527).
+    public var coinType: UInt32?
     /// Path from the master key to this key.
     public var origin: URKeypath?
     /// Path from this key to the keys it stands for (`1/*`).
@@ -32,8 +34,9 @@ public struct URHDKey: Equatable, Sendable {
     public init(
         isMaster: Bool = false, isPrivate: Bool = false, keyData: [UInt8], chainCode: [UInt8]?, network: Network? = nil,
         origin: URKeypath? = nil, children: URKeypath? = nil, parentFingerprint: KeyFingerprint? = nil,
-        name: String? = nil, note: String? = nil
+        name: String? = nil, note: String? = nil, coinType: UInt32? = nil
     ) {
+        self.coinType = coinType
         self.isMaster = isMaster
         self.isPrivate = isPrivate
         self.keyData = keyData
@@ -83,14 +86,31 @@ public struct URHDKey: Equatable, Sendable {
         return text
     }
 
+    /// The CBOR of a standalone `ur:crypto-hdkey` (the untagged map, v1 tags inside).
+    public func serialized() -> [UInt8] {
+        guard case .tagged(_, let map) = cbor(tags: .v1) else { return [] }
+        return map.serialized()
+    }
+
+    /// Decodes the CBOR of a standalone `ur:crypto-hdkey`.
+    ///
+    /// - Throws: `URError.cbor` or `.invalidRegistryItem`.
+    public init(serialized bytes: [UInt8]) throws(URError) {
+        let item: CBOR
+        do { item = try CBOR(serialized: bytes) } catch { throw .cbor(error) }
+        try self.init(cbor: item, reader: RegistryReader(type: "crypto-hdkey"))
+    }
+
     func cbor(tags: URTagSet) -> CBOR {
         var entries: [(UInt64, CBOR?)] = []
         entries.append((1, isMaster ? CBOR.bool(true) : nil))
         entries.append((2, isPrivate ? CBOR.bool(true) : nil))
         entries.append((3, CBOR.bytes(keyData)))
         entries.append((4, chainCode.map { CBOR.bytes($0) }))
-        if let network {
-            entries.append((5, CBOR.tagged(tags.coinInfo, CBOR.intMap([(2, CBOR.unsigned(network.rawValue))]))))
+        let coin = coinType.flatMap { $0 == 0 ? nil : CBOR.unsigned(UInt64($0)) }
+        if network != nil || coin != nil {
+            let info = CBOR.intMap([(1, coin), (2, network.map { CBOR.unsigned($0.rawValue) })])
+            entries.append((5, CBOR.tagged(tags.coinInfo, info)))
         }
         entries.append((6, origin?.cbor(tags: tags)))
         entries.append((7, children?.cbor(tags: tags)))
@@ -114,14 +134,15 @@ public struct URHDKey: Equatable, Sendable {
         if let info = m[5] {
             let coin = try r.map(
                 r.untag(info, [URTag.coinInfo, URTag.coinInfoV2], context: "use-info"), context: "coininfo")
-            guard (try r.uint32(coin[1], context: "coin type") ?? 0) == 0 else {
-                throw r.fail("coin type is not BTC (0)")
-            }
+            let coinType = try r.uint32(coin[1], context: "coin type")
+            guard [0, 60].contains(coinType ?? 0) else { throw r.fail("coin type is neither BTC (0) nor ETH (60)") }
+            self.coinType = coinType == 0 ? nil : coinType
             let raw = UInt64(try r.uint32(coin[2], context: "network") ?? 0)
             guard let network = Network(rawValue: raw) else { throw r.fail("unknown network \(raw)") }
             self.network = network
         } else {
             network = nil
+            coinType = nil
         }
         origin = try m[6].map { (v: CBOR) throws(URError) in try URKeypath(cbor: v, reader: r) }
         children = try m[7].map { (v: CBOR) throws(URError) in try URKeypath(cbor: v, reader: r) }

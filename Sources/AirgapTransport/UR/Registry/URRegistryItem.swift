@@ -14,10 +14,17 @@ public enum URRegistryItem: Equatable, Sendable {
     case outputDescriptor(UROutputDescriptor)
     /// `ur:account-descriptor`.
     case accountDescriptor(URAccountDescriptor)
+    /// `ur:crypto-hdkey`.
+    case hdKey(URHDKey)
+    /// `ur:eth-sign-request` (EIP-4527).
+    case ethSignRequest(UREthSignRequest)
+    /// `ur:eth-signature` (EIP-4527).
+    case ethSignature(UREthSignature)
 
     /// The UR types this module decodes.
     public static let supportedTypes = [
         "bytes", "psbt", "crypto-psbt", "crypto-output", "crypto-account", "output-descriptor", "account-descriptor",
+        "crypto-hdkey", "eth-sign-request", "eth-signature",
     ]
 
     /// Decodes `ur` according to its type.
@@ -36,6 +43,9 @@ public enum URRegistryItem: Equatable, Sendable {
         case "crypto-account": self = .cryptoAccount(try URCryptoAccount(serialized: ur.cbor))
         case "output-descriptor": self = .outputDescriptor(try UROutputDescriptor(serialized: ur.cbor))
         case "account-descriptor": self = .accountDescriptor(try URAccountDescriptor(serialized: ur.cbor))
+        case "crypto-hdkey": self = .hdKey(try URHDKey(serialized: ur.cbor))
+        case "eth-sign-request": self = .ethSignRequest(try UREthSignRequest(serialized: ur.cbor))
+        case "eth-signature": self = .ethSignature(try UREthSignature(serialized: ur.cbor))
         default: throw .unsupportedType(ur.type)
         }
     }
@@ -56,6 +66,9 @@ public enum URRegistryItem: Equatable, Sendable {
         case .cryptoAccount(let a): return try UR(type: "crypto-account", cbor: a.serialized())
         case .outputDescriptor(let d): return try UR(type: "output-descriptor", cbor: d.serialized())
         case .accountDescriptor(let a): return try UR(type: "account-descriptor", cbor: a.serialized())
+        case .hdKey(let k): return try UR(type: "crypto-hdkey", cbor: k.serialized())
+        case .ethSignRequest(let q): return try UR(type: "eth-sign-request", cbor: q.serialized())
+        case .ethSignature(let s): return try UR(type: "eth-signature", cbor: s.serialized())
         }
     }
 }

@@ -2,6 +2,7 @@
 ///
 /// - SeeAlso: https://github.com/BlockchainCommons/Research/blob/master/papers/bcr-2020-006-urtypes.md
 package enum URTag {
+    package static let uuid: UInt64 = 37
     package static let hdKey: UInt64 = 303
     package static let keypath: UInt64 = 304
     package static let coinInfo: UInt64 = 305
@@ -23,4 +24,7 @@ package enum URTag {
     package static let sortedMulti: UInt64 = 407
     package static let tr: UInt64 = 409
     package static let cosigner: UInt64 = 410
+    // EIP-4527 (the whole UR is this map; the tags name the types in the registry).
+    package static let ethSignRequest: UInt64 = 401
+    package static let ethSignature: UInt64 = 402
 }

@@ -1,0 +1,29 @@
+/// Errors from decoding Recursive Length Prefix data; the decoder accepts only the canonical encoding.
+public enum RLPError: Error, Equatable, Sendable {
+    /// The input is empty.
+    case empty
+    /// An item's header or payload runs past the end of its input (needed bytes, available bytes).
+    case truncated(needed: Int, available: Int)
+    /// A single byte below 0x80 was wrapped in a one-byte string header (at offset).
+    case nonCanonicalSingleByte(offset: Int)
+    /// A long-form length has leading zero bytes (at offset).
+    case leadingZeroInLength(offset: Int)
+    /// A long-form length is below 56, so the short form was required (at offset).
+    case longFormForShortLength(offset: Int)
+    /// A length does not fit in memory or overflows (at offset).
+    case lengthTooLarge(offset: Int)
+    /// Bytes remain after the top-level item.
+    case trailingBytes(count: Int)
+    /// A list's items do not end exactly at the list's length (at offset).
+    case listLengthMismatch(offset: Int)
+    /// An integer has a leading zero byte (the canonical form of 0 is the empty string).
+    case nonCanonicalInteger
+    /// An integer is wider than the field allows (bytes given, maximum).
+    case integerTooLarge(bytes: Int, maximum: Int)
+    /// A string was expected where a list is, or the other way round (what was expected).
+    case unexpectedKind(expected: String)
+    /// The structure has the wrong number of items (what it is, found).
+    case wrongItemCount(String, found: Int)
+    /// Nesting deeper than the decoder allows.
+    case tooDeep
+}

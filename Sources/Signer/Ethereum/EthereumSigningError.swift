@@ -1,0 +1,35 @@
+public import Ethereum
+
+/// Errors from reviewing or signing an Ethereum request (DESIGN.md section 10).
+public enum EthereumSigningError: Error, Equatable, Sendable {
+    /// The sign-data is not what its data type says (why).
+    case invalidSignData(String)
+    /// The key at the request's path cannot be derived (why).
+    case keyDerivation(String)
+    /// The review refused the request (the reasons).
+    case refused([EthereumRefusal])
+}
+
+/// A reason the signer will not sign an Ethereum request.
+public enum EthereumRefusal: Sendable, Hashable, CustomStringConvertible {
+    /// A transaction without a chain id (legacy without EIP-155) can be replayed on every chain.
+    case noChainID
+    /// The worst-case fee (gas limit × max fee) is above the maximum.
+    case feeTooHigh(fee: Wei, maximum: Wei)
+    /// The request names an address that is not the key at its path.
+    case addressMismatch(requested: EthereumAddress, derived: EthereumAddress)
+    /// The request's chain id and the data's own chain id differ.
+    case chainIDContradiction(request: UInt64, data: UInt64)
+
+    public var description: String {
+        switch self {
+        case .noChainID: "the transaction has no chain id (legacy without EIP-155): it could be replayed on any chain"
+        case .feeTooHigh(let fee, let maximum):
+            "the worst-case fee \(fee.etherString) ETH is above --max-fee-eth \(maximum.etherString)"
+        case .addressMismatch(let requested, let derived):
+            "the request names \(requested) but the key at its path is \(derived)"
+        case .chainIDContradiction(let request, let data):
+            "the request says chain \(request) but the data says chain \(data)"
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import AirgapTransport
+import ArgumentParser
+import Bitcoin
+import CLISupport
+import Ethereum
+import Signer
+
+/// Signs an EIP-4527 `ur:eth-sign-request` for `airlock-signer sign` (DESIGN.md section 10).
+///
+/// The review, the confirmation, and the `ur:eth-signature` answer in the form the request came in. `Sign.run`
+/// hands the request here.
+enum EthereumSignCommand {
+    /// The `--json` output.
+    struct Output: Encodable {
+        struct Line: Encodable {
+            let label: String
+            let value: String
+        }
+        let verdict: String
+        let type: String
+        let chainID: UInt64?
+        let from: String
+        let review: [Line]
+        let warnings: [String]
+        let refusals: [String]
+        let signature: String?
+        let ur: String?
+        let written: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case verdict, type, from, review, warnings, refusals, signature, ur, written
+            case chainID = "chain_id"
+        }
+    }
+
+    static func run(
+        _ request: UREthSignRequest, format: FrameFormat, vault: VaultOptions, output: OutputOptions, yes: Bool,
+        maxFeeEth: String
+    ) throws {
+        let maxFee: Wei
+        do { maxFee = try Wei(etherString: maxFeeEth) } catch {
+            throw CLIError(.usage, "--max-fee-eth is not an amount of ETH: \(maxFeeEth)")
+        }
+        guard !request.derivationPath.components.isEmpty else {
+            throw CLIError(
+                .refused, "refused: the request names no derivation path (an imported key), none is held here")
+        }
+        var children: [ChildNumber] = []
+        for component in request.derivationPath.components {
+            guard case .index(let index, let hardened) = component,
+                let child = try? ChildNumber(index: index, hardened: hardened)
+            else { throw CLIError(.invalidInput, "the request's derivation path is not a plain path") }
+            children.append(child)
+        }
+        let path = try DerivationPath(children)
+        let address: EthereumAddress?
+        do { address = try request.address.map { try EthereumAddress(bytes: $0) } } catch {
+            throw CLIError(.invalidInput, "the request's address is not 20 bytes")
+        }
+        let dataType: EthereumSigningSession.Request.DataType =
+            switch request.dataType {
+            case .legacyTransaction: .legacyTransaction
+            case .typedData: .typedData
+            case .personalMessage: .personalMessage
+            case .typedTransaction: .typedTransaction
+            }
+        let unlocked = try vault.unlock()
+        let master = try vault.masterKey(of: unlocked)
+        if let source = request.derivationPath.sourceFingerprint, source.rawValue != master.fingerprint.value {
+            throw CLIError(
+                .refused, "refused: the request is for seed \(source), this vault is \(master.fingerprint.hexString)")
+        }
+        let session = EthereumSigningSession(master: master, maxFee: maxFee)
+        let review: EthereumReview
+        do {
+            review = try session.review(
+                .init(
+                    signData: request.signData, dataType: dataType, chainID: request.chainID, path: path,
+                    address: address))
+        } catch {
+            throw CLIError(.invalidInput, "invalid eth-sign-request: \(error)")
+        }
+        let type =
+            switch review.content {
+            case .transaction: "eth-transaction"
+            case .typedData: "eth-typed-data"
+            case .personalMessage: "eth-personal-message"
+            }
+        func report(_ verdict: String, signature: String?, ur: String?, written: [String]) -> Output {
+            Output(
+                verdict: verdict, type: type, chainID: review.chainID, from: review.from.checksummed,
+                review: review.lines.map { Output.Line(label: $0.label, value: $0.value) }, warnings: review.warnings,
+                refusals: review.refusals.map(\.description), signature: signature, ur: ur, written: written)
+        }
+        if !vault.json {
+            Diagnostics.print(review.lines.map { "\($0.label): \($0.value)" }.joined(separator: "\n"))
+            for warning in review.warnings { Diagnostics.print("!!! \(warning)") }
+        }
+        guard review.refusals.isEmpty else {
+            if vault.json { try JSONOutput.print(report("refused", signature: nil, ur: nil, written: [])) }
+            throw CLIError(.refused, "refused: " + review.refusals.map(\.description).joined(separator: "; "))
+        }
+        if !yes {
+            guard Prompt.confirm("\nSign this?") else {
+                throw CLIError(.refused, "not signed: declined at the confirmation")
+            }
+        }
+        let signature: EthereumSignature
+        do { signature = try session.sign(review, path: path) } catch {
+            throw CLIError(.refused, "not signed: \(error)")
+        }
+        let answer = UREthSignature(requestID: request.requestID, signature: signature.bytes, origin: "airlock-signer")
+        let urText = try URRegistryItem.ethSignature(answer).ur().string
+        let preferred: QRFormatOption? = format == .ur ? .ur : nil
+        let written = try output.write(
+            .ethSignature(answer), fileBytes: Array((urText + "\n").utf8), json: vault.json, preferredFormat: preferred)
+        if vault.json {
+            try JSONOutput.print(
+                report("signed", signature: Ethereum.Hex.encode(signature.bytes), ur: urText, written: written))
+        } else {
+            if !output.isRequested { print(urText) }
+            for path in written { Diagnostics.print("wrote \(path)") }
+        }
+    }
+}
