@@ -17,6 +17,8 @@ let package = Package(
         .library(
             name: "AirlockOffline",
             targets: ["BitcoinCrypto", "Bitcoin", "Ethereum", "AirgapTransport", "QRImage", "Signer"]),
+        // The one-input functions of the libFuzzer targets, for Fuzz/ and for the corpus replay in FuzzReplayTests.
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,11 +67,12 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Online side.
+        // Online side. ChainCore is what the wallet and the backends share, with no networking (STYLE.md R8).
+        .target(name: "ChainCore", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
         .target(
             name: "ChainBackends",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto",
+                "Bitcoin", "BitcoinCrypto", "ChainCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -82,7 +85,7 @@ let package = Package(
         .target(
             name: "Watcher",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "ChainBackends",
+                "Bitcoin", "BitcoinCrypto", "ChainCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
@@ -90,7 +93,8 @@ let package = Package(
         .executableTarget(
             name: "airlock-watcher",
             dependencies: [
-                "Watcher", "ChainBackends", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "CLISupport",
+                "Watcher", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage",
+                "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -102,6 +106,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
+        ),
+
+        // The fuzz targets' bodies (Fuzz/, docs/fuzzing.md), built here so that `swift test` replays the corpora.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "Bitcoin", "BitcoinCrypto", "Ethereum", "AirgapTransport", "QRImage", "Signer", "ChainCore",
+                "ChainBackends",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Fuzz/Sources/FuzzTargets"
         ),
 
         // Tests: one target per module, vectors read from Tests/Vectors through TestSupport.
@@ -122,12 +138,15 @@ let package = Package(
         .testTarget(
             name: "ChainBackendsTests",
             dependencies: [
-                "ChainBackends", "Bitcoin", "BitcoinCrypto", "TestSupport",
+                "ChainBackends", "ChainCore", "Watcher", "Bitcoin", "BitcoinCrypto", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOSOCKS", package: "swift-nio-extras"),
             ]
         ),
-        .testTarget(name: "WatcherTests", dependencies: ["Watcher", "ChainBackends", "Bitcoin", "TestSupport"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
+        .testTarget(name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(name: "WatcherTests", dependencies: ["Watcher", "ChainCore", "Bitcoin", "TestSupport"]),
     ]
 )

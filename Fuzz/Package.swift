@@ -5,8 +5,38 @@
 //       -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table -Xswiftc -parse-as-library \
 //       --product FuzzUR
 //   .build/release/FuzzUR -runs=1000000 /tmp/fuzz-ur corpus/FuzzUR
+// The targets' bodies live in the main package (FuzzTargets), whose FuzzReplayTests replay every corpus in `swift test`.
 // See docs/fuzzing.md.
+import Foundation
 import PackageDescription
+
+/// The toolchain's libFuzzer archive without `main`: `$AIRLOCK_FUZZER_RUNTIME` when set, else found beside the
+/// `swift` on PATH (`<toolchain>/usr/lib/clang/<version>/lib/linux/libclang_rt.fuzzer_no_main-<arch>.a`).
+func fuzzerRuntime() -> String {
+    let environment = ProcessInfo.processInfo.environment
+    if let path = environment["AIRLOCK_FUZZER_RUNTIME"], !path.isEmpty { return path }
+    #if arch(arm64)
+    let arch = "aarch64"
+    #else
+    let arch = "x86_64"
+    #endif
+    let files = FileManager.default
+    for directory in (environment["PATH"] ?? "").split(separator: ":").map(String.init) {
+        let swift = URL(fileURLWithPath: directory).appendingPathComponent("swift")
+        guard files.isExecutableFile(atPath: swift.path) else { continue }
+        let usr = swift.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        let clang = usr.appendingPathComponent("lib/clang")
+        let versions = ((try? files.contentsOfDirectory(atPath: clang.path)) ?? []).sorted {
+            $0.compare($1, options: .numeric) == .orderedDescending
+        }
+        for version in versions {
+            let archive = clang.appendingPathComponent("\(version)/lib/linux/libclang_rt.fuzzer_no_main-\(arch).a")
+            if files.fileExists(atPath: archive.path) { return archive.path }
+        }
+    }
+    // Not found: the link fails naming this file; set AIRLOCK_FUZZER_RUNTIME to the archive's path.
+    return "libclang_rt.fuzzer_no_main-\(arch).a"
+}
 
 let fuzz: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])]
 // SwiftPM aliases `main` to `<Target>_main` for executables, so link libFuzzer without its own main; each target's
@@ -15,7 +45,7 @@ let linkFuzz: [LinkerSetting] = [
     .unsafeFlags([
         "-sanitize=address",
         "-Xlinker", "--whole-archive",
-        "-Xlinker", "/opt/swift/usr/lib/clang/21/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a",
+        "-Xlinker", fuzzerRuntime(),
         "-Xlinker", "--no-whole-archive", "-lstdc++",
     ])
 ]
@@ -25,12 +55,16 @@ let package = Package(
     dependencies: [.package(name: "Airlock", path: "..")],
     targets: [
         .target(name: "FuzzDriver", swiftSettings: fuzz)
-    ] + ["FuzzPSBT", "FuzzUR", "FuzzBBQr", "FuzzPNG", "FuzzRLP", "FuzzEIP4527", "FuzzTypedData"].map { name in
-        .executableTarget(
-            name: name,
-            dependencies: ["FuzzDriver", .product(name: "AirlockOffline", package: "Airlock")],
-            swiftSettings: fuzz,
-            linkerSettings: linkFuzz
-        )
-    }
+    ]
+        + [
+            "FuzzPSBT", "FuzzUR", "FuzzBBQr", "FuzzPNG", "FuzzRLP", "FuzzEIP4527", "FuzzTypedData", "FuzzElectrum",
+            "FuzzEsplora", "FuzzCore",
+        ].map { name in
+            .executableTarget(
+                name: name,
+                dependencies: ["FuzzDriver", .product(name: "FuzzTargets", package: "Airlock")],
+                swiftSettings: fuzz,
+                linkerSettings: linkFuzz
+            )
+        }
 )

@@ -1,3 +1,4 @@
+import ChainCore
 import Foundation
 
 /// A node URL of the `node set` command, parsed (docs/architecture.md section 2).

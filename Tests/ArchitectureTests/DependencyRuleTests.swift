@@ -69,6 +69,43 @@ struct DependencyRuleTests {
         #expect(reach.isDisjoint(with: Self.forbidden), "signer reaches \(reach.intersection(Self.forbidden))")
     }
 
+    /// Networking modules and products: what `Watcher` and `ChainCore` must not reach (STYLE.md R8).
+    static let networking: Set<String> = [
+        "ChainBackends", "FoundationNetworking",
+        "NIO", "NIOCore", "NIOPosix", "NIOSSL", "NIOHTTP1", "NIOFoundationCompat", "NIOEmbedded", "AsyncHTTPClient",
+    ]
+
+    @Test("Watcher reaches ChainCore but no networking module nor ChainBackends")
+    func watcherIsWithoutNetworking() throws {
+        let description = try Self.describe()
+        let reach = Self.closure(of: "Watcher", in: description)
+        #expect(reach.contains("ChainCore"), "the graph walk found the wallet's chain interface")
+        #expect(reach.contains("GRDB"), "the graph walk followed product dependencies")
+        #expect(reach.isDisjoint(with: Self.networking), "Watcher reaches \(reach.intersection(Self.networking))")
+    }
+
+    @Test("ChainCore reaches no networking module")
+    func chainCoreIsWithoutNetworking() throws {
+        let description = try Self.describe()
+        let reach = Self.closure(of: "ChainCore", in: description)
+        #expect(reach.contains("Bitcoin"))
+        #expect(reach.isDisjoint(with: Self.networking), "ChainCore reaches \(reach.intersection(Self.networking))")
+        // The control: the backends do reach NIO, so the same walk would see it if ChainCore did.
+        let backends = Self.closure(of: "ChainBackends", in: description)
+        #expect(backends.contains("NIOCore") && backends.contains("ChainCore"))
+    }
+
+    @Test("only airlock-watcher picks a backend: no other target depends on ChainBackends")
+    func onlyTheExecutablePicksABackend() throws {
+        let description = try Self.describe()
+        let dependents = description.targets.filter { ($0.targetDependencies ?? []).contains("ChainBackends") }
+            .map(\.name)
+        // Besides the executable, only the backends' own tests and the fuzz harness (FuzzTargets) link the backends.
+        #expect(
+            Set(dependents) == ["airlock-watcher", "ChainBackendsTests", "FuzzTargets"],
+            "ChainBackends used by \(dependents)")
+    }
+
     @Test("the walk would catch a forbidden edge")
     func walkDetectsForbiddenEdge() throws {
         let description = try Self.describe()
@@ -81,6 +118,33 @@ struct DependencyRuleTests {
             .init(name: "Helper", targetDependencies: [], productDependencies: ["NIOPosix"]),
         ])
         #expect(!Self.closure(of: "airlock-signer", in: synthetic).isDisjoint(with: Self.forbidden))
+    }
+
+    @Test("Watcher and ChainCore sources import no networking module")
+    func walletSourcesImportNoNetworking() throws {
+        let imports = try Self.imports(of: ["Watcher", "ChainCore", "Tests/WatcherTests", "Tests/ChainCoreTests"])
+        #expect(imports.count > 20, "scanned the wallet's files")
+        #expect(imports.values.contains { $0.contains("ChainCore") }, "the scan sees the ChainCore imports")
+        for (file, modules) in imports {
+            #expect(
+                modules.isDisjoint(with: Self.networking), "\(file) imports \(modules.intersection(Self.networking))")
+        }
+    }
+
+    /// The modules each Swift file under `Sources/<module>` (or a path from the package root) imports.
+    static func imports(of modules: [String]) throws -> [String: Set<String>] {
+        let pattern = try Regex(#"(?m)^\s*(@\w+\s+)*(internal |public |package )?import\s+(\w+)"#)
+        var result: [String: Set<String>] = [:]
+        for module in modules {
+            let dir = Vectors.packageRoot.appendingPathComponent(module.contains("/") ? module : "Sources/\(module)")
+            guard let files = FileManager.default.enumerator(atPath: dir.path) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+                result["\(module)/\(file)"] = Set(
+                    text.matches(of: pattern).map { String($0.output[3].substring ?? "") })
+            }
+        }
+        return result
     }
 
     @Test("offline sources import no networking module")

@@ -1,3 +1,4 @@
+import ChainCore
 import Testing
 
 @testable import ChainBackends

@@ -1,3 +1,4 @@
+import ChainCore
 import NIOSOCKS
 import Testing
 

@@ -4,46 +4,10 @@
 // signer runs next (unsigned transaction, typed field views, finalizer, extractor, signer, combiner) run on it too.
 // Build and run: see docs/fuzzing.md (the libraries need -sanitize=address and -sanitize-coverage on the command
 // line, which Fuzz/Package.swift cannot set for a dependency).
-import Bitcoin
-import BitcoinCrypto
 import FuzzDriver
-import Signer
-
-/// A fixed key (the BIP340 test vector 0 secret, 3), so the signer has a provider to ask; inputs naming its public
-/// key get signed.
-private let provider: StaticKeyProvider? = {
-    guard let key = try? PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0, count: 31) + [3])) else {
-        return nil
-    }
-    return StaticKeyProvider(keys: [key])
-}()
+import FuzzTargets
 
 @_cdecl("FuzzPSBT_main")
 func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
-    guard let provider else { return 1 }
-    return runFuzzer(argc, argv) { bytes in
-        guard let psbt = try? PSBT(serialized: bytes) else { return }
-        let serialized = psbt.serialized()
-        precondition(serialized == bytes, "a parsed PSBT does not serialize back to its input")
-        guard let reparsed = try? PSBT(serialized: serialized) else {
-            preconditionFailure("a serialized PSBT does not parse again")
-        }
-        precondition(reparsed == psbt, "a re-parsed PSBT differs from the first parse")
-
-        _ = try? psbt.unsignedTransaction()
-        for input in psbt.inputs {
-            _ = (input.nonWitnessUTXO, input.witnessUTXO, input.partialSignatures, input.bip32Derivations)
-            _ = (input.finalScriptWitness, input.tapScriptSignatures, input.tapLeafScripts, input.tapBIP32Derivations)
-            _ = (input.tapInternalKey, input.previousOutpoint, input.sighashType)
-        }
-        for output in psbt.outputs {
-            _ = (output.bip32Derivations, output.amount, output.tapTree, output.tapBIP32Derivations)
-        }
-        var copy = psbt
-        if copy.finalize() { _ = try? copy.extractTransaction() }
-        let signer = PSBTSigner(
-            options: SigningOptions(allowNonDefaultSighash: true, allowMissingPreviousTransaction: true))
-        _ = try? signer.sign(psbt, with: provider)
-        _ = try? psbt.combined(with: [copy])
-    }
+    runFuzzer(argc, argv, FuzzTargets.psbt)
 }

@@ -1,3 +1,4 @@
+import ChainCore
 import Foundation
 
 /// Where a Bitcoin Core rescan starts for newly imported descriptors: the wallet's birthday.

@@ -1,4 +1,5 @@
 import Bitcoin
+import ChainCore
 import Foundation
 
 /// Bitcoin Core's JSON-RPC over HTTP as a `ChainSource`.
@@ -29,6 +30,7 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
     /// Range end of each descriptor the node wallet watches (normalised text without checksum -> last index).
     private var watched: [String: Int] = [:]
     private var rawCache: [Txid: Transaction] = [:]
+    private let checker: ReplyChecker
     /// The wallet's birthday: descriptors are imported with its timestamp, so the node rescans from there (nil: from
     /// genesis).
     public var rescanStart: RescanStart?
@@ -52,6 +54,7 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         self.auth = auth
         self.wallet = wallet
         url = "bitcoind://\(host):\(port)"
+        checker = ReplyChecker(server: url)
     }
 
     /// The sync mode in words, once known: `wallet NAME` or `scantxoutset (why)`.
@@ -116,8 +119,9 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
 
     public func tip() async throws(ChainError) -> BlockTip {
         let info = try await call("getblockchaininfo")
-        guard let height = info["blocks"]?.int, let hash = info["bestblockhash"]?.string else {
-            throw .protocolViolation("getblockchaininfo without blocks and bestblockhash")
+        let height = try checker.height(info["blocks"], "getblockchaininfo blocks")
+        guard let hash = info["bestblockhash"]?.string else {
+            throw .protocolViolation("getblockchaininfo without bestblockhash")
         }
         return BlockTip(height: height, hash: hash)
     }
@@ -244,8 +248,13 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
 
     public func feeRate(targetBlocks: Int) async throws(ChainError) -> FeeRate {
         let result = try await call("estimatesmartfee", [.number(Double(targetBlocks))])
-        guard let btcPerKVB = result["feerate"]?.double, btcPerKVB > 0 else { return FeeRate(satsPerKVB: 1000) }
-        return FeeRate(satsPerKVB: max(1000, UInt64((btcPerKVB * 100_000_000).rounded())))
+        // Without enough data the node answers `errors` and no `feerate`: the user must give the rate.
+        guard
+            let rate = try result["feerate"].flatMap({ (value: JSONValue) throws(ChainError) -> FeeRate? in
+                try checker.feeRate(value, "estimatesmartfee feerate", satsPerKVBPerUnit: 100_000_000)
+            })
+        else { throw .noFeeEstimate(server: url, targetBlocks: targetBlocks) }
+        return rate
     }
 
     public func broadcast(_ transaction: Transaction) async throws(ChainError) -> Txid {
@@ -271,11 +280,12 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         var blockHashes: [Int: String] = [:]
         for coin in unspents {
             guard let txidText = coin["txid"]?.string, let txid = try? Txid(hex: txidText),
-                let vout = coin["vout"]?.int, let scriptHex = coin["scriptPubKey"]?.string,
-                let script = try? Script(hex: scriptHex), let height = coin["height"]?.int
+                let scriptHex = coin["scriptPubKey"]?.string, let script = try? Script(hex: scriptHex)
             else { throw .protocolViolation("malformed scantxoutset entry \(coin)") }
+            let vout = try checker.vout(coin["vout"], "scantxoutset vout of \(txid)")
+            let height = try checker.height(coin["height"], "scantxoutset height of \(txid)")
             guard wanted.contains(script) else { continue }
-            unspentNow.insert(OutPoint(txid: txid, vout: UInt32(vout)))
+            unspentNow.insert(OutPoint(txid: txid, vout: vout))
             let entry = HistoryEntry(txid: txid, height: height)
             if update.histories[script]?.contains(entry) == false {
                 update.histories[script, default: []].append(entry)
@@ -354,11 +364,18 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         var states: [Txid: (confirmations: Int, height: Int?, hash: String?)] = [:]
         var order: [Txid] = []
         for entry in entries {
-            guard let text = entry["txid"]?.string, let txid = try? Txid(hex: text),
-                let confirmations = entry["confirmations"]?.int
-            else { throw .protocolViolation("malformed listsinceblock entry \(entry)") }
+            guard let text = entry["txid"]?.string, let txid = try? Txid(hex: text) else {
+                throw .protocolViolation("malformed listsinceblock entry \(entry)")
+            }
+            // Negative confirmations: a conflicted transaction, that many blocks deep on the other side.
+            let confirmations = try checker.int(
+                entry["confirmations"], "listsinceblock confirmations of \(txid)",
+                in: -ReplyChecker.maxHeight...ReplyChecker.maxHeight)
+            let height = try entry["blockheight"].map { (value: JSONValue) throws(ChainError) -> Int in
+                try checker.height(value, "listsinceblock blockheight of \(txid)")
+            }
             if states[txid] == nil { order.append(txid) }
-            states[txid] = (confirmations, entry["blockheight"]?.int, entry["blockhash"]?.string)
+            states[txid] = (confirmations, height, entry["blockhash"]?.string)
         }
         // Unconfirmed wallet transactions that left the mempool (replaced, or conflicted) are not history.
         var mempool: Set<Txid> = []

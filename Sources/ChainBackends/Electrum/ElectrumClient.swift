@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import ChainCore
 
 /// An Electrum server (protocol 1.4, TCP or TLS) as a `ChainSource`: histories by script hash in batches, every
 /// confirmed transaction checked against `blockchain.transaction.get_merkle` and the block header, every header checked
@@ -11,19 +12,28 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
     private let connection: JSONRPCConnection
     private let verifier: ProofVerifier
     private let url: String
+    private let checker: ReplyChecker
 
     /// A client for `host:port`; nothing is sent until the first call.
-    public init(
+    public convenience init(
         host: String, port: Int, tls: NodeURL.TLSOptions?, network: Network, timeout: Int = 30,
         proxy: SOCKSProxy? = nil
     ) {
-        connection = JSONRPCConnection(host: host, port: port, tls: tls, timeout: timeout)
-        connection.proxy = proxy
+        self.init(
+            connection: JSONRPCConnection(
+                host: host, port: port, tls: tls, timeout: timeout, proxy: proxy,
+                onConnect: { (connection: JSONRPCConnection) async throws(ChainError) -> Void in
+                    _ = try await connection.call("server.version", ["airlock-watcher", "1.4"])
+                }),
+            network: network, url: "\(tls == nil ? "electrum" : "electrums")://\(host):\(port)")
+    }
+
+    /// A client on an existing connection (a transcript test's in-memory channel).
+    init(connection: JSONRPCConnection, network: Network, url: String) {
+        self.connection = connection
         verifier = ProofVerifier(network: network)
-        url = "\(tls == nil ? "electrum" : "electrums")://\(host):\(port)"
-        connection.onConnect = { (connection: JSONRPCConnection) async throws(ChainError) -> Void in
-            _ = try await connection.call("server.version", ["airlock-watcher", "1.4"])
-        }
+        self.url = url
+        checker = ReplyChecker(server: url)
     }
 
     public var displayName: String { url }
@@ -35,8 +45,9 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
 
     public func tip() async throws(ChainError) -> BlockTip {
         let result = try await connection.call("blockchain.headers.subscribe")
-        guard let height = result["height"]?.int, let hex = result["hex"]?.string else {
-            throw .protocolViolation("blockchain.headers.subscribe without height and hex")
+        let height = try checker.height(result["height"], "blockchain.headers.subscribe height")
+        guard let hex = result["hex"]?.string else {
+            throw .protocolViolation("blockchain.headers.subscribe without hex")
         }
         let header = try BlockHeader(hex: hex)
         try header.verifyProofOfWork(network: verifier.network, height: height)
@@ -52,10 +63,11 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
 
     public func feeRate(targetBlocks: Int) async throws(ChainError) -> FeeRate {
         let result = try await connection.call("blockchain.estimatefee", [.number(Double(targetBlocks))])
-        guard let btcPerKB = result.double else { throw .protocolViolation("estimatefee gave \(result)") }
-        // -1 means "no estimate": fall back to the relay minimum of 1 sat/vB.
-        guard btcPerKB > 0 else { return FeeRate(satsPerKVB: 1000) }
-        return FeeRate(satsPerKVB: max(1000, UInt64((btcPerKB * 100_000_000).rounded())))
+        // BTC per kvB; -1 means "no estimate", which the user must then give (--fee-rate).
+        guard let rate = try checker.feeRate(result, "blockchain.estimatefee", satsPerKVBPerUnit: 100_000_000) else {
+            throw .noFeeEstimate(server: url, targetBlocks: targetBlocks)
+        }
+        return rate
     }
 
     public func broadcast(_ transaction: Transaction) async throws(ChainError) -> Txid {
@@ -78,9 +90,12 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
             guard let items = value.array else { throw .protocolViolation("get_history gave \(value)") }
             var entries: [HistoryEntry] = []
             for item in items {
-                guard let hash = item["tx_hash"]?.string, let txid = try? Txid(hex: hash),
-                    let height = item["height"]?.int
-                else { throw .protocolViolation("malformed history entry \(item)") }
+                guard let hash = item["tx_hash"]?.string, let txid = try? Txid(hex: hash) else {
+                    throw .protocolViolation("malformed history entry \(item)")
+                }
+                // -1 and 0 mean unconfirmed (with unconfirmed parents, or not).
+                let height = try checker.int(
+                    item["height"], "get_history height", in: -1...ReplyChecker.maxHeight)
                 guard height <= tip.height else {
                     throw .verificationFailed("history entry \(txid) at height \(height) above the tip \(tip.height)")
                 }
@@ -134,9 +149,15 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
             } catch {
                 throw .verificationFailed("no merkle proof for \(txid) at height \(height) (\(error))")
             }
-            guard let position = value["pos"]?.int, let branch = value["merkle"]?.array?.compactMap(\.string),
-                let proofHeight = value["block_height"]?.int
-            else { throw .protocolViolation("malformed get_merkle answer for \(txid)") }
+            let position = try checker.count(value["pos"], "get_merkle pos", limit: (1 << 30) - 1)
+            let proofHeight = try checker.height(value["block_height"], "get_merkle block_height")
+            guard let items = value["merkle"]?.array, items.count <= 32 else {
+                throw checker.invalid("get_merkle merkle", value["merkle"])
+            }
+            let branch = items.compactMap(\.string)
+            guard branch.count == items.count else {
+                throw .protocolViolation("malformed get_merkle answer for \(txid)")
+            }
             guard proofHeight == height else {
                 throw .verificationFailed(
                     "merkle proof of \(txid) is for height \(proofHeight), history says \(height)")

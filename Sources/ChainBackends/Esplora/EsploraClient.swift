@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import ChainCore
 
 /// An Esplora REST server (Blockstream's or mempool.space's API) as a `ChainSource`: `/scripthash/…/txs` (paged through
 /// `/txs/chain/LAST`), `/tx/…/hex`, `/blocks/tip/…`, `/fee-estimates`, `POST /tx`.
@@ -11,6 +12,7 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
     private let basePath: String
     private let verifier: ProofVerifier
     private let url: String
+    private let checker: ReplyChecker
 
     public init(
         host: String, port: Int, basePath: String, tls: NodeURL.TLSOptions?, network: Network, timeout: Int = 60,
@@ -20,6 +22,7 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
         self.basePath = basePath
         verifier = ProofVerifier(network: network)
         url = "esplora+\(tls == nil ? "http" : "https")://\(host):\(port)\(basePath)"
+        checker = ReplyChecker(server: url)
     }
 
     public var displayName: String { url }
@@ -41,7 +44,9 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
     public func tip() async throws(ChainError) -> BlockTip {
         let heightText = try await getText("/blocks/tip/height")
         let hash = try await getText("/blocks/tip/hash")
-        guard let height = Int(heightText), height >= 0 else { throw .protocolViolation("tip height '\(heightText)'") }
+        guard let height = Int(heightText), (0...ReplyChecker.maxHeight).contains(height) else {
+            throw checker.invalid("/blocks/tip/height", .string(String(heightText.prefix(80))))
+        }
         guard hash.count == 64, (try? [UInt8](hex: hash)) != nil else { throw .protocolViolation("tip hash '\(hash)'") }
         return BlockTip(height: height, hash: hash)
     }
@@ -53,15 +58,29 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
     }
 
     public func feeRate(targetBlocks: Int) async throws(ChainError) -> FeeRate {
-        let estimates = try JSONValue.parse(try await get("/fee-estimates"))
-        guard let table = estimates.object else { throw .protocolViolation("fee-estimates is not an object") }
-        // The estimate for the largest target not above the one asked for; none means the relay minimum.
-        let candidates = table.compactMap { key, value -> (Int, Double)? in
-            guard let blocks = Int(key), let rate = value.double, blocks <= max(1, targetBlocks) else { return nil }
-            return (blocks, rate)
+        try Self.feeRate(
+            estimates: try JSONValue.parse(try await get("/fee-estimates")), targetBlocks: targetBlocks,
+            checker: checker)
+    }
+
+    /// The rate of Esplora's `/fee-estimates` table (target blocks to sat/vB) for the largest target not above the
+    /// one asked for.
+    ///
+    /// - Throws: `ChainError.noFeeEstimate` when the table has none, `.invalidField` for a rate that is not a
+    ///   positive finite number within `ReplyChecker.maxFeeRate`.
+    package static func feeRate(estimates: JSONValue, targetBlocks: Int, checker: ReplyChecker) throws(ChainError)
+        -> FeeRate
+    {
+        guard let table = estimates.object else { throw checker.invalid("/fee-estimates", estimates) }
+        var best: (blocks: Int, value: JSONValue)?
+        for (key, value) in table {
+            guard let blocks = Int(key), blocks >= 1, blocks <= max(1, targetBlocks) else { continue }
+            if best.map({ blocks > $0.blocks }) ?? true { best = (blocks, value) }
         }
-        guard let best = candidates.max(by: { $0.0 < $1.0 }) else { return FeeRate(satsPerKVB: 1000) }
-        return FeeRate(satsPerKVB: max(1000, UInt64((best.1 * 1000).rounded())))
+        guard let best,
+            let rate = try checker.feeRate(best.value, "/fee-estimates[\(best.blocks)]", satsPerKVBPerUnit: 1000)
+        else { throw .noFeeEstimate(server: checker.server, targetBlocks: targetBlocks) }
+        return rate
     }
 
     public func broadcast(_ transaction: Transaction) async throws(ChainError) -> Txid {
@@ -98,7 +117,8 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
                     else { throw .protocolViolation("malformed transaction in history of \(hash)") }
                     var height: Int?
                     if confirmed {
-                        guard let h = item["status"]?["block_height"]?.int, h <= tip.height else {
+                        let h = try checker.height(item["status"]?["block_height"], "status.block_height of \(txid)")
+                        guard h <= tip.height else {
                             throw .verificationFailed("transaction \(txid) claims a block height above the tip")
                         }
                         height = h
@@ -142,8 +162,13 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
             guard let height else { continue }
             if let known = request.known[txid] ?? nil, known.height == height, known.verified { continue }
             let proof = try JSONValue.parse(try await get("/tx/\(txid.hexString)/merkle-proof"))
-            guard let position = proof["pos"]?.int, let branch = proof["merkle"]?.array?.compactMap(\.string),
-                proof["block_height"]?.int == height
+            let position = try checker.count(proof["pos"], "merkle-proof pos of \(txid)", limit: (1 << 30) - 1)
+            guard let items = proof["merkle"]?.array, items.count <= 32 else {
+                throw checker.invalid("merkle-proof merkle of \(txid)", proof["merkle"])
+            }
+            let branch = items.compactMap(\.string)
+            guard branch.count == items.count,
+                try checker.height(proof["block_height"], "merkle-proof block_height of \(txid)") == height
             else { throw .verificationFailed("merkle proof of \(txid) is malformed or for another height") }
             let current = try await header(at: height)
             var previous: BlockHeader?

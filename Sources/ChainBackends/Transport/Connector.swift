@@ -1,3 +1,4 @@
+import ChainCore
 import Foundation
 import NIOCore
 import NIOPosix

@@ -1,16 +1,17 @@
+import ChainCore
 import Foundation
 import NIOCore
 
 /// A response of `HTTPClient`.
-struct HTTPResponse: Sendable {
-    var status: Int
-    var headers: [String: String]
-    var body: [UInt8]
+package struct HTTPResponse: Sendable {
+    package var status: Int
+    package var headers: [String: String]
+    package var body: [UInt8]
 }
 
 /// A small HTTP/1.1 client over SwiftNIO: one request per connection (`Connection: close`), the whole response read to
 /// the end, `Content-Length` and chunked bodies decoded, a size limit and a timeout.
-struct HTTPClient: Sendable {
+package struct HTTPClient: Sendable {
     let host: String
     let port: Int
     let tls: NodeURL.TLSOptions?
@@ -59,7 +60,7 @@ struct HTTPClient: Sendable {
     }
 
     /// Parses a complete HTTP/1.1 response.
-    static func parse(_ raw: [UInt8]) throws(ChainError) -> HTTPResponse {
+    package static func parse(_ raw: [UInt8]) throws(ChainError) -> HTTPResponse {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let headEnd = raw.firstRange(of: separator) else {
             throw .protocolViolation("incomplete HTTP response (\(raw.count) bytes)")
@@ -104,7 +105,10 @@ struct HTTPClient: Sendable {
             }
             index = lineEnd.upperBound
             if size == 0 { return out }
-            guard data.count >= index + size else { throw .protocolViolation("chunked body cut short") }
+            // Compared by subtraction: a server's size near Int.max must not overflow `index + size`.
+            guard size <= data.count - index - 2, data[index + size] == 13, data[index + size + 1] == 10 else {
+                throw .protocolViolation("chunked body cut short")
+            }
             out += data[index..<index + size]
             index += size + 2
         }

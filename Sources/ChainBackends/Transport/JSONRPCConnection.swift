@@ -1,3 +1,4 @@
+import ChainCore
 import NIOCore
 
 /// One JSON-RPC request of a batch.
@@ -13,30 +14,48 @@ public struct RPCRequest: Sendable {
 
 /// A newline-delimited JSON-RPC connection (the Electrum protocol) that sends batches and waits for every answer, with
 /// a timeout; reconnects once when the connection was lost between or during batches.
-final class JSONRPCConnection: @unchecked Sendable {
+///
+/// An actor: the channel, the handler and the request ids are touched by one task at a time.
+actor JSONRPCConnection {
+    /// Opens a channel whose pipeline ends in the given handler.
+    typealias Opener = @Sendable (LineChannelHandler) async throws(ChainError) -> any Channel
+    /// Called after each (re)connect, for example to negotiate the protocol version.
+    typealias ConnectHook = @Sendable (JSONRPCConnection) async throws(ChainError) -> Void
+
     let host: String
     let port: Int
-    let tls: NodeURL.TLSOptions?
     let timeout: Int
-    /// The SOCKS proxy the connection goes through, if any.
-    var proxy: SOCKSProxy?
+    private let open: Opener
+    private let onConnect: ConnectHook?
     private var channel: (any Channel)?
     private var handler: LineChannelHandler?
     private var nextID = 0
-    /// Called after each (re)connect, for example to negotiate the protocol version.
-    var onConnect: (@Sendable (JSONRPCConnection) async throws(ChainError) -> Void)?
 
-    init(host: String, port: Int, tls: NodeURL.TLSOptions?, timeout: Int) {
+    /// A connection to `host:port` over TCP, or TLS with `tls`, through the SOCKS `proxy` when given; nothing is
+    /// opened until the first request.
+    init(
+        host: String, port: Int, tls: NodeURL.TLSOptions?, timeout: Int, proxy: SOCKSProxy? = nil,
+        onConnect: ConnectHook? = nil
+    ) {
+        self.init(host: host, port: port, timeout: timeout, onConnect: onConnect) {
+            (handler: LineChannelHandler) async throws(ChainError) -> any Channel in
+            try await Connector.connect(
+                host: host, port: port, tls: tls, timeout: timeout, handler: handler, proxy: proxy)
+        }
+    }
+
+    /// A connection over channels that `open` makes (a transcript test's in-memory channel).
+    init(host: String, port: Int, timeout: Int, onConnect: ConnectHook? = nil, open: @escaping Opener) {
         self.host = host
         self.port = port
-        self.tls = tls
         self.timeout = timeout
+        self.onConnect = onConnect
+        self.open = open
     }
 
     private func connect() async throws(ChainError) {
         let handler = LineChannelHandler(host: host, port: port)
-        let channel = try await Connector.connect(
-            host: host, port: port, tls: tls, timeout: timeout, handler: handler, proxy: proxy)
+        let channel = try await open(handler)
         self.channel = channel
         self.handler = handler
         if let onConnect { try await onConnect(self) }
@@ -117,7 +136,11 @@ final class JSONRPCConnection: @unchecked Sendable {
             do {
                 response = try await promise.futureResult.get()
             } catch let error as ChainError {
-                if case .connectionClosed = error { self.channel = nil }
+                // The connection is of no further use (closed, broken by the server, or timed out with answers
+                // outstanding): the next request opens a new one.
+                try? await channel.close()
+                self.channel = nil
+                self.handler = nil
                 throw error
             } catch {
                 throw .protocolViolation("\(error)")

@@ -1,14 +1,16 @@
+import ChainCore
 import NIOCore
 
 /// Newline-delimited JSON-RPC over one channel: writes requests, routes each response (or each element of a batch
 /// response) to the promise waiting on its id, and drops notifications.
 ///
 /// State is touched on the event loop only.
-final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = ByteBuffer
+package final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
+    package typealias InboundIn = ByteBuffer
 
-    /// The longest line accepted before the connection is dropped as broken.
-    static let maxLineLength = 64 << 20
+    /// The longest line accepted before the connection is dropped as broken: the hex of the largest transaction
+    /// (2 × 4,000,000 characters) with room for its JSON framing.
+    static let maxLineLength = 8_065_536
 
     private var partial: [UInt8] = []
     private var waiters: [Int: EventLoopPromise<JSONValue>] = [:]
@@ -16,13 +18,13 @@ final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
     private let host: String
     private let port: Int
 
-    init(host: String, port: Int) {
+    package init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
     /// Registers a promise for the response with `id`; fails it at once if the connection is already gone.
-    func register(id: Int, promise: EventLoopPromise<JSONValue>) {
+    package func register(id: Int, promise: EventLoopPromise<JSONValue>) {
         if let failure {
             promise.fail(failure)
         } else {
@@ -35,20 +37,25 @@ final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
         for id in ids { waiters.removeValue(forKey: id)?.fail(error) }
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        guard let bytes = buffer.readBytes(length: buffer.readableBytes) else { return }
+        guard failure == nil, let bytes = buffer.readBytes(length: buffer.readableBytes) else { return }
         var start = partial.count
         partial.append(contentsOf: bytes)
         var lineStart = 0
-        while let newline = partial[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        // A line is judged by its length whether or not its end came in the same read.
+        while let newline = partial[start...].firstIndex(of: UInt8(ascii: "\n")),
+            newline - lineStart <= Self.maxLineLength
+        {
             let line = partial[lineStart..<newline]
             lineStart = newline + 1
             start = lineStart
             if !line.allSatisfy({ $0 == 32 || $0 == 13 }) { handle(line: Array(line), context: context) }
+            guard failure == nil else { return }
         }
         partial.removeFirst(lineStart)
         if partial.count > Self.maxLineLength {
+            partial = []
             failAll(.protocolViolation("a line longer than \(Self.maxLineLength) bytes"))
             context.close(promise: nil)
         }
@@ -77,12 +84,12 @@ final class LineChannelHandler: ChannelInboundHandler, @unchecked Sendable {
         for promise in pending.values { promise.fail(error) }
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         failAll(.connectionClosed(host: host, port: port))
         context.fireChannelInactive()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         failAll(.connectionFailed(host: host, port: port, reason: "\(error)"))
         context.close(promise: nil)
     }

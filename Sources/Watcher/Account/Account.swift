@@ -1,5 +1,4 @@
 import Bitcoin
-import ChainBackends
 
 /// A wallet's descriptors, ready to derive: the receive keychain and, usually, the change keychain.
 public struct Account: Sendable {

@@ -1,5 +1,5 @@
 import Bitcoin
-import ChainBackends
+import ChainCore
 import Foundation
 
 /// An account read from import text: its receive and change descriptors and the network they are for.

@@ -1,5 +1,4 @@
 import Bitcoin
-import ChainBackends
 import Foundation
 import GRDB
 

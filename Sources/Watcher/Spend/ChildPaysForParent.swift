@@ -1,5 +1,5 @@
 import Bitcoin
-import ChainBackends
+import ChainCore
 
 /// Plans a child that pays for an unconfirmed parent (CPFP): it spends the parent's largest wallet output (and, when
 /// that cannot pay, confirmed wallet coins) back to the wallet, with a fee that lifts the package (parent and child)

@@ -1,5 +1,4 @@
 import Bitcoin
-import ChainBackends
 
 /// Plans a BIP125 replacement of an unconfirmed wallet transaction: the same inputs and the same payments to others, at
 /// a higher fee rate.

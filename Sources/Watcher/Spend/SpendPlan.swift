@@ -1,5 +1,5 @@
 import Bitcoin
-import ChainBackends
+import ChainCore
 
 /// A payment to make: an address and an amount (or everything, for `--max`).
 public struct Recipient: Sendable, Equatable {

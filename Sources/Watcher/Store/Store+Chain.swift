@@ -1,5 +1,5 @@
 import Bitcoin
-import ChainBackends
+import ChainCore
 import Foundation
 import GRDB
 import Synchronization

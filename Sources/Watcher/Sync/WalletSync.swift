@@ -1,5 +1,5 @@
 import Bitcoin
-import ChainBackends
+import ChainCore
 import Foundation
 
 /// Progress of a sync, for a progress bar.

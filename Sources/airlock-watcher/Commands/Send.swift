@@ -2,6 +2,7 @@ import ArgumentParser
 import Bitcoin
 import CLISupport
 import ChainBackends
+import ChainCore
 import Foundation
 import Watcher
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLISupport
 import ChainBackends
+import ChainCore
 import Foundation
 import Watcher
 

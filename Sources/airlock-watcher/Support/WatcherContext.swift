@@ -1,6 +1,7 @@
 import Bitcoin
 import CLISupport
 import ChainBackends
+import ChainCore
 import Foundation
 import Watcher
 

@@ -2,7 +2,7 @@ import Bitcoin
 import BitcoinCrypto
 import Testing
 
-@testable import ChainBackends
+@testable import ChainCore
 
 /// SPV checks on real mainnet headers: the genesis block and block 1, whose hashes and merkle roots are public.
 @Suite("Block headers: proof of work and links (Bitcoin mainnet genesis and block 1)")

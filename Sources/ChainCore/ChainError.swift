@@ -22,6 +22,11 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
     case verificationFailed(String)
     /// The backend cannot do this (e.g. history of spent coins through `scantxoutset`).
     case unsupported(String)
+    /// A number, length or index in a server's reply is missing, not a number, or out of range: the server, the field
+    /// and (the start of) what it sent.
+    case invalidField(server: String, field: String, value: String)
+    /// The server has no fee estimate for the target: the user must give the rate (`--fee-rate`).
+    case noFeeEstimate(server: String, targetBlocks: Int)
 
     public var description: String {
         switch self {
@@ -36,6 +41,10 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .rejected(let reason): "the node rejected the transaction: \(reason)"
         case .verificationFailed(let why): "the server's data failed verification (it may be lying): \(why)"
         case .unsupported(let why): "not supported by this backend: \(why)"
+        case .invalidField(let server, let field, let value):
+            "\(server) sent an invalid \(field): \(value)"
+        case .noFeeEstimate(let server, let target):
+            "\(server) has no fee estimate for \(target) blocks; give the rate with --fee-rate SAT_PER_VB"
         }
     }
 }

@@ -1,0 +1,155 @@
+import Bitcoin
+import ChainCore
+import Foundation
+import Testing
+
+@testable import Watcher
+
+/// `WalletSync` against a `FixedChainSource`: discovery to the gap limit across batches, a reorg of a confirmed
+/// transaction, the eviction of an unconfirmed one; no socket.
+@Suite("WalletSync with an in-memory chain source")
+struct WalletSyncTests {
+    static func setUp() throws -> (Store, WalletRecord, Account) {
+        let store = try Store(directory: StoreTests.tempDir())
+        let wallet = try StoreTests.makeWallet(store)
+        return (store, wallet, try Account(record: wallet))
+    }
+
+    static func script(_ account: Account, _ index: Int, keychain: Keychain = .external) throws -> Script {
+        try account.derive(keychain, index: index).script
+    }
+
+    @Test("discovery follows used addresses across batches and stops a gap limit past the last used one")
+    func discoveryAcrossBatches() async throws {
+        let (store, wallet, account) = try Self.setUp()
+        let walletID = try wallet.requireID()
+        // Index 3, then 22 (inside the gap after 3, in a later batch), then 45 (beyond the gap after 22: never seen).
+        let near = try TestTransactions.funding(try Self.script(account, 3), sats: 10_000, seed: 1)
+        let far = try TestTransactions.funding(try Self.script(account, 22), sats: 20_000, seed: 2)
+        let beyond = try TestTransactions.funding(try Self.script(account, 45), sats: 40_000, seed: 3)
+        let source = FixedChainSource(
+            tipHeight: 110, transactions: [near, far, beyond], heights: [near.txid: 100, far.txid: 101])
+        var sync = try WalletSync(store: store, wallet: wallet, source: source)
+        sync.batchSize = 5
+        let summary = try await sync.run()
+        // External: batches of 5 up to index 44 (last used 22 + gap 20 = 42, rounded up to the batch); change: 20.
+        #expect(summary.scriptsChecked == 45 + 20)
+        #expect(summary.transactions == 2)
+        let utxos = try store.utxos(walletID: walletID)
+        #expect(Set(utxos.map(\.outpoint.txid)) == [near.txid, far.txid])
+        #expect(Set(utxos.map(\.index)) == [3, 22])
+        #expect(utxos.allSatisfy { $0.height != nil })
+        let used = try store.addresses(walletID: walletID).filter(\.used).map(\.index)
+        #expect(used.sorted() == [3, 22])
+        #expect(try store.syncedTip(walletID: walletID)?.height == 110)
+    }
+
+    @Test("the control: the coin at index 45 is found once index 30 is used (10, 30, 45: each within 20 of the last)")
+    func discoveryControl() async throws {
+        let (store, wallet, account) = try Self.setUp()
+        let a = try TestTransactions.funding(try Self.script(account, 10), sats: 20_000, seed: 2)
+        let b = try TestTransactions.funding(try Self.script(account, 30), sats: 30_000, seed: 4)
+        let c = try TestTransactions.funding(try Self.script(account, 45), sats: 40_000, seed: 3)
+        let source = FixedChainSource(tipHeight: 110, transactions: [a, b, c])
+        var sync = try WalletSync(store: store, wallet: wallet, source: source)
+        sync.batchSize = 7
+        _ = try await sync.run()
+        let utxos = try store.utxos(walletID: try wallet.requireID())
+        #expect(Set(utxos.map(\.index)) == [10, 30, 45])
+        #expect(utxos.allSatisfy { $0.height == nil })
+    }
+
+    @Test("a reorg moves a confirmed transaction to another block, then back to the mempool")
+    func reorgOfConfirmedTransaction() async throws {
+        let (store, wallet, account) = try Self.setUp()
+        let walletID = try wallet.requireID()
+        let tx = try TestTransactions.funding(try Self.script(account, 0), sats: 50_000, seed: 7)
+        var source = FixedChainSource(tipHeight: 100, transactions: [tx], heights: [tx.txid: 100])
+        _ = try await WalletSync(store: store, wallet: wallet, source: source).run()
+        var stored = try #require(try store.transactions(walletID: walletID).first)
+        #expect(stored.anchor == BlockAnchor(height: 100, blockHash: FixedChainSource.hash(100), verified: true))
+
+        // The block at 100 is replaced by another branch, which confirms the transaction one block later.
+        source.tipHeight = 102
+        source.heights = [tx.txid: 101]
+        source.blockHashes = [100: FixedChainSource.hash(100, fork: 1), 101: FixedChainSource.hash(101, fork: 1)]
+        _ = try await WalletSync(store: store, wallet: wallet, source: source).run()
+        stored = try #require(try store.transactions(walletID: walletID).first)
+        #expect(stored.anchor?.height == 101)
+        #expect(stored.anchor?.blockHash == FixedChainSource.hash(101, fork: 1))
+        #expect(try store.utxos(walletID: walletID).first?.height == 101)
+
+        // A deeper reorg sends it back to the mempool: unconfirmed, still the wallet's coin.
+        source.heights = [:]
+        _ = try await WalletSync(store: store, wallet: wallet, source: source).run()
+        stored = try #require(try store.transactions(walletID: walletID).first)
+        #expect(stored.anchor == nil)
+        let utxo = try #require(try store.utxos(walletID: walletID).first)
+        #expect(utxo.height == nil && utxo.value.sats == 50_000)
+    }
+
+    @Test("an unconfirmed transaction the server no longer lists is evicted with its coins; a confirmed one stays")
+    func evictionOfUnconfirmed() async throws {
+        let (store, wallet, account) = try Self.setUp()
+        let walletID = try wallet.requireID()
+        let confirmed = try TestTransactions.funding(try Self.script(account, 0), sats: 50_000, seed: 8)
+        let pending = try TestTransactions.funding(try Self.script(account, 1), sats: 7_000, seed: 9)
+        var source = FixedChainSource(
+            tipHeight: 100, transactions: [confirmed, pending], heights: [confirmed.txid: 99])
+        _ = try await WalletSync(store: store, wallet: wallet, source: source).run()
+        #expect(try store.utxos(walletID: walletID).count == 2)
+
+        source.transactions = [confirmed]  // dropped from the mempool (expired or replaced)
+        _ = try await WalletSync(store: store, wallet: wallet, source: source).run()
+        #expect(try store.transactions(walletID: walletID).map(\.txid) == [confirmed.txid])
+        #expect(try store.utxos(walletID: walletID).map(\.outpoint.txid) == [confirmed.txid])
+    }
+
+    @Test("a spend by the wallet removes the spent coin and adds the change")
+    func spendUpdatesCoins() async throws {
+        let (store, wallet, account) = try Self.setUp()
+        let walletID = try wallet.requireID()
+        let funding = try TestTransactions.funding(try Self.script(account, 0), sats: 100_000, seed: 10)
+        let spend = try TestTransactions.spend(
+            [OutPoint(txid: funding.txid, vout: 0)],
+            outputs: [
+                (TestTransactions.foreignScript(0xAA), 60_000),
+                (try Self.script(account, 0, keychain: .internal), 39_000),
+            ])
+        let source = FixedChainSource(
+            tipHeight: 100, transactions: [funding, spend], heights: [funding.txid: 90, spend.txid: 95])
+        _ = try await WalletSync(store: store, wallet: wallet, source: source).run()
+        let utxos = try store.utxos(walletID: walletID)
+        #expect(utxos.map(\.outpoint) == [OutPoint(txid: spend.txid, vout: 1)])
+        #expect(utxos.first?.keychain == .internal)
+    }
+
+    @Test("a backend error aborts the sync and leaves the database as it was")
+    func backendErrorLeavesStore() async throws {
+        let (store, wallet, account) = try Self.setUp()
+        let walletID = try wallet.requireID()
+        let tx = try TestTransactions.funding(try Self.script(account, 0), sats: 50_000, seed: 11)
+        _ = try await WalletSync(
+            store: store, wallet: wallet,
+            source: FixedChainSource(tipHeight: 100, transactions: [tx], heights: [tx.txid: 100])
+        ).run()
+        let failing = FailingChainSource(error: .invalidField(server: "x", field: "height", value: "-1"))
+        await #expect(throws: SyncError.chain(.invalidField(server: "x", field: "height", value: "-1"))) {
+            try await WalletSync(store: store, wallet: wallet, source: failing).run()
+        }
+        #expect(try store.transactions(walletID: walletID).map(\.txid) == [tx.txid])
+        #expect(try store.syncedTip(walletID: walletID)?.height == 100)
+    }
+}
+
+/// A source whose every call fails with one error.
+struct FailingChainSource: ChainSource {
+    var error: ChainError
+    var displayName: String { "failing" }
+    func sync(_ request: SyncRequest) async throws(ChainError) -> SyncUpdate { throw error }
+    func tip() async throws(ChainError) -> BlockTip { throw error }
+    func feeRate(targetBlocks: Int) async throws(ChainError) -> FeeRate { throw error }
+    func broadcast(_ transaction: Transaction) async throws(ChainError) -> Txid { throw error }
+    func serverInfo() async throws(ChainError) -> ServerInfo { throw error }
+    func close() async {}
+}
