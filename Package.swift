@@ -67,7 +67,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Online side. ChainCore is what the wallet and the backends share, with no networking (STYLE.md R8).
+        // Online side. ChainCore is what the wallet and the backends share, with no networking (docs/architecture.md rule R8).
         .target(name: "ChainCore", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
         .target(
             name: "ChainBackends",

@@ -69,7 +69,7 @@ struct DependencyRuleTests {
         #expect(reach.isDisjoint(with: Self.forbidden), "signer reaches \(reach.intersection(Self.forbidden))")
     }
 
-    /// Networking modules and products: what `Watcher` and `ChainCore` must not reach (STYLE.md R8).
+    /// Networking modules and products: what `Watcher` and `ChainCore` must not reach (docs/architecture.md rule R8).
     static let networking: Set<String> = [
         "ChainBackends", "FoundationNetworking",
         "NIO", "NIOCore", "NIOPosix", "NIOSSL", "NIOHTTP1", "NIOFoundationCompat", "NIOEmbedded", "AsyncHTTPClient",

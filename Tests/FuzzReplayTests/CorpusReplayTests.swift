@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Every committed fuzz corpus (`Fuzz/corpus/<Target>/`, crashers included) fed once through its target's entry point,
-/// without libFuzzer or sanitizers: a crash found once stays found (DESIGN.md section 9, docs/fuzzing.md).
+/// without libFuzzer or sanitizers: a crash found once stays found (docs/architecture.md section 9, docs/fuzzing.md).
 @Suite("Fuzz corpus replay")
 struct CorpusReplayTests {
     static let corpus = Vectors.packageRoot.appendingPathComponent("Fuzz/corpus")

@@ -377,7 +377,7 @@ def test_list_and_info_show_only_what_the_vault_authenticates(known, tmp_path):
         assert b"evil" not in proc.stdout
 
 
-# --- what sign writes (DESIGN.md section 3) ---------------------------------------------------------------------------
+# --- what sign writes (docs/architecture.md section 3) ---------------------------------------------------------------------------
 
 def test_whole_psbt_until_complete_then_trimmed(known, tmp_path):
     team = ms_desc(cosigner_keys(known, 0))

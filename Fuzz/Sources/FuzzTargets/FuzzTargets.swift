@@ -1,4 +1,4 @@
-// The one-input functions of every libFuzzer target (DESIGN.md section 9). A target of the Airlock package itself, so
+// The one-input functions of every libFuzzer target (docs/architecture.md section 9). A target of the Airlock package itself, so
 // that `swift test` (FuzzReplayTests) replays every committed corpus through them without a -sanitize=fuzzer build,
 // and the executables of the Fuzz/ package hand them to libFuzzer.
 

@@ -12,7 +12,7 @@ public struct SigningPolicy: Sendable, Equatable {
     public var maxFee: Amount = Self.defaultMaxFee
     /// Sign inputs of scripts no registered wallet describes (script paths, foreign scripts, unregistered multisig).
     public var allowUnregistered = false
-    /// What counts as change (DESIGN.md section 5: the wallet being spent, at most 10,000 past the inputs' indexes).
+    /// What counts as change (docs/architecture.md section 5: the wallet being spent, at most 10,000 past the inputs' indexes).
     public var changeRule = PSBTAnalysis.ChangeRule()
     /// The network of this signer's keys; a PSBT for another network is refused.
     public var network: Network

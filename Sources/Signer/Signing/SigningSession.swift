@@ -7,7 +7,7 @@ public struct SigningSessionError: Error, Sendable, Equatable, CustomStringConve
     public init(_ description: String) { self.description = description }
 }
 
-/// The signing decision (DESIGN.md section 5, STYLE.md R7): from a PSBT, this vault's master key, network and
+/// The signing decision (docs/architecture.md section 5, docs/architecture.md rule R7): from a PSBT, this vault's master key, network and
 /// registered multisig wallets, and the policy, the review to show, the inputs the review approves and the refusals.
 ///
 /// `SigningSession(…).review(psbt)` decides; `SigningDecision.sign()` signs exactly the approved inputs. The executable
@@ -223,7 +223,7 @@ public struct SigningDecision: Sendable {
     }
 }
 
-/// A PSBT with this vault's signatures, and what to hand back (DESIGN.md section 3).
+/// A PSBT with this vault's signatures, and what to hand back (docs/architecture.md section 3).
 public struct SignedPSBT: Sendable {
     /// The whole PSBT with the new signatures.
     public let psbt: PSBT
@@ -239,7 +239,7 @@ public struct SignedPSBT: Sendable {
         self.isComplete = probe.finalize()
     }
 
-    /// What `sign` writes (DESIGN.md section 3).
+    /// What `sign` writes (docs/architecture.md section 3).
     ///
     /// The whole PSBT while other cosigners still have to sign it (they review and sign that copy); a trimmed answer
     /// (the transaction and signatures, for the coordinator that kept the PSBT) once this signature completes it.

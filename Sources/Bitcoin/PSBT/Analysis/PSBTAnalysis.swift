@@ -17,7 +17,7 @@ public struct PSBTAnalysis: Sendable {
         case ownOutsideSpentWallet(account: Int, branch: Int, index: UInt32)
     }
 
-    /// What makes an output change (DESIGN.md section 5): it re-derives to an account one of the inputs spends from,
+    /// What makes an output change (docs/architecture.md section 5): it re-derives to an account one of the inputs spends from,
     /// on its receive or change branch, at most `maxIndexGap` past the highest index those inputs use.
     public struct ChangeRule: Sendable, Equatable {
         /// How far past the highest input index of the same account an own output may be (default 10,000).
