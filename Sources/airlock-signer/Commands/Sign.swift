@@ -110,8 +110,10 @@ extension AirlockSigner {
                 guard !report.signedInputs.isEmpty else {
                     throw CLIError(.refused, "nothing signed: no input of this PSBT belongs to this vault")
                 }
-                try AuditLog(vaultPath: unlocked.vault.path).append(
-                    unsignedPSBT: original.serialized(), summary: summary(review))
+                try unlocked.recordSignature(
+                    unsignedPSBT: original.serialized(),
+                    summary: summary(review).recording(
+                        allowFlags: allowFlagsUsed + vault.airGapOverrides, signedInputs: report.signedInputs))
                 var signed = resolvedOrigins > 0 ? try original.combined(with: [report.psbt]) : report.psbt
                 var finalTransaction: Transaction?
                 if finalize, signed.finalize() { finalTransaction = try signed.extractTransaction() }
@@ -142,6 +144,15 @@ extension AirlockSigner {
                     for path in paths { Diagnostics.print("wrote \(path)") }
                 }
             }
+        }
+
+        /// The `--allow-*` flags given, for the journal.
+        private var allowFlagsUsed: [String] {
+            [
+                (allowNonDefaultSighash, "--allow-non-default-sighash"),
+                (allowMissingPreviousTransaction, "--allow-missing-prev-tx"),
+                (allowUnregistered, "--allow-unregistered"),
+            ].filter(\.0).map(\.1)
         }
 
         private func parsePSBT(_ payload: Payload) throws -> PSBT {
