@@ -91,7 +91,7 @@ def test_init_with_backup_check(run, home, bin_dir):
     pw = secret_file(home, "pw.txt", "pw-init")
     proc = subprocess.Popen(
         [str(bin_dir / "airlock-signer"), "init", "--words", "12", "--network", "regtest", "--password-file", pw,
-         "--json", *KDF],
+         "--json", "--show-secret", *KDF],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=home.env)
     lines = []
     while not lines or lines[-1] != b"}\n":
@@ -115,13 +115,14 @@ def test_init_with_backup_check(run, home, bin_dir):
     assert info["network"] == "regtest"
     assert oct(home.vault.stat().st_mode & 0o777) == "0o600"
     # Refused without --force.
-    again = run("airlock-signer", "init", "--password-file", pw, "--skip-backup-check", *KDF)
+    again = run("airlock-signer", "init", "--password-file", pw, "--skip-backup-check", "--show-secret", *KDF)
     assert again.returncode == 4 and b"--force" in again.stderr
 
 
 def test_backup_check_failure_writes_nothing(run, home):
     pw = secret_file(home, "pw.txt", "pw-init")
-    proc = run("airlock-signer", "init", "--words", "12", "--password-file", pw, *KDF, input="nope\n" * 9)
+    proc = run("airlock-signer", "init", "--words", "12", "--password-file", pw, "--show-secret", *KDF,
+               input="nope\n" * 9)
     assert proc.returncode == 4
     assert b"backup check failed" in proc.stderr
     assert not home.vault.exists()
@@ -426,4 +427,4 @@ def test_passwd_survives_sigkill(run, home, bin_dir):
 def test_init_force_survives_sigkill(run, home, bin_dir):
     crash_campaign(run, home, bin_dir, RUNS, 2,
                    lambda current, other: ["init", "--force", "--words", "12", "--network", "regtest",
-                                           "--password-file", other, "--skip-backup-check", *KDF])
+                                           "--password-file", other, "--skip-backup-check", "--show-secret", *KDF])
