@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /// prctl(PR_SET_NO_NEW_PRIVS, 1): required before an unprivileged process may install a seccomp filter.
@@ -221,4 +222,23 @@ static inline long airlock_probe_execve(void) {
     char *const argv[] = {(char *)"/nonexistent/airlock-probe", NULL};
     char *const envp[] = {NULL};
     return syscall(SYS_execve, "/nonexistent/airlock-probe", argv, envp);
+}
+
+/// openat of a file that exists (/proc/self/status) for reading: EPERM under the decoder's filter.
+static inline long airlock_probe_openat(void) {
+    long fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) close((int)fd);
+    return fd >= 0 ? 0 : -1;
+}
+
+/// A new process through clone(2) with SIGCHLD and no CLONE_THREAD (what fork does): the child exits at once.
+static inline long airlock_probe_clone_process(void) {
+    long pid = syscall(SYS_clone, 17 /* SIGCHLD */, 0, 0, 0, 0);
+    if (pid == 0) _exit(0);
+    if (pid > 0) {
+        int status;
+        while (waitpid((pid_t)pid, &status, 0) < 0 && errno == EINTR) {}
+        return 0;
+    }
+    return -1;
 }

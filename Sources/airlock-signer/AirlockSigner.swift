@@ -40,14 +40,18 @@ struct AirlockSigner: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)  // a child that stops reading its input must not end the signer
         if arguments.first == SyscallProbe.childArgument {
             let report = SyscallProbe.runPreFilterChild()
-            let encoder = JSONEncoder()
-            encoder.keyEncodingStrategy = .convertToSnakeCase
-            FileHandle.standardOutput.write((try? encoder.encode(report)) ?? Data())
+            FileHandle.standardOutput.write((try? JSONEncoder().encode(report)) ?? Data())
             Foundation.exit(0)
         }
         if arguments.first == IsolatedImageDecoder.childArgument {
-            do { try SeccompFilter.install(.decoder) } catch { fail(error) }
+            do { try SyscallProbe.enterDecoderSandbox() } catch { fail(error) }
             Foundation.exit(IsolatedImageDecoder.runChild())
+        }
+        if arguments.first == SyscallProbe.decoderArgument {
+            do { try SeccompFilter.install() } catch { fail(error) }
+            let encoder = JSONEncoder()
+            FileHandle.standardOutput.write((try? encoder.encode(SyscallProbe.runDecoderProbe())) ?? Data())
+            Foundation.exit(0)
         }
         let reordered = leadingOptions.reordered(arguments)
         if reordered.first == "selftest" { Selftest.startProbeChild() }

@@ -91,8 +91,27 @@ public enum SyscallProbe {
         return PreFilterProbeReport(control: control, filtered: filtered, error: nil)
     }
 
-    /// Whether the decoder profile refuses what it adds (run inside a process that installed it): execve.
-    public static func decoderExtras() -> [SyscallProbeResult] {
-        [SyscallProbeResult("execve", airlock_probe_execve())]
+    /// The hidden first argument that runs `runDecoderProbe()`: the image decoder's sandbox, probed.
+    public static let decoderArgument = "__airlock-decoder-probe"
+
+    /// Installs the decoder filter the way the image decoder child does (`enterDecoderSandbox`), then tries what it
+    /// adds (execve, openat, a new process) and a way out (socket): every answer should be EPERM.
+    public static func runDecoderProbe() -> PreFilterProbeReport {
+        do { try enterDecoderSandbox() } catch {
+            return PreFilterProbeReport(control: [], filtered: [], error: "\(error)")
+        }
+        return PreFilterProbeReport(
+            control: [],
+            filtered: [
+                SyscallProbeResult("execve", airlock_probe_execve()),
+                SyscallProbeResult("openat", airlock_probe_openat()),
+                SyscallProbeResult("clone (new process)", airlock_probe_clone_process()),
+                SyscallProbeResult("socket", airlock_probe_socket()),
+            ], error: nil)
+    }
+
+    /// What the image decoder child runs before it reads a byte: the decoder profile on top of the inherited one.
+    public static func enterDecoderSandbox() throws(AirGapError) {
+        try SeccompFilter.install(.decoder)
     }
 }

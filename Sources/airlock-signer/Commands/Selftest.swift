@@ -17,6 +17,8 @@ extension AirlockSigner {
                   - in a probe child started before this process's filter: socket, connect, sendmsg, io_uring_setup \
                 and ptrace succeed (the control), then, after the child installs the same filter, connect and \
                 sendmsg/sendto on the sockets it made before, socket and io_uring_setup fail with EPERM;
+                  - in a child under the image decoder's stricter filter: execve, openat, clone of a new process and \
+                socket fail with EPERM (this process, under the signer's filter, opens files and starts children);
                   - the descriptors closed at start are listed, none above 2 but the selftest's own stays open, and \
                 the process is not dumpable with RLIMIT_CORE 0.
                 It exits 0 when all of that holds, else 4. It also lists the network interfaces that are up.
@@ -46,6 +48,7 @@ extension AirlockSigner {
             let socketBlocked: Bool
             let inProcess: [SyscallProbeResult]
             let preFilterChild: PreFilterProbeReport?
+            let decoderChild: PreFilterProbeReport?
             let closedAtStart: [Int32]
             let openDescriptors: [ProcessHardening.OpenDescriptor]
             let dumpable: Bool
@@ -57,6 +60,7 @@ extension AirlockSigner {
             enum CodingKeys: String, CodingKey {
                 case seccompMode = "seccomp_mode", seccompFilters = "seccomp_filters", socket
                 case socketBlocked = "socket_blocked", inProcess = "in_process", preFilterChild = "pre_filter_child"
+                case decoderChild = "decoder_child"
                 case closedAtStart = "closed_at_start", openDescriptors = "open_descriptors", dumpable
                 case coreLimit = "core_limit", interfacesUp = "interfaces_up", ok, failures
             }
@@ -75,6 +79,10 @@ extension AirlockSigner {
                         for probe in child.control { print("  \(probe.call): \(probe.result)") }
                         print("probe child, after its filter:")
                         for probe in child.filtered { print("  \(probe.call): \(probe.result)") }
+                    }
+                    if let sandbox = report.decoderChild {
+                        print("image decoder sandbox:")
+                        for probe in sandbox.filtered { print("  \(probe.call): \(probe.result)") }
                     }
                     print("descriptors closed at start: \(report.closedAtStart.map(String.init).joined(separator: ", "))")
                     print("dumpable: \(report.dumpable ? "yes" : "no"); RLIMIT_CORE: \(report.coreLimit ?? -1)")
@@ -97,8 +105,7 @@ extension AirlockSigner {
             if let running = probe.withLock({ $0 }) {
                 if let outcome = try? running.finish(input: [], maximumOutput: 1 << 16) {
                     let decoder = JSONDecoder()
-                    decoder.keyDecodingStrategy = .convertFromSnakeCase
-                    child = try? decoder.decode(PreFilterProbeReport.self, from: Data(outcome.output))
+                    child = try? JSONDecoder().decode(PreFilterProbeReport.self, from: Data(outcome.output))
                 }
             }
             if let child {
@@ -111,6 +118,18 @@ extension AirlockSigner {
             } else {
                 failures.append("the probe child did not answer")
             }
+            let sandbox = try? ChildProcess.run(
+                ChildProcess.ownExecutable, arguments: ["airlock-signer", SyscallProbe.decoderArgument],
+                maximumOutput: 1 << 16)
+            let decoderChild = sandbox.flatMap { try? JSONDecoder().decode(PreFilterProbeReport.self, from: Data($0.output)) }
+            if let decoderChild {
+                if let error = decoderChild.error { failures.append("decoder child: \(error)") }
+                failures += decoderChild.filtered.filter { !$0.refused }.map {
+                    "\($0.call) \($0.result) in the image decoder's sandbox"
+                }
+            } else {
+                failures.append("the decoder probe child did not answer")
+            }
             let open = ProcessHardening.openDescriptors()
             let dumpable = ProcessHardening.isDumpable
             let core = ProcessHardening.coreLimit
@@ -120,7 +139,7 @@ extension AirlockSigner {
             return Report(
                 seccompMode: SeccompFilter.currentMode(), seccompFilters: SeccompFilter.filterCount(),
                 socket: socketProbe.refused ? "failed with EPERM" : socketProbe.result,
-                socketBlocked: socketProbe.refused, inProcess: inProcess, preFilterChild: child,
+                socketBlocked: socketProbe.refused, inProcess: inProcess, preFilterChild: child, decoderChild: decoderChild,
                 closedAtStart: ProcessHardening.closedAtStart, openDescriptors: open, dumpable: dumpable,
                 coreLimit: core, interfacesUp: (try? NetworkInterfaces.activeNonLoopback()) ?? [],
                 ok: failures.isEmpty, failures: failures)
