@@ -4,7 +4,8 @@ internal import CSodium
 public enum PBKDF2 {
     /// Derives `keyLength` bytes from `password` and `salt` with `iterations` rounds of HMAC-SHA-512.
     ///
-    /// The HMAC key schedule is computed once and copied per round; intermediate blocks stay in secret memory.
+    /// The HMAC key schedule is computed once and copied per round; intermediate blocks stay in secret memory, and
+    /// every HMAC state (derived from the password) is zeroed after use.
     /// - SeeAlso: https://www.rfc-editor.org/rfc/rfc8018#section-5.2
     public static func hmacSHA512(
         password: SecretBytes,
@@ -12,9 +13,23 @@ public enum PBKDF2 {
         iterations: Int,
         keyLength: Int
     ) -> SecretBytes {
+        var saltBytes = Array(salt)
+        defer { SecretBytes.wipe(&saltBytes) }
+        return hmacSHA512(password: password, salt: SecretBytes(copying: saltBytes), iterations: iterations,
+            keyLength: keyLength)
+    }
+
+    /// PBKDF2 with a secret salt (BIP39's salt holds the passphrase).
+    public static func hmacSHA512(
+        password: SecretBytes,
+        salt: SecretBytes,
+        iterations: Int,
+        keyLength: Int
+    ) -> SecretBytes {
         precondition(iterations >= 1 && keyLength >= 0, "invalid PBKDF2 parameters")
-        let keyed = HMACSHA512(key: password)
-        let saltBytes = Array(salt)
+        var keyed = HMACSHA512(key: password)
+        defer { keyed.wipe() }
+        let saltBytes = salt
         let output = SecretBytes(count: keyLength)
         let scratch = SecretBytes(count: 2 * HMACSHA512.byteCount)  // U and T
         let blockCount = (keyLength + HMACSHA512.byteCount - 1) / HMACSHA512.byteCount
@@ -30,12 +45,14 @@ public enum PBKDF2 {
                     UInt8(index >> 24), UInt8(index >> 16 & 0xFF), UInt8(index >> 8 & 0xFF), UInt8(index & 0xFF),
                 ])
                 mac.finalize(into: u)
+                mac.wipe()
                 t.update(from: u, count: HMACSHA512.byteCount)
                 if iterations > 1 {
                     for _ in 1..<iterations {
                         var round = keyed
                         round.update(UnsafeRawBufferPointer(start: u, count: HMACSHA512.byteCount))
                         round.finalize(into: u)
+                        round.wipe()
                         for i in 0..<HMACSHA512.byteCount { t[i] ^= u[i] }
                     }
                 }
