@@ -10,7 +10,7 @@ public enum NetworkInterfaces {
     /// `IFF_LOOPBACK` of <net/if.h>: the loopback interface.
     static let flagLoopback: UInt32 = 0x8
     /// Where Linux lists interfaces.
-    static let sysfsDirectory = "/sys/class/net"
+    public static let sysfsDirectory = "/sys/class/net"
 
     /// The names of interfaces that are up and not loopback, sorted.
     ///
