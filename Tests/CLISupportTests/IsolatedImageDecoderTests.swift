@@ -63,8 +63,10 @@ struct IsolatedImageDecoderTests {
             return length + Array(kind.utf8) + data + crc
         }
         let side = withUnsafeBytes(of: UInt32(7000).bigEndian, Array.init)
+        // One zlib-compressed zero byte of image data (zlib.compress(b"\\0")): enough for libpng to read the header.
+        let data = chunk("IDAT", [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01])
         let huge =
-            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", side + side + [8, 0, 0, 0, 0])
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", side + side + [8, 0, 0, 0, 0]) + data
             + chunk("IEND", [])
         let signer = try Self.signerBinary()
         guard case .refused(let reason) = IsolatedImageDecoder.decode(png: huge, executable: signer) else {
@@ -76,7 +78,7 @@ struct IsolatedImageDecoderTests {
         let smallSide = withUnsafeBytes(of: UInt32(2000).bigEndian, Array.init)
         let small =
             [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", smallSide + smallSide + [8, 0, 0, 0, 0])
-            + chunk("IEND", [])
+            + data + chunk("IEND", [])
         guard case .refused(let other) = IsolatedImageDecoder.decode(png: small, executable: signer) else {
             Issue.record("a PNG without image data was accepted")
             return

@@ -70,7 +70,7 @@ struct AuditLogTests {
         let (log, head) = try Self.makeLog(entries: 4)
         let entries = try log.entries()
         #expect(entries.map(\.sequence) == [1, 2, 3, 4])
-        #expect(entries.allSatisfy(\.keyed))
+        #expect(entries.allSatisfy { $0.keyed })
         #expect(entries[0].previousHash == AuditEntry.genesisHash)
         for n in 1..<4 { #expect(entries[n].previousHash == entries[n - 1].hash) }
         #expect(entries[1].summary.allowFlags == ["--allow-network"])
