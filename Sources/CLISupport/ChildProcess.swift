@@ -30,6 +30,7 @@ public enum ChildProcess {
     ///   - path: the program.
     ///   - arguments: its arguments (the program name first).
     /// - Returns: the running child.
+    /// - Throws: `Failure` when the pipes cannot be made or the program cannot be started.
     public static func start(_ path: String, arguments: [String]) throws(Failure) -> Running {
         var input: [Int32] = [-1, -1]
         var output: [Int32] = [-1, -1]
@@ -80,7 +81,9 @@ public enum ChildProcess {
         public func finish(input bytes: [UInt8], maximumOutput: Int) throws(Failure) -> Outcome {
             var written = 0
             while written < bytes.count {
-                let n = bytes.withUnsafeBytes { Glibc.write(input, $0.baseAddress! + written, $0.count - written) }
+                let n = bytes.withUnsafeBytes { raw in
+                    raw.baseAddress.map { Glibc.write(input, $0 + written, raw.count - written) } ?? 0
+                }
                 if n < 0, errno == EINTR { continue }
                 if n <= 0 { break }  // EPIPE: the child stopped reading (SIGPIPE is ignored by the caller)
                 written += n

@@ -92,8 +92,11 @@ public enum IsolatedImageDecoder {
         }
     }
 
-    /// The child's work, after the caller installed the decoder filter: reads the image from standard input (at most
-    /// `InputReader.maximumFileSize` bytes), decodes it, writes the answer. Returns the exit status.
+    /// The child's work, after the caller installed the decoder filter.
+    ///
+    /// Reads the image from standard input (at most `InputReader.maximumFileSize` bytes), decodes it, writes the
+    /// answer.
+    /// - Returns: the exit status.
     public static func runChild() -> Int32 {
         var input: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -124,7 +127,9 @@ public enum IsolatedImageDecoder {
     private static func write(_ bytes: [UInt8]) -> Int32 {
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + written, $0.count - written) }
+            let n = bytes.withUnsafeBytes { raw in
+                raw.baseAddress.map { Glibc.write(1, $0 + written, raw.count - written) } ?? 0
+            }
             if n < 0, errno == EINTR { continue }
             if n <= 0 { return 6 }
             written += n

@@ -94,7 +94,8 @@ struct BIP39Tests {
     func secretPhrase(entry: Entry) throws {
         let fromSecret = try Mnemonic(phrase: SecretBytes(utf8: entry.mnemonic.uppercased() + "\n"))
         #expect(fromSecret.entropy.unsafeCopyToArray() == TestHex.bytes(entry.entropy))
-        #expect(fromSecret.seed(passphrase: SecretBytes(utf8: "TREZOR")).unsafeCopyToArray() == TestHex.bytes(entry.seed))
+        #expect(
+            fromSecret.seed(passphrase: SecretBytes(utf8: "TREZOR")).unsafeCopyToArray() == TestHex.bytes(entry.seed))
     }
 
     @Test("every word of the list is found by the byte lookup, and near misses are not")

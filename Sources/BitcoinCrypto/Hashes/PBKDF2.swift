@@ -15,7 +15,8 @@ public enum PBKDF2 {
     ) -> SecretBytes {
         var saltBytes = Array(salt)
         defer { SecretBytes.wipe(&saltBytes) }
-        return hmacSHA512(password: password, salt: SecretBytes(copying: saltBytes), iterations: iterations,
+        return hmacSHA512(
+            password: password, salt: SecretBytes(copying: saltBytes), iterations: iterations,
             keyLength: keyLength)
     }
 

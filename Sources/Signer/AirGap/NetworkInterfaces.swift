@@ -17,6 +17,7 @@ public enum NetworkInterfaces {
     /// Entries of the directory that are not directories (after following links) are not interfaces and are
     /// skipped: the bonding driver's `bonding_masters` file lives there.
     /// - Parameter directory: where interfaces are listed (`/sys/class/net`; tests give another).
+    /// - Returns: the interface names.
     /// - Throws: `AirGapError.interfaceListFailed` when sysfs cannot be read (then the air gap cannot be shown).
     public static func activeNonLoopback(in directory: String = sysfsDirectory) throws(AirGapError) -> [String] {
         let names: [String]

@@ -2,8 +2,10 @@ internal import CAirGap
 import Foundation
 import Synchronization
 
-/// What the signer does to its own process before anything else (DESIGN.md section 5): closes the descriptors it
-/// inherited above 2, turns core dumps off (`PR_SET_DUMPABLE` 0 and `RLIMIT_CORE` 0). The seccomp filter follows.
+/// What the signer does to its own process before anything else (DESIGN.md section 5).
+///
+/// It closes the descriptors it inherited above 2 and turns core dumps off (`PR_SET_DUMPABLE` 0 and `RLIMIT_CORE`
+/// 0). The seccomp filter follows.
 public enum ProcessHardening {
     /// The descriptors closed by `harden()` in this process (for `selftest`).
     static let closed = Mutex<[Int32]>([])

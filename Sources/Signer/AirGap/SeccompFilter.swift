@@ -114,7 +114,8 @@ public enum SeccompFilter {
 
     /// Where a jump goes.
     enum Label: Hashable {
-        case allow, deny, enosys, kill, after(Int)
+        case allow, deny, enosys, kill
+        case after(Int)
     }
 
     /// The BPF program of `profile`, one `(code, jt, jf, k)` per instruction.

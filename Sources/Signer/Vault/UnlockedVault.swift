@@ -107,8 +107,10 @@ public final class UnlockedVault: Sendable {
     /// The journal beside this vault.
     public var auditLog: AuditLog { AuditLog(vaultPath: vault.path) }
 
-    /// Records a signature: appends a keyed entry to the journal (after checking it against the head this vault
-    /// records), then re-seals the vault with the new head, atomically. A crash between the two leaves an authentic
+    /// Records a signature in the journal and its head in the vault.
+    ///
+    /// Appends a keyed entry to the journal (after checking it against the head this vault records), then re-seals
+    /// the vault with the new head, atomically. A crash between the two leaves an authentic
     /// entry after the recorded head, which `verifyAudit` reports and the next signature anchors.
     ///
     /// - Returns: the entry written.

@@ -8,7 +8,9 @@ import BitcoinCrypto
 public struct VaultHeader: Sendable, Equatable {
     /// The value of the `format` field.
     public static let formatName = "airlock-vault"
-    /// The newest format version this build writes and reads: 2 adds the audit journal's head. A header without
+    /// The newest format version this build writes and reads.
+    ///
+    /// Version 2 adds the audit journal's head. A header without
     /// one (a vault from an older build, until its next signature) is written as version 1.
     public static let currentVersion = 2
     /// The key-derivation function, as written in the file.

@@ -58,11 +58,19 @@ extension AirlockSigner {
             let failures: [String]
 
             enum CodingKeys: String, CodingKey {
-                case seccompMode = "seccomp_mode", seccompFilters = "seccomp_filters", socket
-                case socketBlocked = "socket_blocked", inProcess = "in_process", preFilterChild = "pre_filter_child"
+                case seccompMode = "seccomp_mode"
+                case seccompFilters = "seccomp_filters"
+                case socket
+                case socketBlocked = "socket_blocked"
+                case inProcess = "in_process"
+                case preFilterChild = "pre_filter_child"
                 case decoderChild = "decoder_child"
-                case closedAtStart = "closed_at_start", openDescriptors = "open_descriptors", dumpable
-                case coreLimit = "core_limit", interfacesUp = "interfaces_up", ok, failures
+                case closedAtStart = "closed_at_start"
+                case openDescriptors = "open_descriptors"
+                case dumpable
+                case coreLimit = "core_limit"
+                case interfacesUp = "interfaces_up"
+                case ok, failures
             }
         }
 
@@ -84,7 +92,8 @@ extension AirlockSigner {
                         print("image decoder sandbox:")
                         for probe in sandbox.filtered { print("  \(probe.call): \(probe.result)") }
                     }
-                    print("descriptors closed at start: \(report.closedAtStart.map(String.init).joined(separator: ", "))")
+                    print(
+                        "descriptors closed at start: \(report.closedAtStart.map(String.init).joined(separator: ", "))")
                     print("dumpable: \(report.dumpable ? "yes" : "no"); RLIMIT_CORE: \(report.coreLimit ?? -1)")
                     print(
                         "network interfaces up: "
@@ -121,7 +130,9 @@ extension AirlockSigner {
             let sandbox = try? ChildProcess.run(
                 ChildProcess.ownExecutable, arguments: ["airlock-signer", SyscallProbe.decoderArgument],
                 maximumOutput: 1 << 16)
-            let decoderChild = sandbox.flatMap { try? JSONDecoder().decode(PreFilterProbeReport.self, from: Data($0.output)) }
+            let decoderChild = sandbox.flatMap {
+                try? JSONDecoder().decode(PreFilterProbeReport.self, from: Data($0.output))
+            }
             if let decoderChild {
                 if let error = decoderChild.error { failures.append("decoder child: \(error)") }
                 failures += decoderChild.filtered.filter { !$0.refused }.map {
@@ -139,7 +150,8 @@ extension AirlockSigner {
             return Report(
                 seccompMode: SeccompFilter.currentMode(), seccompFilters: SeccompFilter.filterCount(),
                 socket: socketProbe.refused ? "failed with EPERM" : socketProbe.result,
-                socketBlocked: socketProbe.refused, inProcess: inProcess, preFilterChild: child, decoderChild: decoderChild,
+                socketBlocked: socketProbe.refused, inProcess: inProcess, preFilterChild: child,
+                decoderChild: decoderChild,
                 closedAtStart: ProcessHardening.closedAtStart, openDescriptors: open, dumpable: dumpable,
                 coreLimit: core, interfacesUp: (try? NetworkInterfaces.activeNonLoopback()) ?? [],
                 ok: failures.isEmpty, failures: failures)
