@@ -33,6 +33,8 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         // Linux seccomp/BPF headers and wrappers of the variadic prctl/syscall (glibc; nothing to link).
         .systemLibrary(name: "CAirGap"),
 
@@ -40,7 +42,7 @@ let package = Package(
         .target(name: "BitcoinCrypto", dependencies: ["CSecp256k1", "CSodium"], swiftSettings: strict),
         .target(name: "Bitcoin", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
         .target(name: "AirgapTransport", dependencies: ["Bitcoin", "BitcoinCrypto", "CZlib"], swiftSettings: strict),
-        .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG"], swiftSettings: strict),
+        .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG", "CJPEG", "CGIF"], swiftSettings: strict),
         .target(name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "CAirGap"], swiftSettings: strict),
         .target(
             name: "CLISupport",

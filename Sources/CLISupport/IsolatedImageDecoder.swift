@@ -2,7 +2,7 @@ import Foundation
 import QRImage
 import Synchronization
 
-/// PNG decoding (libpng and zbar, the largest attack surface the signer has) in a child process: the signer runs
+/// Image decoding (libpng, libjpeg-turbo, giflib and zbar: the largest attack surface the signer has) in a child process: the signer runs
 /// itself again with a hidden argument, under a stricter seccomp filter (no new process, no file opened, no way out),
 /// pipes the image bytes to its standard input and reads the QR codes' bytes from its standard output.
 ///
@@ -117,7 +117,7 @@ public enum IsolatedImageDecoder {
     static func decodeInProcess(png: [UInt8]) -> Answer {
         do {
             let reader = try QRReader(maxPixels: maximumPixels)
-            return .codes(try reader.read(png: png).map(\.bytes))
+            return .codes(try reader.read(image: png).map(\.bytes))
         } catch {
             if case .noCodeFound = error { return .noCode }
             return .refused("\(error)")

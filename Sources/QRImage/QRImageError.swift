@@ -1,4 +1,4 @@
-/// Errors from making QR-code images and from reading QR codes out of PNG images.
+/// Errors from making QR-code images and from reading QR codes out of PNG, JPEG and GIF images.
 public enum QRImageError: Error, Equatable, Sendable {
     /// The input holds no bytes at all.
     case emptyInput
@@ -6,6 +6,12 @@ public enum QRImageError: Error, Equatable, Sendable {
     case notPNG(prefix: [UInt8])
     /// libpng rejected the data (corrupt or truncated stream, bad CRC, bad header); `message` is libpng's.
     case invalidPNG(message: String)
+    /// libjpeg rejected the data (corrupt or truncated stream, unsupported color space); `message` is libjpeg's.
+    case invalidJPEG(message: String)
+    /// giflib rejected the data, or a frame lies outside the screen; `message` says which.
+    case invalidGIF(String)
+    /// The data is none of the image formats read (PNG, JPEG, GIF); `prefix` holds up to its first 8 bytes.
+    case notAnImage(prefix: [UInt8])
     /// A chunk declares more data than the file holds (a truncated file, or a forged length); caught before libpng
     /// sees the chunk, since libpng would allocate the declared length first.
     case truncatedChunk(type: String, declaredLength: Int, available: Int)
@@ -27,6 +33,8 @@ public enum QRImageError: Error, Equatable, Sendable {
     case emptySheet
     /// libqrencode failed for a reason other than size; `errno` is the code it left.
     case encoderFailed(errno: Int32)
+    /// giflib failed to write an animation; the text is giflib's.
+    case gifWriteFailed(String)
     /// libpng failed to write the image; `message` is libpng's.
     case pngWriteFailed(message: String)
     /// zbar could not create a scanner or an image, or `zbar_image_scanner_set_config` returned `code`.

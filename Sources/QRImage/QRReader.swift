@@ -1,6 +1,7 @@
 import Foundation
 
-/// Finds every QR code in PNG images: libpng decodes to 8-bit gray, zbar (QR only, binary mode) scans.
+/// Finds every QR code in PNG, JPEG and GIF images: libpng, libjpeg-turbo or giflib decodes to 8-bit gray (every frame
+/// of an animated GIF), zbar (QR only, binary mode) scans.
 ///
 /// The first pass scans every third row and column (zbar's density 3), which finds codes with modules of 2 px or
 /// more at a third of the cost of a full scan. When that yields no code, the reader scans every row and column, then
@@ -45,11 +46,42 @@ public final class QRReader {
         try read(GrayImage(png: data, maxPixels: maxPixels))
     }
 
-    /// Reads every QR code in the PNG file at `path`, in reading order.
+    /// Reads every QR code in an image file's bytes, whatever the format: PNG, JPEG, or GIF (every frame of an
+    /// animated one, each code once, in frame order; frames without a code are skipped).
     ///
-    /// - Throws: `QRImageError.fileUnreadable`, or any error of `read(png:)`.
+    /// - Throws: `QRImageError.notAnImage` for other data, `.noCodeFound` when no frame holds a code, or any decoding
+    ///   error of the format.
+    public func read(image data: [UInt8]) throws(QRImageError) -> [DecodedQRCode] {
+        if data.starts(with: GrayImage.pngSignature) { return try read(png: data) }
+        if data.starts(with: GrayImage.jpegSignature) { return try read(GrayImage(jpeg: data, maxPixels: maxPixels)) }
+        guard data.starts(with: GrayImage.gifSignature) else {
+            throw data.isEmpty ? .emptyInput : .notAnImage(prefix: Array(data.prefix(8)))
+        }
+        let frames = try GrayImage.gifFrames(data, maxPixels: maxPixels)
+        var found: [DecodedQRCode] = []
+        for frame in frames {
+            let codes: [DecodedQRCode]
+            do throws(QRImageError) { codes = try read(frame) } catch .noCodeFound { continue }
+            for code in codes where !found.contains(where: { $0.bytes == code.bytes }) { found.append(code) }
+        }
+        guard !found.isEmpty else {
+            throw .noCodeFound(width: frames.first?.width ?? 0, height: frames.first?.height ?? 0)
+        }
+        return found
+    }
+
+    /// Whether `data` starts like an image this reader decodes (PNG, JPEG or GIF).
+    public static func isImage(_ data: some Collection<UInt8>) -> Bool {
+        let prefix = Array(data.prefix(8))
+        return prefix.starts(with: GrayImage.pngSignature) || prefix.starts(with: GrayImage.jpegSignature)
+            || prefix.starts(with: GrayImage.gifSignature)
+    }
+
+    /// Reads every QR code in the image file at `path` (PNG, JPEG or GIF), in reading order.
+    ///
+    /// - Throws: `QRImageError.fileUnreadable`, or any error of `read(image:)`.
     public func read(contentsOfFile path: String) throws(QRImageError) -> [DecodedQRCode] {
-        try read(png: Self.contents(ofFile: path))
+        try read(image: Self.contents(ofFile: path))
     }
 
     /// Reads every QR code in a decoded gray image.

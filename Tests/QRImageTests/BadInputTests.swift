@@ -106,7 +106,7 @@ struct BadInputTests {
         #expect(results.map(\.path) == paths)
         let texts = results.map { try? $0.result.get().first?.text }
         #expect(texts == ["FRAME 0", "FRAME 1", "FRAME 2", nil, "FRAME 3", "FRAME 4", "FRAME 5"])
-        #expect(throws: QRImageError.notPNG(prefix: Array("not a p".utf8) + [0x6E])) { try results[3].result.get() }
+        #expect(throws: QRImageError.notAnImage(prefix: Array("not a p".utf8) + [0x6E])) { try results[3].result.get() }
     }
 
     /// A PNG signature, a valid IHDR chunk (gray, 8-bit) for the given size, one tiny IDAT and IEND.

@@ -14,10 +14,23 @@ public struct HMACSHA256: Sendable {
         precondition(code == 0, "crypto_auth_hmacsha256_init failed (\(code))")
     }
 
+    /// Starts an HMAC with a secret `key`, such as a password in PBKDF2.
+    public init(key: SecretBytes) {
+        Sodium.ensure()
+        let code = key.withBytePointer { pointer, count in crypto_auth_hmacsha256_init(&state, pointer, count) }
+        precondition(code == 0, "crypto_auth_hmacsha256_init failed (\(code))")
+    }
+
     /// Absorbs `bytes`.
     public mutating func update(_ bytes: some Sequence<UInt8>) {
         let array = Array(bytes)
         _ = crypto_auth_hmacsha256_update(&state, array, UInt64(array.count))
+    }
+
+    /// Absorbs the bytes of `buffer`.
+    public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        _ = crypto_auth_hmacsha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(buffer.count))
     }
 
     /// The tag of everything absorbed.
@@ -26,6 +39,18 @@ public struct HMACSHA256: Sendable {
         var out = [UInt8](repeating: 0, count: Self.byteCount)
         _ = crypto_auth_hmacsha256_final(&copy, &out)
         return out
+    }
+
+    /// Finalises into `output` (32 bytes), for loops such as PBKDF2 that keep intermediate values in secret memory.
+    func finalize(into output: UnsafeMutablePointer<UInt8>) {
+        var copy = state
+        _ = crypto_auth_hmacsha256_final(&copy, output)
+        sodium_memzero(&copy, MemoryLayout<crypto_auth_hmacsha256_state>.size)
+    }
+
+    /// Zeroes the state (the key schedule derived from the key and what was absorbed); the HMAC is unusable after.
+    public mutating func wipe() {
+        sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size)
     }
 
     /// HMAC-SHA-256 of `message` under `key`.
