@@ -22,6 +22,7 @@ let package = Package(
         // Online side only (airlock-watcher); ArchitectureTests checks the signer never reaches them.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -70,6 +71,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -118,6 +120,7 @@ let package = Package(
                 "ChainBackends", "Bitcoin", "BitcoinCrypto", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),
             ]
         ),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "ChainBackends", "Bitcoin", "TestSupport"]),

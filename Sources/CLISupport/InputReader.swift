@@ -50,8 +50,11 @@ public enum InputReader {
                 do { names = try FileManager.default.contentsOfDirectory(atPath: argument) } catch {
                     throw CLIError(.io, "cannot list directory \(argument): \(error.localizedDescription)")
                 }
-                let pngs = names.filter { $0.lowercased().hasSuffix(".png") }.sorted()
-                guard !pngs.isEmpty else { throw CLIError(.invalidInput, "directory \(argument) holds no PNG images") }
+                let imageEndings = [".png", ".jpg", ".jpeg", ".gif"]
+                let pngs = names.filter { name in imageEndings.contains { name.lowercased().hasSuffix($0) } }.sorted()
+                guard !pngs.isEmpty else {
+                    throw CLIError(.invalidInput, "directory \(argument) holds no PNG, JPEG or GIF images")
+                }
                 files += pngs.map { (argument as NSString).appendingPathComponent($0) }
             } else {
                 files.append(argument)
@@ -61,7 +64,11 @@ public enum InputReader {
         var others: [(String, [UInt8])] = []
         for file in files {
             let bytes = try readFile(file)
-            if bytes.starts(with: pngSignature) { images.append(file) } else { others.append((file, bytes)) }
+            if VideoFrames.isVideo(path: file, prefix: Array(bytes.prefix(16))) {
+                guard files.count == 1 else { throw CLIError(.usage, "give one video, alone: \(file)") }
+                return try decodeVideo(file, expected: expected)
+            }
+            if QRReader.isImage(bytes) { images.append(file) } else { others.append((file, bytes)) }
         }
         if images.isEmpty, others.count == 1, let (path, bytes) = others.first {
             return try decodeFile(bytes, source: path, expected: expected)
@@ -69,7 +76,7 @@ public enum InputReader {
         guard others.isEmpty else {
             throw CLIError(
                 .invalidInput,
-                "give either one data file or PNG images; not PNG: \(others.map(\.0).joined(separator: ", "))")
+                "give either one data file or images; not PNG, JPEG or GIF: \(others.map(\.0).joined(separator: ", "))")
         }
         return try decodeImages(images, expected: expected)
     }

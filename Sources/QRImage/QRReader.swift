@@ -70,6 +70,20 @@ public final class QRReader {
         return found
     }
 
+    /// Reads every QR code in an 8-bit gray raster (`width * height` samples, top row first), such as a video frame.
+    ///
+    /// - Throws: `QRImageError.invalidParameter` when the sample count does not match, `.imageTooLarge`,
+    ///   `.noCodeFound`, `.scanFailed`.
+    public func read(gray pixels: [UInt8], width: Int, height: Int) throws(QRImageError) -> [DecodedQRCode] {
+        guard width > 0, height > 0, pixels.count == width * height else {
+            throw .invalidParameter(name: "pixels", value: pixels.count)
+        }
+        guard pixels.count <= maxPixels else {
+            throw .imageTooLarge(width: width, height: height, maxPixels: maxPixels)
+        }
+        return try read(GrayImage(width: width, height: height, pixels: pixels))
+    }
+
     /// Whether `data` starts like an image this reader decodes (PNG, JPEG or GIF).
     public static func isImage(_ data: some Collection<UInt8>) -> Bool {
         let prefix = Array(data.prefix(8))

@@ -16,9 +16,9 @@ import Foundation
 ///
 /// The user's own node is trusted, so its confirmations count as verified in both modes.
 public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
-    private let http: HTTPClient
+    let http: HTTPClient
     private let auth: NodeURL.RPCAuth
-    private let wallet: String?
+    let wallet: String?
     private let url: String
     private var nextID = 0
     /// nil until the first sync or `serverInfo` finds out; then whether the node-side wallet is in use.
@@ -29,6 +29,11 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
     /// Range end of each descriptor the node wallet watches (normalised text without checksum -> last index).
     private var watched: [String: Int] = [:]
     private var rawCache: [Txid: Transaction] = [:]
+    /// The wallet's birthday: descriptors are imported with its timestamp, so the node rescans from there (nil: from
+    /// genesis).
+    public var rescanStart: RescanStart?
+    /// Called with the node's progress while it rescans for an import (`getwalletinfo.scanning`).
+    public var onRescan: (@Sendable (RescanStatus) -> Void)?
 
     /// A client of the node at `host`:`port`.
     ///
@@ -38,8 +43,12 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
     ///   - auth: user and password, or the cookie file.
     ///   - wallet: the node-side wallet to sync through (created when missing); nil syncs with `scantxoutset` only.
     ///   - timeout: seconds to wait for each answer.
-    public init(host: String, port: Int, auth: NodeURL.RPCAuth, wallet: String?, timeout: Int = 120) {
-        http = HTTPClient(host: host, port: port, tls: nil, timeout: timeout)
+    ///   - proxy: a SOCKS5 proxy every connection goes through (nil: direct).
+    public init(
+        host: String, port: Int, auth: NodeURL.RPCAuth, wallet: String?, timeout: Int = 120,
+        proxy: SOCKSProxy? = nil
+    ) {
+        http = HTTPClient(host: host, port: port, tls: nil, timeout: timeout, proxy: proxy)
         self.auth = auth
         self.wallet = wallet
         url = "bitcoind://\(host):\(port)"
@@ -56,7 +65,7 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
 
     public func close() async {}
 
-    private func authorization() throws(ChainError) -> String {
+    func authorization() throws(ChainError) -> String {
         let credentials: String
         switch auth {
         case .password(let user, let password):
@@ -199,9 +208,10 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         }
     }
 
-    /// Imports the descriptors the node wallet does not watch far enough, in one `importdescriptors` call (one rescan
-    /// from genesis: timestamp 0).
+    /// Imports the descriptors the node wallet does not watch far enough, in one `importdescriptors` call (one rescan,
+    /// from the birthday's timestamp or genesis), after waiting for a rescan an interrupted sync left running.
     private func importMissing(_ descriptors: [WatchedDescriptor]) async throws(ChainError) {
+        if try await waitForRescan() { try await refreshWatched() }
         var requests: [JSONValue] = []
         for watch in descriptors {
             let key = Self.normalised(watch.descriptor)
@@ -215,7 +225,13 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
             requests.append(.object(request))
         }
         guard !requests.isEmpty else { return }
-        let results = try await call("importdescriptors", [.array(requests)], onWallet: true)
+        let timestamp = try await importTimestamp()
+        requests = requests.map { request in
+            guard case .object(var fields) = request else { return request }
+            fields["timestamp"] = timestamp
+            return .object(fields)
+        }
+        let results = try await importDescriptors(requests)
         for (request, result) in zip(requests, results.array ?? []) where result["success"]?.bool != true {
             let error = result["error"]
             throw .server(

@@ -13,8 +13,12 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
     private let url: String
 
     /// A client for `host:port`; nothing is sent until the first call.
-    public init(host: String, port: Int, tls: NodeURL.TLSOptions?, network: Network, timeout: Int = 30) {
+    public init(
+        host: String, port: Int, tls: NodeURL.TLSOptions?, network: Network, timeout: Int = 30,
+        proxy: SOCKSProxy? = nil
+    ) {
         connection = JSONRPCConnection(host: host, port: port, tls: tls, timeout: timeout)
+        connection.proxy = proxy
         verifier = ProofVerifier(network: network)
         url = "\(tls == nil ? "electrum" : "electrums")://\(host):\(port)"
         connection.onConnect = { (connection: JSONRPCConnection) async throws(ChainError) -> Void in

@@ -13,9 +13,10 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
     private let url: String
 
     public init(
-        host: String, port: Int, basePath: String, tls: NodeURL.TLSOptions?, network: Network, timeout: Int = 60
+        host: String, port: Int, basePath: String, tls: NodeURL.TLSOptions?, network: Network, timeout: Int = 60,
+        proxy: SOCKSProxy? = nil
     ) {
-        http = HTTPClient(host: host, port: port, tls: tls, timeout: timeout)
+        http = HTTPClient(host: host, port: port, tls: tls, timeout: timeout, proxy: proxy)
         self.basePath = basePath
         verifier = ProofVerifier(network: network)
         url = "esplora+\(tls == nil ? "http" : "https")://\(host):\(port)\(basePath)"

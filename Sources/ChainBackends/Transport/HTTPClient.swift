@@ -15,6 +15,8 @@ struct HTTPClient: Sendable {
     let port: Int
     let tls: NodeURL.TLSOptions?
     let timeout: Int
+    /// The SOCKS proxy every connection goes through, if any.
+    var proxy: SOCKSProxy?
     /// Responses larger than this are refused.
     var maxResponseSize = 256 << 20
 
@@ -23,7 +25,7 @@ struct HTTPClient: Sendable {
     ) async throws(ChainError) -> HTTPResponse {
         let collector = CollectingHandler(limit: maxResponseSize)
         let channel = try await Connector.connect(
-            host: host, port: port, tls: tls, timeout: timeout, handler: collector)
+            host: host, port: port, tls: tls, timeout: timeout, handler: collector, proxy: proxy)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         head += "User-Agent: airlock-watcher\r\nContent-Length: \(body.count)\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }

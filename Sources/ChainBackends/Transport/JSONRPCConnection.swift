@@ -18,6 +18,8 @@ final class JSONRPCConnection: @unchecked Sendable {
     let port: Int
     let tls: NodeURL.TLSOptions?
     let timeout: Int
+    /// The SOCKS proxy the connection goes through, if any.
+    var proxy: SOCKSProxy?
     private var channel: (any Channel)?
     private var handler: LineChannelHandler?
     private var nextID = 0
@@ -33,7 +35,8 @@ final class JSONRPCConnection: @unchecked Sendable {
 
     private func connect() async throws(ChainError) {
         let handler = LineChannelHandler(host: host, port: port)
-        let channel = try await Connector.connect(host: host, port: port, tls: tls, timeout: timeout, handler: handler)
+        let channel = try await Connector.connect(
+            host: host, port: port, tls: tls, timeout: timeout, handler: handler, proxy: proxy)
         self.channel = channel
         self.handler = handler
         if let onConnect { try await onConnect(self) }

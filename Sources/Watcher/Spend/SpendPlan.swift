@@ -99,7 +99,8 @@ public struct SpendPlanner: Sendable {
         }
     }
 
-    /// Plans paying `recipients` at `feeRate`, from `only` (coin control) or any unfrozen coin.
+    /// Plans paying `recipients` at `feeRate`, from `only` (coin control: frozen coins too, when named) or any
+    /// unfrozen coin.
     ///
     /// - Throws: `SpendError`.
     public func plan(
@@ -131,7 +132,7 @@ public struct SpendPlanner: Sendable {
             throw .store(error)
         }
         var spendable = utxos.filter { utxo in
-            guard !utxo.frozen else { return false }
+            guard !utxo.frozen || only?.contains(utxo.outpoint) == true else { return false }
             guard utxo.isCoinbase, let height = utxo.height, let tip else {
                 return !utxo.isCoinbase || utxo.height != nil
             }

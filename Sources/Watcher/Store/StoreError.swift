@@ -16,6 +16,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case corrupt(String)
     /// The database was written by a newer version of airlock-watcher.
     case newerSchema(String)
+    /// The wallet has no unspent output `txid:vout` (to freeze or unfreeze).
+    case unknownOutput(String)
 
     public var description: String {
         switch self {
@@ -30,6 +32,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "several wallets (\(names.joined(separator: ", "))): pick one with --wallet NAME"
         case .corrupt(let what): "stored data is damaged: \(what)"
         case .newerSchema(let name): "the database has migration '\(name)' from a newer airlock-watcher"
+        case .unknownOutput(let outpoint): "the wallet has no unspent output \(outpoint) (sync first?)"
         }
     }
 }

@@ -77,10 +77,72 @@ struct Restore: AsyncParsableCommand {
     }
 }
 
-/// `airlock-watcher wallets`.
+/// `airlock-watcher wallets [list] | delete NAME`.
 struct Wallets: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the imported wallets.", discussion: "Example:\n  airlock-watcher wallets --json")
+        abstract: "List the imported wallets, or delete one.",
+        discussion: "Examples:\n  airlock-watcher wallets --json\n  airlock-watcher wallets delete old-savings",
+        subcommands: [WalletsList.self, WalletsDelete.self], defaultSubcommand: WalletsList.self)
+}
+
+/// `airlock-watcher wallets delete NAME [--yes]`.
+struct WalletsDelete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a wallet and everything stored for it (addresses, history, labels, birthday).",
+        discussion: """
+            Asks for confirmation on the terminal; --yes answers it. Without a terminal and without --yes nothing \
+            is deleted (exit 4). The keys are not affected: the signer holds them, and the wallet can be imported \
+            again. A backup first keeps its labels.
+
+            Examples:
+              airlock-watcher wallets delete old-savings
+              airlock-watcher wallets delete old-savings --yes --json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The wallet to delete.") var name: String
+    @Flag(help: "Delete without asking.") var yes = false
+
+    /// `--json` of `wallets delete`.
+    struct Report: Encodable {
+        let deleted: String
+        let transactions: Int
+        let labels: Int
+    }
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let context = try WatcherContext(global)
+            let wallet = try context.store.wallet(named: name)
+            let id = try wallet.requireID()
+            let transactions = try context.store.transactions(walletID: id).count
+            let labels = try context.store.labels(walletID: id).count
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw CLIError(.refused, "not deleted: no terminal to confirm on (pass --yes to delete '\(name)')")
+                }
+                guard
+                    Prompt.confirm(
+                        "Delete wallet '\(name)' (\(transactions) transactions, \(labels) labels) from this watcher?")
+                else { throw CLIError(.refused, "not deleted: declined at the confirmation") }
+            }
+            try context.store.deleteWallet(id: id)
+            try context.store.setBirthday(nil, walletName: wallet.name)
+            if global.json {
+                try JSONOutput.print(Report(deleted: wallet.name, transactions: transactions, labels: labels))
+            } else {
+                print("deleted wallet '\(wallet.name)'")
+            }
+        }
+    }
+}
+
+/// `airlock-watcher wallets [list]`.
+struct WalletsList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the imported wallets.",
+        discussion: "Example:\n  airlock-watcher wallets --json")
 
     @OptionGroup var global: GlobalOptions
 

@@ -22,6 +22,10 @@ struct Import: AsyncParsableCommand {
             Examples:
               airlock-watcher import account.txt --name savings --network regtest
               airlock-signer export --format json | airlock-watcher import - --section bip86
+              airlock-watcher import account.txt --name savings --birthday 2024-03-01
+
+            --birthday (a block height or a UTC date) is stored with the wallet: a Bitcoin Core node imports the \
+            descriptors with that block's (or day's) timestamp and rescans only from there, not from genesis.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -41,6 +45,9 @@ struct Import: AsyncParsableCommand {
     @Option(help: "Section of a JSON export to use: bip84, bip86, bip49, bip44.")
     var section: String?
 
+    @Option(help: "First block height, or day (YYYY-MM-DD, UTC), that may hold the wallet's transactions.")
+    var birthday: String?
+
     func validate() throws {
         guard (1...1000).contains(gapLimit) else { throw ValidationError("--gap-limit must be 1...1000") }
         if let network, Network(name: network) == nil {
@@ -53,6 +60,13 @@ struct Import: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
+            let born = try birthday.map { text in
+                guard let parsed = WalletBirthday(string: text) else {
+                    throw CLIError(
+                        .usage, "--birthday '\(text)' is neither a block height nor a date YYYY-MM-DD (UTC, 2009 on)")
+                }
+                return parsed
+            }
             let read = try InputReader.read(input, expecting: ImportPayload.kinds)
             let text = try ImportPayload.text(of: read.payload, section: section)
             let account = try AccountImport.parse(text, network: network.flatMap(Network.init(name:)), section: section)
@@ -63,6 +77,7 @@ struct Import: AsyncParsableCommand {
                 WalletRecord(
                     name: name ?? account.suggestedName ?? "default", network: account.network, gapLimit: gapLimit,
                     descriptors: descriptors))
+            if let born { try context.store.setBirthday(born, walletName: record.name) }
             let first = try Account(record: record).derive(.external, index: 0)
             if global.json {
                 try JSONOutput.printObject(
@@ -70,13 +85,14 @@ struct Import: AsyncParsableCommand {
                         "name": record.name, "network": record.network.rawValue, "gap_limit": record.gapLimit,
                         "source": account.source, "receive_descriptor": account.external.description,
                         "change_descriptor": account.change?.description ?? NSNull(),
-                        "first_address": first.address,
+                        "first_address": first.address, "birthday": born?.description ?? NSNull(),
                     ] as [String: Any])
             } else {
                 print("imported wallet '\(record.name)' (\(record.network.rawValue), \(account.source))")
                 print("receive: \(account.external)")
                 if let change = account.change { print("change:  \(change)") }
                 print("first address: \(first.address)")
+                if let born { print("birthday: \(born)") }
             }
         }
     }

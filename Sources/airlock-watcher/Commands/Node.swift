@@ -20,22 +20,32 @@ struct Node: AsyncParsableCommand {
                 bitcoind://user:pass@host:port[/wallet]   Bitcoin Core RPC (or bitcoind://host:port?cookie=PATH)
                 esplora+https://host/path       Esplora REST (esplora+http:// for plain HTTP)
 
+                --proxy socks5h://HOST:PORT sends every connection to this node through a SOCKS5 proxy (Tor: \
+                socks5h://127.0.0.1:9050); the proxy resolves the node's name, nothing is resolved locally, and \
+                TLS starts after the proxy has connected. A .onion node needs a proxy. A `node set` without \
+                --proxy connects directly.
+
                 Examples:
                   airlock-watcher node set electrum://127.0.0.1:50001
                   airlock-watcher node set 'bitcoind://127.0.0.1:18443?cookie=/var/lib/bitcoin/regtest/.cookie'
+                  airlock-watcher node set electrums://abcd...xyz.onion:50002 --proxy socks5h://127.0.0.1:9050
                 """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The node URL.") var url: String
+        @Option(help: "A SOCKS5 proxy for this node: socks5h://HOST:PORT.") var proxy: String?
 
         func run() async throws {
             try await ErrorReporting.run {
                 let parsed = try NodeURL(string: url)
+                let socks = try proxy.map { text throws(ChainError) in try SOCKSProxy(string: text) }
+                try SOCKSProxy.check(host: parsed.host, proxy: socks)
                 let context = try WatcherContext(global)
                 try context.store.setSetting(WatcherContext.nodeURLKey, url)
+                try context.store.setSetting(WatcherContext.nodeProxyKey, socks?.description)
                 if global.json {
-                    try JSONOutput.printObject(["url": parsed.description])
+                    try JSONOutput.print(NodeReport(url: parsed.description, proxy: socks?.description))
                 } else {
-                    print("node: \(parsed)")
+                    print("node: \(parsed)" + (socks.map { " through \($0)" } ?? ""))
                 }
             }
         }
@@ -52,7 +62,13 @@ struct Node: AsyncParsableCommand {
                     throw CLIError(.usage, "no node configured: airlock-watcher node set URL")
                 }
                 let parsed = try NodeURL(string: text)
-                if global.json { try JSONOutput.printObject(["url": parsed.description]) } else { print(parsed) }
+                let proxy = try context.nodeProxy()
+                if global.json {
+                    try JSONOutput.print(NodeReport(url: parsed.description, proxy: proxy?.description))
+                } else {
+                    print(parsed)
+                    if let proxy { print("proxy: \(proxy)") }
+                }
             }
         }
     }
@@ -81,6 +97,29 @@ struct Node: AsyncParsableCommand {
                 }
                 await source.close()
             }
+        }
+    }
+}
+
+/// `node set` and `node show --json`: the node URL without credentials and its proxy.
+struct NodeReport: Encodable {
+    let url: String
+    let proxy: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encode(proxy, forKey: .proxy)
+    }
+
+    enum CodingKeys: String, CodingKey { case url, proxy }
+}
+
+extension NodeURL {
+    /// The host the URL names.
+    var host: String {
+        switch self {
+        case .electrum(let host, _, _), .bitcoind(let host, _, _, _), .esplora(let host, _, _, _): host
         }
     }
 }

@@ -13,6 +13,11 @@ struct Sync: AsyncParsableCommand {
             Transactions from an Electrum or Esplora server are checked against merkle proofs and block \
             headers; a server whose data does not check out is reported (exit 5) and nothing it sent is kept.
 
+            Through Bitcoin Core, new descriptors are imported into the node's watch-only wallet with the wallet's \
+            birthday (import --birthday; else genesis) and the node rescans from there: sync shows the rescan's \
+            progress and waits for it without a time limit. A sync interrupted during a rescan leaves it running \
+            on the node; the next sync waits for it and carries on.
+
             Examples:
               airlock-watcher sync
               airlock-watcher --wallet savings sync --json
@@ -25,6 +30,11 @@ struct Sync: AsyncParsableCommand {
             let context = try WatcherContext(global)
             let wallet = try context.wallet()
             let source = try context.chainSource(network: wallet.network, walletName: wallet.name)
+            if let core = source as? BitcoinCoreRPC {
+                core.rescanStart = try context.store.birthday(walletName: wallet.name).map(RescanStart.init)
+                let rescanBar = ProgressBar(label: "node rescan", total: 1000)
+                core.onRescan = { rescanBar.update(Int(($0.progress * 1000).rounded(.down))) }
+            }
             let sync = try WalletSync(store: context.store, wallet: wallet, source: source)
             let bar = ProgressBox(label: "sync \(wallet.name)")
             let summary: SyncSummary
@@ -50,6 +60,16 @@ struct Sync: AsyncParsableCommand {
                     "synced '\(wallet.name)' to height \(summary.tip.height): \(summary.transactions) transactions, "
                         + "balance \(btc(balance.total)) BTC" + (summary.mode.map { " (via \($0))" } ?? ""))
             }
+        }
+    }
+}
+
+extension RescanStart {
+    /// Where the node rescans from for a wallet born at `birthday`.
+    init(_ birthday: WalletBirthday) {
+        switch birthday {
+        case .height(let height): self = .height(height)
+        case .date(let time): self = .timestamp(time)
         }
     }
 }

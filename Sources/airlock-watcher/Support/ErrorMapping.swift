@@ -15,7 +15,7 @@ extension ChainError: ExitStatusProviding {
 extension StoreError: ExitStatusProviding {
     public var exitStatus: ExitStatus {
         switch self {
-        case .walletNotFound, .walletExists, .noWallet: .invalidInput
+        case .walletNotFound, .walletExists, .noWallet, .unknownOutput: .invalidInput
         case .ambiguousWallet: .usage
         case .sqlite, .dataDirectory, .corrupt, .newerSchema: .io
         }

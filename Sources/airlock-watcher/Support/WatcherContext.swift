@@ -21,6 +21,13 @@ struct WatcherContext {
     func wallet() throws -> WalletRecord { try store.wallet(named: options.wallet) }
 
     static let nodeURLKey = "node.url"
+    /// The SOCKS proxy of the node set with `node set URL --proxy` (removed by a `node set` without one).
+    static let nodeProxyKey = "node.proxy"
+
+    /// The proxy stored with the node, if any.
+    func nodeProxy() throws -> SOCKSProxy? {
+        try store.setting(Self.nodeProxyKey).map { text throws(ChainError) in try SOCKSProxy(string: text) }
+    }
 
     /// The chain source for the configured node, for a wallet on `network`.
     ///
@@ -30,20 +37,30 @@ struct WatcherContext {
         guard let text = try store.setting(Self.nodeURLKey) else {
             throw CLIError(.usage, "no node configured: airlock-watcher node set URL (e.g. electrum://127.0.0.1:50001)")
         }
-        return Self.makeSource(try NodeURL(string: text), network: network, walletName: walletName)
+        return Self.makeSource(
+            try NodeURL(string: text), network: network, walletName: walletName, proxy: try nodeProxy())
     }
 
-    static func makeSource(_ url: NodeURL, network: Network, walletName: String? = nil) -> any ChainSource {
-        let timeout = Int(ProcessInfo.processInfo.environment["AIRLOCK_NODE_TIMEOUT"] ?? "") ?? 30
+    static func makeSource(
+        _ url: NodeURL, network: Network, walletName: String? = nil, proxy: SOCKSProxy? = nil
+    ) -> any ChainSource {
+        // $AIRLOCK_NODE_TIMEOUT bounds each request (Bitcoin Core: 60 s unless it is set); a Core rescan is not a
+        // request of its own and is waited for without a limit.
+        let configured = Int(ProcessInfo.processInfo.environment["AIRLOCK_NODE_TIMEOUT"] ?? "").flatMap {
+            $0 > 0 ? $0 : nil
+        }
+        let timeout = configured ?? 30
         switch url {
         case .electrum(let host, let port, let tls):
-            return ElectrumClient(host: host, port: port, tls: tls, network: network, timeout: timeout)
+            return ElectrumClient(
+                host: host, port: port, tls: tls, network: network, timeout: timeout, proxy: proxy)
         case .bitcoind(let host, let port, let auth, let wallet):
             return BitcoinCoreRPC(
                 host: host, port: port, auth: auth, wallet: wallet ?? walletName.map { "airlock-\($0)" },
-                timeout: max(timeout, 60))
+                timeout: configured ?? 60, proxy: proxy)
         case .esplora(let host, let port, let path, let tls):
-            return EsploraClient(host: host, port: port, basePath: path, tls: tls, network: network, timeout: timeout)
+            return EsploraClient(
+                host: host, port: port, basePath: path, tls: tls, network: network, timeout: timeout, proxy: proxy)
         }
     }
 }

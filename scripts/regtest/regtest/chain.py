@@ -93,6 +93,7 @@ class Chain:
         self.spent_by: dict[tuple[bytes, int], bytes] = {}  # outpoint -> txid of the block transaction spending it
         self.history: dict[bytes, list[tuple[int, bytes]]] = {}  # sha256(spk) -> [(height, txid)]
         self._extranonce = int(time.time())
+        self.mocktime = 0  # setmocktime: block times from this clock instead of the system's (0 = system)
         self._rebuild()
 
     # --- loading -------------------------------------------------------------------------------------------------
@@ -200,7 +201,8 @@ class Chain:
         commitment = dsha256(merkle_root(wtxids) + bytes(32))
         coinbase.vout.append(TxOut(0, bytes([OP_RETURN, 0x24]) + WITNESS_COMMITMENT_HEADER + commitment))
         all_txs = [coinbase] + list(txs)
-        t = max(int(time.time()) if when is None else when, self.median_time_past() + 1)
+        now = self.mocktime or int(time.time())
+        t = max(now if when is None else when, self.median_time_past() + 1)
         header = Header(BLOCK_VERSION, self.tip.hash, merkle_root([x.txid_bytes for x in all_txs]), t, REGTEST_BITS, 0)
         target = bits_to_target(REGTEST_BITS)
         while int.from_bytes(header.hash_bytes, "little") > target:

@@ -20,7 +20,7 @@ from pathlib import Path
 JSON_PARAMS = {
     ("getblockhash", 0), ("getblockheader", 1), ("getblock", 1), ("getrawtransaction", 1),
     ("sendrawtransaction", 1), ("sendrawtransaction", 2), ("testmempoolaccept", 0), ("testmempoolaccept", 1),
-    ("estimatesmartfee", 0), ("scantxoutset", 1), ("generatetoaddress", 0), ("generatetoaddress", 2),
+    ("estimatesmartfee", 0), ("setmocktime", 0), ("scantxoutset", 1), ("generatetoaddress", 0), ("generatetoaddress", 2),
     ("generatetodescriptor", 0), ("generatetodescriptor", 2), ("generateblock", 1), ("generateblock", 2),
     ("getrawmempool", 0), ("getrawmempool", 1), ("decoderawtransaction", 1),
     ("createwallet", 1), ("createwallet", 2), ("createwallet", 4), ("createwallet", 5), ("createwallet", 6),

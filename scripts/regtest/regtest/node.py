@@ -29,8 +29,10 @@ log = logging.getLogger("regtest.node")
 class Node:
     """Chain + mempool + change listeners. Everything runs on the event loop's thread."""
 
-    def __init__(self, datadir: Path, full_rbf: bool = True, wallet: bool = True, keypool: int | None = None):
+    def __init__(self, datadir: Path, full_rbf: bool = True, wallet: bool = True, keypool: int | None = None,
+                 rescan_delay_ms: int = 0):
         self.datadir = Path(datadir)
+        self.rescan_delay = max(0, rescan_delay_ms) / 1000  # seconds a wallet rescan spends on each block
         self.chain = Chain(self.datadir)
         self.mempool = Mempool(self.chain, full_rbf=full_rbf)
         self.listeners: list[Callable[[], None]] = []
@@ -155,7 +157,11 @@ async def serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
 
-    node = Node(datadir, full_rbf=bool(args.mempoolfullrbf), wallet=not args.disable_wallet, keypool=args.keypool)
+    delay = args.rescan_delay_ms
+    if delay is None:
+        delay = int(os.environ.get("REGTEST_RESCAN_DELAY_MS", "0") or 0)
+    node = Node(datadir, full_rbf=bool(args.mempoolfullrbf), wallet=not args.disable_wallet, keypool=args.keypool,
+                rescan_delay_ms=delay)
     cookie_path = datadir / "regtest" / ".cookie"
     password = secrets.token_hex(32)
     _write_private(cookie_path, f"__cookie__:{password}")
@@ -199,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--keypool", type=int, default=None,
                    help="scripts a ranged wallet descriptor is topped up beyond its next index (Core's -keypool; "
                         "default here 100, Core 1000)")
+    p.add_argument("--rescan-delay-ms", type=int, default=None,
+                   help="milliseconds a wallet rescan spends on each block (default: $REGTEST_RESCAN_DELAY_MS, else 0), "
+                        "to watch a slow rescan and getwalletinfo's scanning progress as on a large chain")
     p.add_argument("--debug", action="store_true", help="log the kernel's messages too")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, stream=sys.stderr,

@@ -118,6 +118,7 @@ class Methods:
         "generatetodescriptor": ["num_blocks", "descriptor", "maxtries"],
         "generateblock": ["output", "transactions", "submit"],
         "getmempoolentry": ["txid"],
+        "setmocktime": ["timestamp"],
         "getrawmempool": ["verbose", "mempool_sequence"],
         "decoderawtransaction": ["hexstring", "iswitness"],
     }
@@ -376,9 +377,43 @@ class Methods:
         return [hash_to_hex(t) for t in self.mempool.entries]
 
     def _entry_json(self, e) -> dict:
+        """Core's mempool entry, with the ancestor and descendant package totals (each counting the entry itself)."""
+        ancestors = self._related(e, "parents")
+        descendants = self._related(e, "children")
         return {"vsize": e.vsize, "weight": e.weight, "time": e.time, "height": self.chain.height,
-                "fees": {"base": btc(e.fee)}, "depends": [hash_to_hex(p) for p in e.parents],
+                "descendantcount": len(descendants) + 1,
+                "descendantsize": e.vsize + sum(d.vsize for d in descendants),
+                "ancestorcount": len(ancestors) + 1, "ancestorsize": e.vsize + sum(a.vsize for a in ancestors),
+                "fees": {"base": btc(e.fee), "modified": btc(e.fee),
+                         "ancestor": btc(e.fee + sum(a.fee for a in ancestors)),
+                         "descendant": btc(e.fee + sum(d.fee for d in descendants))},
+                "depends": [hash_to_hex(p) for p in e.parents],
+                "spentby": [hash_to_hex(t) for t in self._children(e)],
                 "wtxid": e.tx.wtxid, "bip125-replaceable": any(i.sequence < 0xFFFFFFFE for i in e.tx.vin)}
+
+    def _children(self, e) -> list[bytes]:
+        return [t for t, other in self.mempool.entries.items() if e.tx.txid_bytes in other.parents]
+
+    def _related(self, e, direction: str) -> list:
+        """Every in-mempool ancestor (`parents`) or descendant (`children`) of `e`, each once."""
+        seen: dict[bytes, object] = {}
+        todo = list(e.parents) if direction == "parents" else self._children(e)
+        while todo:
+            txid = todo.pop()
+            other = self.mempool.entries.get(txid)
+            if other is None or txid in seen:
+                continue
+            seen[txid] = other
+            todo.extend(other.parents if direction == "parents" else self._children(other))
+        return list(seen.values())
+
+    def setmocktime(self, timestamp=None):
+        """Block times come from `timestamp` (0: the system clock again), as Core's regtest-only setmocktime."""
+        t = _want_int(timestamp)
+        if t < 0:
+            raise RpcError(RPC_INVALID_PARAMETER, "Mocktime cannot be negative: %d." % t)
+        self.chain.mocktime = t
+        return None
 
     def getmempoolentry(self, txid=None):
         e = self.mempool.entries.get(_hash_param(txid, "txid"))
@@ -635,11 +670,13 @@ class RpcServer:
             return 500, _dump({"result": None, "error": {"code": RPC_PARSE_ERROR, "message": "Parse error"},
                                "id": None})
         if isinstance(req, list):
-            return 200, _dump([self._call(r, uri_wallet)[1] for r in req])
-        status, resp = self._call(req, uri_wallet)
+            return 200, _dump([(await self._call(r, uri_wallet))[1] for r in req])
+        status, resp = await self._call(req, uri_wallet)
         return status, _dump(resp)
 
-    def _call(self, req, uri_wallet: str | None = None) -> tuple[int, dict]:
+    async def _call(self, req, uri_wallet: str | None = None) -> tuple[int, dict]:
+        """One request. A method may be a coroutine (importdescriptors while it rescans): other clients are served
+        meanwhile."""
         if not isinstance(req, dict):
             return 400, {"result": None, "error": {"code": RPC_INVALID_REQUEST, "message": "Invalid Request object"},
                          "id": None}
@@ -686,6 +723,8 @@ class RpcServer:
             sig = list(__import__("inspect").signature(fn).parameters.values())[len(lead):]
             kwargs = {sig[i].name: p for i, p in enumerate(params) if p is not None}
             result = fn(*lead, **kwargs)
+            if __import__("inspect").isawaitable(result):
+                result = await result
             resp = {"result": result, "error": None, "id": rid}
             status = 200
         except RpcError as e:

@@ -12,6 +12,7 @@ a block shows at once, as in Core.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -146,6 +147,7 @@ class Wallet:
         self.spks: dict[bytes, tuple[WalletDescriptor, int]] = {}
         self.last_processed = -1  # height of the last block the wallet has seen
         self._order = 0
+        self.scanning: dict | None = None  # while an import's rescan runs: its start (monotonic) and progress
 
     # --- persistence ---------------------------------------------------------------------------------------------
 
@@ -245,6 +247,32 @@ class Wallet:
         for e in list(self.node.mempool.entries.values()):
             self.add_if_relevant(e.tx, e.raw, e.time)
         self.last_processed = chain.height
+
+    async def rescan_blocks(self, start_height: int, delay: float) -> tuple[int, int]:
+        """Core's rescan of an import: block by block from `start_height` to the tip, spending `delay` seconds on
+        each (the node's --rescan-delay-ms), with `getwalletinfo.scanning` showing the progress meanwhile and the
+        other RPC clients served. Returns the first and last height scanned."""
+        chain = self.node.chain
+        end = chain.height
+        started = time.monotonic()
+        self.scanning = {"started": started, "progress": 0.0}
+        try:
+            for height in range(start_height, end + 1):
+                for txid in chain.blocks[height].txids:
+                    loc = chain.txindex.get(txid)
+                    if loc is None:  # the genesis coinbase, which is not a transaction of the chain (as in Core)
+                        continue
+                    self.add_if_relevant(parse_tx_hex(loc.raw.hex()), loc.raw, chain.blocks[height].header.time)
+                self.scanning["progress"] = (height - start_height + 1) / (end - start_height + 1)
+                await asyncio.sleep(delay)
+                if chain.height < end:  # blocks disconnected meanwhile: what is left is not the chain
+                    break
+            for e in list(self.node.mempool.entries.values()):
+                self.add_if_relevant(e.tx, e.raw, e.time)
+            self.last_processed = max(self.last_processed, end)
+        finally:
+            self.scanning = None
+        return start_height, end
 
     def on_block(self, txs: list[Tx], height: int) -> None:
         changed = False
@@ -545,7 +573,9 @@ class WalletMethods:
                                if d.active and not d.internal),
             "keypoolsize_hd_internal": sum(d.range_end + 1 - d.next_index for d in w.descriptors
                                            if d.active and d.internal),
-            "paytxfee": 0.0, "private_keys_enabled": False, "avoid_reuse": w.avoid_reuse, "scanning": False,
+            "paytxfee": 0.0, "private_keys_enabled": False, "avoid_reuse": w.avoid_reuse,
+            "scanning": False if w.scanning is None else {
+                "duration": int(time.monotonic() - w.scanning["started"]), "progress": w.scanning["progress"]},
             "descriptors": True, "external_signer": False, "blank": w.blank,
             "lastprocessedblock": {"hash": hash_to_hex(chain.blocks[w.last_processed].hash),
                                    "height": w.last_processed},
@@ -556,9 +586,13 @@ class WalletMethods:
 
     # --- descriptors ---------------------------------------------------------------------------------------------
 
-    def importdescriptors(self, uri_wallet, requests=None):
+    async def importdescriptors(self, uri_wallet, requests=None):
+        """Adds the descriptors, then rescans from the lowest timestamp (as Core: the answer comes when the rescan is
+        over; meanwhile getwalletinfo shows `scanning`, and another import is refused)."""
         w = self.manager.for_request(uri_wallet)
         _want(requests, "array")
+        if w.scanning is not None:
+            raise RpcError(RPC_WALLET_ERROR, "Wallet is currently rescanning. Abort existing rescan or wait.")
         now = int(time.time())
         results, lowest = [], None
         for req in requests:
@@ -574,8 +608,10 @@ class WalletMethods:
                 start = next((b.height for b in self.node.chain.blocks
                               if b.header.time >= lowest - TIMESTAMP_WINDOW), self.node.chain.height + 1)
                 t0 = time.monotonic()
-                w.rescan(start)
-                log.info("wallet %r: rescanned from height %d in %.2f s", w.name, start, time.monotonic() - t0)
+                w.save()  # the descriptors are the wallet's from now on, even if the node stops mid-rescan
+                first, last = await w.rescan_blocks(start, self.node.rescan_delay)
+                log.info("wallet %r: rescanned from height %d in %.2f s (heights %d..%d)", w.name, start,
+                         time.monotonic() - t0, first, last)
             else:
                 w.rescan(self.node.chain.height + 1)  # "now": nothing in the chain, only the mempool
             w.save()

@@ -1,14 +1,15 @@
 import Bitcoin
 import Foundation
-import Signer
 
 /// What `inspect` shows of a PSBT without a vault: the transaction, amounts, fee, signatures and warnings.
-struct PSBTReport {
-    let psbt: PSBT
-    let analysis: PSBTAnalysis
-    let network: Network
+///
+/// Shared by the signer's and the watcher's `inspect` (the watcher adds what its wallet knows).
+public struct PSBTReport {
+    public let psbt: PSBT
+    public let analysis: PSBTAnalysis
+    public let network: Network
 
-    init(_ psbt: PSBT, network: Network?) throws {
+    public init(_ psbt: PSBT, network: Network?) throws {
         self.psbt = psbt
         let chosen = network ?? PSBTAnalysis.networkHint(psbt)?.network ?? .main
         self.network = chosen
@@ -16,7 +17,7 @@ struct PSBTReport {
     }
 
     /// Warnings that mean something without a vault (ownership needs one).
-    var warnings: [PSBTWarning] {
+    public var warnings: [PSBTWarning] {
         analysis.warnings.filter {
             switch $0 {
             case .foreignInput, .inputMismatch, .changeMismatch, .networkMismatch: false
@@ -25,14 +26,15 @@ struct PSBTReport {
         }
     }
 
-    private func signatureCount(_ input: PSBTInput) -> Int {
+    /// Partial signatures of an input (ECDSA, taproot script and key path).
+    public func signatureCount(_ input: PSBTInput) -> Int {
         input.map.entries(PSBTKeyType.Input.partialSig).count + input.map.entries(PSBTKeyType.Input.tapScriptSig).count
             + (input.tapKeySignature == nil ? 0 : 1)
     }
 
-    var isComplete: Bool { psbt.inputs.allSatisfy(\.isFinalized) }
+    public var isComplete: Bool { psbt.inputs.allSatisfy(\.isFinalized) }
 
-    var json: [String: Any] {
+    public var json: [String: Any] {
         [
             "type": "psbt",
             "psbt_version": Int(psbt.version),
@@ -68,7 +70,7 @@ struct PSBTReport {
         ]
     }
 
-    var text: String {
+    public var text: String {
         var lines = ["PSBT v\(psbt.version), transaction \(analysis.txid) (network \(network.rawValue))"]
         lines.append("inputs (\(analysis.inputs.count)):")
         for input in analysis.inputs {
