@@ -410,3 +410,16 @@ def test_verify_needs_the_password(signed_three, bin_dir, home):
     proc = subprocess.run([str(bin_dir / "airlock-signer"), "audit", "--verify", "--vault", str(vault.path),
                            "--password-file", str(wrong)], capture_output=True, env=home.env)
     assert proc.returncode == 3 and b"password" in proc.stderr
+
+
+def test_a_video_is_read_under_the_filter(bin_dir, home, tmp_path):
+    """ffmpeg runs as a child of the filtered signer (posix_spawn; Foundation's Process could not see it end under
+    the filter and hung): the code in a short MP4 is read and the run ends."""
+    for i in range(4):
+        _qr_png(tmp_path / f"f{i:03d}.png", STRANGER)
+    video = tmp_path / "code.mp4"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-framerate", "4", "-i", str(tmp_path / "f%03d.png"),
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", str(video)], check=True)
+    proc = signer(bin_dir, "inspect", str(video), "--json", env=home.env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["address"] == STRANGER
