@@ -29,6 +29,8 @@ public enum ChildProcess {
     /// - Parameters:
     ///   - path: the program.
     ///   - arguments: its arguments (the program name first).
+    ///   - environment: its environment, `NAME=value` each (empty by default).
+    ///   - captureStandardError: give the child a pipe for standard error (`Running.readErrors`) instead of ours.
     /// - Returns: the running child.
     /// - Throws: `Failure` when the pipes cannot be made or the program cannot be started.
     public static func start(
