@@ -23,8 +23,27 @@ public protocol ExitStatusProviding: Error {
 }
 
 /// Runs a command body and maps every error to a message on stderr and an exit code, in one place (STYLE.md R9).
+///
+/// Under `--json` (on the command line) the error is also printed on stdout as
+/// `{"error": {"code": N, "message": "…"}}`, so a script reading stdout always gets one JSON document.
 public enum ErrorReporting {
-    /// Runs `body`; on error prints `error: <message>` to stderr and throws the matching `ExitCode`.
+    /// The error object of `--json` output.
+    public struct ErrorOutput: Encodable, Sendable {
+        /// The code and message.
+        public struct Body: Encodable, Sendable {
+            /// The exit code.
+            public let code: Int32
+            /// What went wrong.
+            public let message: String
+        }
+        /// The error.
+        public let error: Body
+    }
+
+    /// Runs `body`; on error prints `error: <message>` to stderr (and the JSON error object under `--json`) and
+    /// throws the matching `ExitCode`.
+    ///
+    /// ArgumentParser's own errors (`ValidationError`, `CleanExit`, `ExitCode`) pass through to `CommandMain`.
     public static func run(_ body: () async throws -> Void) async throws {
         do {
             try await body()
@@ -34,15 +53,34 @@ public enum ErrorReporting {
             throw error
         } catch let error as ValidationError {
             throw error
-        } catch let error as CLIError {
-            Diagnostics.print("error: \(error.message)")
-            throw error.status.exitCode
-        } catch let error as any ExitStatusProviding {
-            Diagnostics.print("error: \(describe(error))")
-            throw error.exitStatus.exitCode
         } catch {
-            Diagnostics.print("error: \(describe(error))")
-            throw ExitStatus.invalidInput.exitCode
+            throw report(error, json: JSONMode.isRequested()).exitCode
+        }
+    }
+
+    /// Prints `error` on stderr (and as the JSON error object on stdout when `json`) and returns its exit status.
+    @discardableResult
+    public static func report(_ error: any Error, json: Bool) -> ExitStatus {
+        let status: ExitStatus
+        let message: String
+        switch error {
+        case let error as CLIError:
+            (status, message) = (error.status, error.message)
+        case let error as any ExitStatusProviding:
+            (status, message) = (error.exitStatus, describe(error))
+        default:
+            (status, message) = (.invalidInput, describe(error))
+        }
+        Diagnostics.print("error: \(message)")
+        if json { printJSON(code: status, message: message) }
+        return status
+    }
+
+    /// Prints `{"error": {"code": N, "message": "…"}}` on stdout.
+    public static func printJSON(code: ExitStatus, message: String) {
+        let output = ErrorOutput(error: .init(code: code.rawValue, message: message))
+        do { try JSONOutput.print(output) } catch {
+            Diagnostics.print("error: cannot encode the error as JSON: \(error)")
         }
     }
 

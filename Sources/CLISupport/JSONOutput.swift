@@ -1,22 +1,47 @@
 import Foundation
 
 /// Machine output for `--json`: one JSON document on stdout with sorted keys, so scripts can rely on it.
+///
+/// Each command prints one `Encodable` output type (STYLE.md R9); property names become snake_case keys
+/// (`masterFingerprint` → `master_fingerprint`), and golden files in Tests/Golden/json pin every command's shape.
 public enum JSONOutput {
-    /// Encodes `value` and prints it to stdout followed by a newline.
-    public static func print(_ value: some Encodable) throws {
+    /// The bytes `print` writes for `value` (without the newline).
+    public static func encode(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return try encoder.encode(value)
+    }
+
+    /// Encodes `value` and prints it to stdout followed by a newline.
+    public static func print(_ value: some Encodable) throws {
+        let data = try encode(value)
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
     }
 
     /// Prints an untyped JSON object (dictionaries, arrays, strings, numbers, booleans, NSNull) to stdout.
+    ///
+    /// Only `airlock-signer sign` still uses it, until its Codable output lands; delete it then (STYLE.md R9).
     public static func printObject(_ object: Any) throws {
         let data = try JSONSerialization.data(
             withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+}
+
+/// An optional value that `--json` spells `null` when absent (a plain optional property leaves its key out).
+@propertyWrapper
+public struct NullEncoded<Value: Encodable & Sendable>: Encodable, Sendable {
+    /// The value, or nil for `null`.
+    public var wrappedValue: Value?
+
+    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
 }
 

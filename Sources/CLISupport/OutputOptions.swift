@@ -3,6 +3,8 @@ import ArgumentParser
 import Foundation
 import QRImage
 
+extension QRDensity: ExpressibleByArgument {}
+
 /// How QR codes frame a payload (`--qr-format`).
 public enum QRFormatOption: String, CaseIterable, ExpressibleByArgument, Sendable {
     /// BC-UR (`ur:crypto-psbt`, `ur:crypto-account`, …), multi-part fountain codes when large.
@@ -22,7 +24,9 @@ public struct OutputOptions: ParsableArguments, Sendable {
 
     @Option(
         help: ArgumentHelp(
-            "Write QR code PNGs: PATH.png, or PATH-01ofNN.png … for several parts.", valueName: "PATH.png"))
+            "Write QR code PNGs: PATH.png, or PATH-01ofNN.png … for several parts; PATH.gif writes one looping "
+                + "animated GIF of all parts.",
+            valueName: "PATH.png|PATH.gif"))
     public var qr: String?
 
     @Flag(help: "With --qr: put all parts in one PNG grid.")
@@ -31,17 +35,39 @@ public struct OutputOptions: ParsableArguments, Sendable {
     @Option(help: "QR framing: ur, bbqr or base64 (default: ur, or the framing the input came in).")
     public var qrFormat: QRFormatOption?
 
+    @Option(
+        help: ArgumentHelp(
+            "How dense the codes may be for the reader at hand: low (QR version 10), medium (17) or high (25); "
+                + "multi-part payloads are cut to fill codes of that size.",
+            valueName: "low|medium|high"))
+    public var qrDensity: QRDensity = .medium
+
     @Flag(help: "Draw the QR codes in the terminal.")
     public var terminal = false
+
+    @Flag(
+        help: "With --terminal: cycle the parts in place, as a hardware wallet's screen does, until a key is pressed.")
+    public var animate = false
+
+    @Option(help: "Frames a second of --qr PATH.gif and --terminal --animate (1 to 50).")
+    public var fps: Int = 4
 
     public init() {}
 
     /// Whether any output destination was given.
     public var isRequested: Bool { out != nil || qr != nil || terminal }
 
+    /// Whether `--qr` names an animated GIF.
+    var writesGIF: Bool { qr?.lowercased().hasSuffix(".gif") == true }
+
     public func validate() throws {
         if qrSheet, qr == nil { throw ValidationError("--qr-sheet needs --qr PATH.png") }
-        if let qr, !qr.lowercased().hasSuffix(".png") { throw ValidationError("--qr needs a path ending in .png") }
+        if let qr, !qr.lowercased().hasSuffix(".png"), !writesGIF {
+            throw ValidationError("--qr needs a path ending in .png or .gif")
+        }
+        if qrSheet, writesGIF { throw ValidationError("--qr-sheet writes a PNG; give --qr PATH.png") }
+        if animate, !terminal { throw ValidationError("--animate needs --terminal") }
+        if !QRCode.gifFrameRates.contains(fps) { throw ValidationError("--fps must be 1 to 50") }
     }
 
     /// The QR texts for `payload` in the chosen format.
@@ -51,8 +77,9 @@ public struct OutputOptions: ParsableArguments, Sendable {
     ///
     /// - Throws: `CLIError` (invalid input) when the payload cannot be framed at all.
     public func frames(
-        for payload: Payload, encoder: FrameEncoder = FrameEncoder(), preferred: QRFormatOption? = nil
+        for payload: Payload, encoder: FrameEncoder? = nil, preferred: QRFormatOption? = nil
     ) throws -> [String] {
+        let encoder = encoder ?? FrameEncoder(density: qrDensity)
         let chosen = qrFormat ?? preferred ?? .ur
         let format: FrameFormat =
             switch chosen {
@@ -104,9 +131,11 @@ public struct OutputOptions: ParsableArguments, Sendable {
             }
         }
         if let qr {
-            written += try writePNGs(codes, to: qr)
+            written += writesGIF ? try writeGIF(codes, to: qr) : try writePNGs(codes, to: qr)
         }
-        if terminal {
+        if terminal, animate {
+            try TerminalAnimation(codes: codes, framesPerSecond: fps).run()
+        } else if terminal {
             for (n, code) in codes.enumerated() {
                 var block = codes.count > 1 ? "part \(n + 1)/\(codes.count)\n" : ""
                 do { block += try code.terminalString() } catch {
@@ -125,6 +154,17 @@ public struct OutputOptions: ParsableArguments, Sendable {
         let width = max(2, String(count).count)
         func padded(_ n: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
         return (1...count).map { "\(base)-\(padded($0))of\(padded(count)).png" }
+    }
+
+    private func writeGIF(_ codes: [QRCode], to path: String) throws -> [String] {
+        do {
+            try AtomicFileWriter.write(try QRCode.animatedGIF(codes, framesPerSecond: fps), to: path)
+            return [path]
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(.io, "cannot write the animated GIF \(path): \(error)")
+        }
     }
 
     private func writePNGs(_ codes: [QRCode], to path: String) throws -> [String] {

@@ -34,40 +34,25 @@ public struct PSBTReport {
 
     public var isComplete: Bool { psbt.inputs.allSatisfy(\.isFinalized) }
 
-    public var json: [String: Any] {
-        [
-            "type": "psbt",
-            "psbt_version": Int(psbt.version),
-            "network": network.rawValue,
-            "txid": analysis.txid.hexString,
-            "tx_version": Int(analysis.version),
-            "locktime": Int(analysis.locktime),
-            "fee": analysis.fee.map { Int($0.sats) as Any } ?? NSNull(),
-            "fee_rate": analysis.feeRate.map { ($0 * 100).rounded() / 100 as Any } ?? NSNull(),
-            "vsize": analysis.estimatedVSize,
-            "complete": isComplete,
-            "inputs": analysis.inputs.map { input -> [String: Any] in
-                [
-                    "index": input.index,
-                    "txid": input.outpoint.txid.hexString,
-                    "vout": Int(input.outpoint.vout),
-                    "amount": input.amount.map { Int($0.sats) as Any } ?? NSNull(),
-                    "address": input.address ?? NSNull(),
-                    "finalized": input.isFinalized,
-                    "signatures": signatureCount(psbt.inputs[input.index]),
-                    "sighash": input.sighashType.map { Int($0) as Any } ?? NSNull(),
-                ]
+    /// The `--json` form (`airlock-signer inspect`).
+    public var json: PSBTReportJSON {
+        PSBTReportJSON(
+            psbtVersion: Int(psbt.version), network: network.rawValue, txid: analysis.txid.hexString,
+            txVersion: Int(analysis.version), locktime: Int(analysis.locktime), fee: analysis.fee?.sats,
+            feeRate: analysis.feeRate.map { ($0 * 100).rounded() / 100 }, vsize: analysis.estimatedVSize,
+            complete: isComplete,
+            inputs: analysis.inputs.map { input in
+                .init(
+                    index: input.index, txid: input.outpoint.txid.hexString, vout: Int(input.outpoint.vout),
+                    amount: input.amount?.sats, address: input.address, finalized: input.isFinalized,
+                    signatures: signatureCount(psbt.inputs[input.index]), sighash: input.sighashType.map { Int($0) })
             },
-            "outputs": analysis.outputs.map { output -> [String: Any] in
-                [
-                    "index": output.index,
-                    "address": output.address ?? NSNull(),
-                    "amount": Int(output.amount.sats),
-                    "script": output.scriptPubKey.hexString,
-                ]
+            outputs: analysis.outputs.map { output in
+                .init(
+                    index: output.index, address: output.address, amount: output.amount.sats,
+                    script: output.scriptPubKey.hexString)
             },
-            "warnings": warnings.map(\.description),
-        ]
+            warnings: warnings.map(\.description))
     }
 
     public var text: String {

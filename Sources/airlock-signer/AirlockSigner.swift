@@ -57,7 +57,7 @@ struct AirlockSigner: AsyncParsableCommand {
         if reordered.first == "selftest" { Selftest.startProbeChild() }
         do { try SeccompFilter.install() } catch { fail(error) }
         IsolatedImageDecoder.enable()
-        await Self.main(reordered)
+        await CommandMain.run(Self.self, arguments: reordered)
     }
 
     private static func fail(_ error: any Error) -> Never {

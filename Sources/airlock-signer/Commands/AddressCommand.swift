@@ -43,11 +43,11 @@ extension AirlockSigner {
                     .address(address.description), fileBytes: Array((address.description + "\n").utf8),
                     json: options.json)
                 if options.json {
-                    try JSONOutput.printObject([
-                        "address": address.description, "origin": origin, "script": script.rawValue,
-                        "account": Int(account), "change": change, "index": Int(index),
-                        "network": unlocked.network.rawValue,
-                    ])
+                    try JSONOutput.print(
+                        AddressJSON(
+                            address: address.description, origin: origin, script: script.rawValue,
+                            account: Int(account), change: change, index: Int(index),
+                            network: unlocked.network.rawValue))
                 } else {
                     print(address.description)
                     Diagnostics.print(origin)

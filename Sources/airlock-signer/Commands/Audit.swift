@@ -71,7 +71,7 @@ extension AirlockSigner {
                 }
                 let entries = try log.entries()
                 if options.json {
-                    try JSONOutput.printObject(entries.map(\.jsonObject))
+                    try JSONOutput.print(entries.map(AuditEntryJSON.init))
                     return
                 }
                 if entries.isEmpty { print("Nothing signed yet (\(log.path)).") }

@@ -67,24 +67,17 @@ extension AirlockSigner {
                 }
                 try output.write(payload, fileBytes: Array((text + "\n").utf8), json: options.json)
                 if options.json {
-                    try JSONOutput.printObject([
-                        "format": format.rawValue,
-                        "network": network.rawValue,
-                        "master_fingerprint": master.fingerprint.hexString,
-                        "account": Int(account),
-                        "data": text,
-                        "accounts": accounts.map { key -> [String: Any] in
-                            var entry: [String: Any] = [
-                                "script": key.script.rawValue, "origin": key.origin.description,
-                                "xpub": key.xpub.base58String, "key": key.keyExpression,
-                            ]
-                            if let descriptor = key.descriptor { entry["descriptor"] = descriptor.description }
-                            if let first = try? key.address(change: false, index: 0) {
-                                entry["first_address"] = first.description
-                            }
-                            return entry
-                        },
-                    ])
+                    try JSONOutput.print(
+                        ExportJSON(
+                            format: format.rawValue, network: network.rawValue,
+                            masterFingerprint: master.fingerprint.hexString, account: Int(account), data: text,
+                            accounts: accounts.map { key in
+                                ExportJSON.Account(
+                                    script: key.script.rawValue, origin: key.origin.description,
+                                    xpub: key.xpub.base58String, key: key.keyExpression,
+                                    descriptor: key.descriptor?.description,
+                                    firstAddress: (try? key.address(change: false, index: 0))?.description)
+                            }))
                 } else if output.out == nil, output.qr == nil, !output.terminal {
                     print(text)
                 }

@@ -23,19 +23,16 @@ extension AirlockSigner {
                 let header = try Vault(path: options.vaultPath).readHeader()
                 let auditEntries = (try? AuditLog(vaultPath: options.vaultPath).entries().count) ?? 0
                 if options.json {
-                    try JSONOutput.printObject([
-                        "vault": options.vaultPath,
-                        "format_version": header.version,
-                        "network": header.network.rawValue,
-                        "master_fingerprint": header.masterFingerprint.hexString,
-                        "kdf": [
-                            "algorithm": "argon2id", "memory_mib": header.kdf.memoryBytes >> 20,
-                            "passes": header.kdf.iterations,
-                        ] as [String: Any],
-                        "passphrase_stored": header.passphraseStored,
-                        "multisig": header.multisigWallets.map(MultisigList.json),
-                        "audit_entries": auditEntries,
-                    ])
+                    try JSONOutput.print(
+                        InfoJSON(
+                            vault: options.vaultPath, formatVersion: Int(header.version),
+                            network: header.network.rawValue,
+                            masterFingerprint: header.masterFingerprint.hexString,
+                            kdf: .init(
+                                algorithm: "argon2id", memoryMib: Int(header.kdf.memoryBytes >> 20),
+                                passes: Int(header.kdf.iterations)),
+                            passphraseStored: header.passphraseStored,
+                            multisig: header.multisigWallets.map(MultisigJSON.init), auditEntries: auditEntries))
                 } else {
                     var text = "vault: \(options.vaultPath)\n"
                     text += "network: \(header.network.rawValue)\n"

@@ -72,7 +72,7 @@ extension AirlockSigner {
                     bip39Passphrase = try SecretInput.newSecret(
                         file: options.passphraseFile, prompt: "BIP39 passphrase: ", what: "passphrase")
                 }
-                try BackupCheck.show(mnemonic, json: options.json, extra: ["words": words])
+                try BackupCheck.show(mnemonic, json: options.json, words: words)
                 if isatty(STDIN_FILENO) == 1, !skipBackupCheck {
                     guard Prompt.confirm("Have you written the words down?") else {
                         throw CLIError(.refused, "aborted; nothing was written")

@@ -53,7 +53,11 @@ extension AirlockSigner {
                 let chosenNetwork = network.flatMap { Network(name: $0) }
                 if let psbt = try psbtPayload(read.payload) {
                     let report = try PSBTReport(psbt, network: chosenNetwork)
-                    if json { try JSONOutput.printObject(report.json) } else { print(report.text, terminator: "") }
+                    if json {
+                        try JSONOutput.print(InspectJSON.psbt(report.json))
+                    } else {
+                        print(report.text, terminator: "")
+                    }
                     return
                 }
                 if case .transaction(let bytes) = read.payload, interpretation != .descriptor {
@@ -79,7 +83,7 @@ extension AirlockSigner {
                 let chosen = network.flatMap { Network(name: $0) } ?? descriptor.network ?? .main
                 let report = try DescriptorReport(descriptor, network: chosen, from: from, count: count)
                 if json {
-                    try JSONOutput.printObject(report.json)
+                    try JSONOutput.print(InspectJSON.descriptor(report.json))
                 } else {
                     print(report.text, terminator: "")
                 }
@@ -117,25 +121,21 @@ extension AirlockSigner.Inspect {
         do { transaction = try Transaction(serialized: bytes) } catch {
             throw CLIError(.invalidInput, "invalid transaction: \(error)")
         }
-        let outputs = transaction.outputs.enumerated().map { index, output -> [String: Any] in
-            [
-                "index": index, "amount": Int(output.value.sats), "script": output.scriptPubKey.hexString,
-                "address": (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description ?? NSNull(),
-            ]
+        let outputs = transaction.outputs.enumerated().map { index, output in
+            InspectJSON.Transaction.Output(
+                index: index, amount: output.value.sats, script: output.scriptPubKey.hexString,
+                address: (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description)
         }
         if json {
-            try JSONOutput.printObject([
-                "type": "transaction", "txid": transaction.txid.hexString, "vsize": transaction.vsize,
-                "inputs": transaction.inputs.map { "\($0.previousOutput)" }, "outputs": outputs,
-            ])
+            try JSONOutput.print(
+                InspectJSON.transaction(
+                    .init(
+                        txid: transaction.txid.hexString, vsize: transaction.vsize,
+                        inputs: transaction.inputs.map { "\($0.previousOutput)" }, outputs: outputs)))
         } else {
             print("transaction \(transaction.txid) (\(transaction.vsize) vB)")
             for input in transaction.inputs { print("  in:  \(input.previousOutput)") }
-            for output in outputs {
-                print(
-                    "  out: \(output["amount"] ?? 0) sat to \(output["address"] as? String ?? output["script"] as? String ?? "")"
-                )
-            }
+            for output in outputs { print("  out: \(output.amount) sat to \(output.address ?? output.script)") }
         }
     }
 
@@ -144,10 +144,9 @@ extension AirlockSigner.Inspect {
         do { decoded = try Address.decode(text) } catch { throw CLIError(.invalidInput, "invalid address: \(error)") }
         let script = Address(decoded.payload, network: decoded.networks[0]).scriptPubKey
         if json {
-            try JSONOutput.printObject([
-                "type": "address", "address": text, "networks": decoded.networks.map(\.rawValue),
-                "scripts": [script.hexString],
-            ])
+            try JSONOutput.print(
+                InspectJSON.address(
+                    .init(address: text, networks: decoded.networks.map(\.rawValue), scripts: [script.hexString])))
         } else {
             print(
                 "address \(text)\n  networks: \(decoded.networks.map(\.rawValue).joined(separator: ", "))\n  script: \(script.hexString)"
@@ -194,22 +193,11 @@ struct DescriptorReport {
         self.branches = branches
     }
 
-    var json: [String: Any] {
-        let first = branches.first
-        return [
-            "type": "descriptor",
-            "descriptor": descriptor,
-            "network": network.rawValue,
-            "scripts": first?.scripts ?? [],
-            "addresses": first?.addresses.map { $0 ?? NSNull() as Any } ?? [],
-            "paths": branches.map { branch in
-                [
-                    "descriptor": branch.descriptor,
-                    "scripts": branch.scripts,
-                    "addresses": branch.addresses.map { $0 ?? NSNull() as Any },
-                ] as [String: Any]
-            },
-        ]
+    var json: InspectJSON.Descriptor {
+        InspectJSON.Descriptor(
+            descriptor: descriptor, network: network.rawValue, scripts: branches.first?.scripts ?? [],
+            addresses: branches.first?.addresses ?? [],
+            paths: branches.map { .init(descriptor: $0.descriptor, scripts: $0.scripts, addresses: $0.addresses) })
     }
 
     var text: String {

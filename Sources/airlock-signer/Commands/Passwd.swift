@@ -38,7 +38,7 @@ extension AirlockSigner {
                 }
                 try unlocked.changePassword(to: newPassword, kdf: kdf)
                 if options.json {
-                    try JSONOutput.printObject(["vault": options.vaultPath, "password_changed": true])
+                    try JSONOutput.print(PasswdJSON(vault: options.vaultPath, passwordChanged: true))
                 } else {
                     print("Password changed for \(options.vaultPath).")
                 }

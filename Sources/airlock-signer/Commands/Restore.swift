@@ -58,12 +58,11 @@ extension AirlockSigner {
                     mnemonic: mnemonic, passphrase: bip39Passphrase, storePassphrase: storePassphrase,
                     network: Network(name: network) ?? .main, password: password,
                     kdf: Argon2Parameters(memoryBytes: kdfMemory << 20, iterations: 3), overwrite: force)
-                let summary: [String: Any] = [
-                    "vault": options.vaultPath, "network": header.network.rawValue,
-                    "master_fingerprint": header.masterFingerprint.hexString, "words": mnemonic.wordCount,
-                ]
                 if options.json {
-                    try JSONOutput.printObject(summary)
+                    try JSONOutput.print(
+                        RestoreJSON(
+                            vault: options.vaultPath, network: header.network.rawValue,
+                            masterFingerprint: header.masterFingerprint.hexString, words: mnemonic.wordCount))
                 } else {
                     print(
                         "Vault restored to \(options.vaultPath) (network \(header.network.rawValue), "

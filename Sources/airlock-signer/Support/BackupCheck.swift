@@ -59,12 +59,14 @@ enum BackupCheck {
     }
 
     /// Writes the words, numbered, to stdout (unbuffered, so a reader sees them before the prompts); or as JSON.
-    static func show(_ mnemonic: Mnemonic, json: Bool, extra: [String: Any] = [:]) throws {
+    static func show(
+        _ mnemonic: Mnemonic, json: Bool, words count: Int? = nil, masterFingerprint: String? = nil
+    ) throws {
         let words = (0..<mnemonic.wordCount).map { mnemonic.word(at: $0) }
         if json {
-            var object = extra
-            object["mnemonic"] = words.joined(separator: " ")
-            try JSONOutput.printObject(object)
+            try JSONOutput.print(
+                MnemonicJSON(mnemonic: words.joined(separator: " "), words: count, masterFingerprint: masterFingerprint)
+            )
             return
         }
         var text = "Write these \(words.count) words down, in order, and keep them offline:\n"

@@ -24,13 +24,7 @@ struct Addresses: AsyncParsableCommand {
                 try context.store.labels(walletID: try wallet.requireID()).filter { $0.type == "addr" }
                     .map { ($0.ref, $0.label ?? "") }, uniquingKeysWith: { a, _ in a })
             if global.json {
-                try JSONOutput.printObject(
-                    list.map { a -> [String: Any] in
-                        [
-                            "address": a.address, "keychain": a.keychain.description, "index": a.index, "used": a.used,
-                            "script": a.script.hexString, "label": labels[a.address].map { $0 as Any } ?? NSNull(),
-                        ]
-                    })
+                try JSONOutput.print(list.map { AddressJSON($0, label: labels[$0.address]) })
             } else if list.isEmpty {
                 print("no addresses yet (run sync, or receive)")
             } else {

@@ -29,7 +29,7 @@ struct BackupCommand: AsyncParsableCommand {
             }
             try LocalFiles.write(data, to: out, mode: 0o600)
             if global.json {
-                try JSONOutput.printObject(["file": out, "wallets": backup.wallets.map(\.name)] as [String: Any])
+                try JSONOutput.print(BackupJSON(file: out, wallets: backup.wallets.map(\.name)))
             } else {
                 print("backed up \(backup.wallets.count) wallet(s) to \(out)")
             }
@@ -67,7 +67,7 @@ struct Restore: AsyncParsableCommand {
             let context = try WatcherContext(global)
             try context.store.restore(backup, force: force)
             if global.json {
-                try JSONOutput.printObject(["restored": backup.wallets.map(\.name)] as [String: Any])
+                try JSONOutput.print(RestoreJSON(restored: backup.wallets.map(\.name)))
             } else {
                 print(
                     "restored \(backup.wallets.count) wallet(s): \(backup.wallets.map(\.name).joined(separator: ", "))")
@@ -142,7 +142,7 @@ struct WalletsDelete: AsyncParsableCommand {
 struct WalletsList: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the imported wallets.",
-        discussion: "Example:\n  airlock-watcher wallets --json")
+        discussion: "Examples:\n  airlock-watcher wallets\n  airlock-watcher wallets list --json")
 
     @OptionGroup var global: GlobalOptions
 
@@ -151,14 +151,7 @@ struct WalletsList: AsyncParsableCommand {
             let context = try WatcherContext(global)
             let wallets = try context.store.wallets()
             if global.json {
-                try JSONOutput.printObject(
-                    wallets.map { w -> [String: Any] in
-                        [
-                            "name": w.name, "network": w.network.rawValue, "gap_limit": w.gapLimit,
-                            "receive_descriptor": w.descriptors[.external] ?? "",
-                            "change_descriptor": w.descriptors[.internal].map { $0 as Any } ?? NSNull(),
-                        ]
-                    })
+                try JSONOutput.print(wallets.map(WalletJSON.init))
             } else {
                 for w in wallets { print("\(w.name)\t\(w.network.rawValue)\t\(w.descriptors[.external] ?? "")") }
             }

@@ -25,12 +25,7 @@ struct Balance: AsyncParsableCommand {
             let tip = try context.store.syncedTip(walletID: id)
             let balance = Watcher.Balance(utxos: try context.store.utxos(walletID: id), tipHeight: tip?.height)
             if global.json {
-                try JSONOutput.printObject(
-                    [
-                        "wallet": wallet.name, "confirmed": balance.confirmed, "unconfirmed": balance.unconfirmed,
-                        "immature": balance.immature, "frozen": balance.frozen, "total": balance.total,
-                        "height": tip.map { $0.height as Any } ?? NSNull(),
-                    ] as [String: Any])
+                try JSONOutput.print(BalanceJSON(wallet: wallet.name, balance: balance, height: tip?.height))
             } else {
                 print("confirmed:   \(btc(balance.confirmed)) BTC")
                 print("unconfirmed: \(btc(balance.unconfirmed)) BTC")

@@ -21,16 +21,7 @@ struct History: AsyncParsableCommand {
                 try context.store.labels(walletID: id).filter { $0.type == "tx" }.map { ($0.ref, $0.label ?? "") },
                 uniquingKeysWith: { a, _ in a })
             if global.json {
-                try JSONOutput.printObject(
-                    items.map { item -> [String: Any] in
-                        [
-                            "txid": item.txid.hexString, "height": item.height.map { $0 as Any } ?? NSNull(),
-                            "block_hash": item.blockHash.map { $0 as Any } ?? NSNull(), "verified": item.verified,
-                            "received": item.received, "sent": item.sent, "net": item.net,
-                            "fee": item.fee.map { $0 as Any } ?? NSNull(),
-                            "label": labels[item.txid.hexString].map { $0 as Any } ?? NSNull(),
-                        ]
-                    })
+                try JSONOutput.print(items.map { HistoryJSON($0, label: labels[$0.txid.hexString]) })
             } else if items.isEmpty {
                 print("no transactions (run sync first)")
             } else {

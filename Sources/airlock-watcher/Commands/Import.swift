@@ -80,13 +80,12 @@ struct Import: AsyncParsableCommand {
             if let born { try context.store.setBirthday(born, walletName: record.name) }
             let first = try Account(record: record).derive(.external, index: 0)
             if global.json {
-                try JSONOutput.printObject(
-                    [
-                        "name": record.name, "network": record.network.rawValue, "gap_limit": record.gapLimit,
-                        "source": account.source, "receive_descriptor": account.external.description,
-                        "change_descriptor": account.change?.description ?? NSNull(),
-                        "first_address": first.address, "birthday": born?.description ?? NSNull(),
-                    ] as [String: Any])
+                try JSONOutput.print(
+                    ImportJSON(
+                        name: record.name, network: record.network.rawValue, gapLimit: record.gapLimit,
+                        source: account.source, receiveDescriptor: account.external.description,
+                        changeDescriptor: account.change?.description, firstAddress: first.address,
+                        birthday: born?.description))
             } else {
                 print("imported wallet '\(record.name)' (\(record.network.rawValue), \(account.source))")
                 print("receive: \(account.external)")

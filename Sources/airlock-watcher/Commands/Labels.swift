@@ -7,6 +7,11 @@ import Watcher
 struct Labels: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Export or import labels as BIP329 JSON Lines.",
+        discussion: """
+            Examples:
+              airlock-watcher labels export labels.jsonl
+              airlock-watcher labels import labels.jsonl --json
+            """,
         subcommands: [Export.self, ImportLabels.self])
 
     struct Export: AsyncParsableCommand {
@@ -27,7 +32,7 @@ struct Labels: AsyncParsableCommand {
                 } else {
                     try LocalFiles.write(Data(text.utf8), to: file)
                     if global.json {
-                        try JSONOutput.printObject(["exported": labels.count, "file": file] as [String: Any])
+                        try JSONOutput.print(LabelsExportJSON(exported: labels.count, file: file))
                     } else {
                         Diagnostics.print("exported \(labels.count) labels to \(file)")
                     }
@@ -56,7 +61,7 @@ struct Labels: AsyncParsableCommand {
                 let wallet = try context.wallet()
                 try context.store.upsertLabels(labels, walletID: try wallet.requireID())
                 if global.json {
-                    try JSONOutput.printObject(["imported": labels.count] as [String: Any])
+                    try JSONOutput.print(LabelsImportJSON(imported: labels.count))
                 } else {
                     print("imported \(labels.count) labels into '\(wallet.name)'")
                 }

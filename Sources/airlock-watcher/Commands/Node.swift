@@ -9,6 +9,12 @@ import Watcher
 struct Node: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Choose and check the node the watcher syncs from.",
+        discussion: """
+            Examples:
+              airlock-watcher node set electrum://127.0.0.1:50001
+              airlock-watcher node show
+              airlock-watcher node test --json
+            """,
         subcommands: [Set.self, Show.self, Test.self])
 
     struct Set: AsyncParsableCommand {
@@ -52,7 +58,13 @@ struct Node: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the node URL (without credentials).")
+        static let configuration = CommandConfiguration(
+            abstract: "Show the node URL (without credentials).",
+            discussion: """
+                Examples:
+                  airlock-watcher node show
+                  airlock-watcher node show --json
+                """)
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
@@ -74,7 +86,15 @@ struct Node: AsyncParsableCommand {
     }
 
     struct Test: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Connect to the node and show its tip.")
+        static let configuration = CommandConfiguration(
+            abstract: "Connect to the node and show its tip.",
+            discussion: """
+                Exits 5 when the node cannot be reached or answers with an error.
+
+                Examples:
+                  airlock-watcher node test
+                  airlock-watcher --wallet savings node test --json
+                """)
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
@@ -84,12 +104,10 @@ struct Node: AsyncParsableCommand {
                 let source = try context.chainSource(network: wallet?.network ?? .main, walletName: wallet?.name)
                 let info = try await source.serverInfo()
                 if global.json {
-                    try JSONOutput.printObject(
-                        [
-                            "backend": source.displayName, "software": info.software,
-                            "genesis": info.genesisHash ?? NSNull(), "height": info.tip.height, "tip": info.tip.hash,
-                            "mode": info.mode ?? NSNull(),
-                        ] as [String: Any])
+                    try JSONOutput.print(
+                        NodeTestJSON(
+                            backend: source.displayName, software: info.software, genesis: info.genesisHash,
+                            height: info.tip.height, tip: info.tip.hash, mode: info.mode))
                 } else {
                     print(
                         "\(source.displayName): \(info.software), height \(info.tip.height) (\(info.tip.hash))"

@@ -61,11 +61,7 @@ struct Receive: AsyncParsableCommand {
                 try LocalFiles.write(Data(png), to: qr)
             }
             if global.json {
-                try JSONOutput.printObject(
-                    [
-                        "address": record.address, "index": record.index, "uri": uri,
-                        "qr": qr.map { $0 as Any } ?? NSNull(),
-                    ] as [String: Any])
+                try JSONOutput.print(ReceiveJSON(address: record.address, index: record.index, uri: uri, qr: qr))
             } else {
                 print(record.address)
                 print(uri)

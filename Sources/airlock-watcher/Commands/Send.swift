@@ -132,18 +132,14 @@ struct Send: AsyncParsableCommand {
             let summary = PSBTFiles.summary(
                 tx, fee: plan.fee.sats, vsize: vsize, network: wallet.network, own: changeScripts)
             if global.json {
-                var object = summary.json
-                object["txid"] = tx.txid.hexString
-                object["psbt"] = psbt.base64String
-                object["written"] = written
-                object["inputs"] = plan.inputs.map {
-                    ["outpoint": $0.utxo.outpoint.description, "value": $0.utxo.value.sats] as [String: Any]
-                }
-                object["change_index"] = plan.change.map { $0.index as Any } ?? NSNull()
-                object["algorithm"] = plan.algorithm.rawValue
-                object["locktime"] = Int(plan.lockTime.rawValue)
-                object["rbf"] = !noRbf
-                try JSONOutput.printObject(object)
+                try JSONOutput.print(
+                    SendJSON(
+                        summary: summary.json, txid: tx.txid.hexString, psbt: psbt.base64String, written: written,
+                        inputs: plan.inputs.map {
+                            SpentCoinJSON(outpoint: $0.utxo.outpoint.description, value: $0.utxo.value.sats)
+                        },
+                        changeIndex: plan.change?.index, algorithm: plan.algorithm.rawValue,
+                        locktime: Int(plan.lockTime.rawValue), rbf: !noRbf))
             } else {
                 Diagnostics.print(
                     "unsigned transaction \(tx.txid.hexString): \(plan.inputs.count) input(s), \(plan.algorithm.rawValue)"
@@ -158,22 +154,18 @@ struct Send: AsyncParsableCommand {
     private func showPlan(_ plan: SpendPlan, network: Network) throws {
         let tx = plan.transaction
         if global.json {
-            try JSONOutput.printObject(
-                [
-                    "txid": tx.txid.hexString, "fee": plan.fee.sats, "fee_rate_sat_per_kvb": plan.feeRate.satsPerKVB,
-                    "algorithm": plan.algorithm.rawValue, "waste": plan.waste, "locktime": Int(plan.lockTime.rawValue),
-                    "rbf": !noRbf,
-                    "inputs": plan.inputs.map {
-                        ["outpoint": $0.utxo.outpoint.description, "value": $0.utxo.value.sats] as [String: Any]
+            try JSONOutput.print(
+                SendPlanJSON(
+                    txid: tx.txid.hexString, fee: plan.fee.sats, feeRateSatPerKvb: plan.feeRate.satsPerKVB,
+                    algorithm: plan.algorithm.rawValue, waste: plan.waste, locktime: Int(plan.lockTime.rawValue),
+                    rbf: !noRbf,
+                    inputs: plan.inputs.map {
+                        SpentCoinJSON(outpoint: $0.utxo.outpoint.description, value: $0.utxo.value.sats)
                     },
-                    "outputs": plan.outputs.enumerated().map { i, o in
-                        [
-                            "script": o.scriptPubKey.hexString, "value": o.value.sats,
-                            "change": plan.change?.position == i,
-                        ] as [String: Any]
+                    outputs: plan.outputs.enumerated().map { i, o in
+                        .init(script: o.scriptPubKey.hexString, value: o.value.sats, change: plan.change?.position == i)
                     },
-                    "unsigned_tx": tx.serialized().hexString,
-                ] as [String: Any])
+                    unsignedTx: tx.serialized().hexString))
         } else {
             print(
                 "inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.rawValue)"

@@ -48,13 +48,11 @@ struct Sync: AsyncParsableCommand {
             let balance = Watcher.Balance(
                 utxos: try context.store.utxos(walletID: try wallet.requireID()), tipHeight: summary.tip.height)
             if global.json {
-                try JSONOutput.printObject(
-                    [
-                        "wallet": wallet.name, "height": summary.tip.height, "tip": summary.tip.hash,
-                        "scripts_checked": summary.scriptsChecked, "transactions": summary.transactions,
-                        "new_transactions": summary.newTransactions, "balance": balance.total,
-                        "mode": summary.mode ?? NSNull(),
-                    ] as [String: Any])
+                try JSONOutput.print(
+                    SyncJSON(
+                        wallet: wallet.name, height: summary.tip.height, tip: summary.tip.hash,
+                        scriptsChecked: summary.scriptsChecked, transactions: summary.transactions,
+                        newTransactions: summary.newTransactions, balance: balance.total, mode: summary.mode))
             } else {
                 print(
                     "synced '\(wallet.name)' to height \(summary.tip.height): \(summary.transactions) transactions, "

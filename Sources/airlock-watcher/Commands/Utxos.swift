@@ -101,18 +101,7 @@ struct UtxosList: AsyncParsableCommand {
                 try context.store.addresses(walletID: id).map { ($0.script, $0.address) },
                 uniquingKeysWith: { a, _ in a })
             if global.json {
-                try JSONOutput.printObject(
-                    utxos.map { u -> [String: Any] in
-                        [
-                            "outpoint": u.outpoint.description, "txid": u.outpoint.txid.hexString,
-                            "vout": Int(u.outpoint.vout),
-                            "value": u.value.sats, "address": addresses[u.script] ?? "",
-                            "keychain": u.keychain.description,
-                            "index": u.index, "height": u.height.map { $0 as Any } ?? NSNull(),
-                            "coinbase": u.isCoinbase,
-                            "frozen": u.frozen,
-                        ]
-                    })
+                try JSONOutput.print(utxos.map { UTXOJSON($0, address: addresses[$0.script] ?? "") })
             } else if utxos.isEmpty {
                 print("no unspent outputs")
             } else {

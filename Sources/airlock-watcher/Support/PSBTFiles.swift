@@ -51,28 +51,26 @@ enum PSBTFiles {
     /// A summary of a transaction's outputs (marking the wallet's own) and fee, for stderr and `--json`.
     static func summary(
         _ transaction: Transaction, fee: UInt64?, vsize: Int, network: Network, own: Set<Script>
-    ) -> (lines: [String], json: [String: Any]) {
+    ) -> (lines: [String], json: TransactionSummaryJSON) {
         var lines: [String] = []
-        var outputs: [[String: Any]] = []
+        var outputs: [TransactionSummaryJSON.Output] = []
         for output in transaction.outputs {
             let address =
                 (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
                 ?? output.scriptPubKey.hexString
             let mine = own.contains(output.scriptPubKey)
             lines.append("  \(address)  \(btc(output.value.sats)) BTC" + (mine ? "  (change, this wallet)" : ""))
-            outputs.append(["address": address, "amount": output.value.sats, "change": mine])
+            outputs.append(.init(address: address, amount: output.value.sats, change: mine))
         }
-        var json: [String: Any] = ["outputs": outputs, "vsize": vsize]
+        var feeRate: Double?
         if let fee {
             let rate = Double(fee) / Double(max(vsize, 1))
             lines.append("fee: \(btc(fee)) BTC (\(String(format: "%.2f", rate)) sat/vB for \(vsize) vB)")
-            json["fee"] = fee
-            json["fee_rate"] = (rate * 100).rounded() / 100
+            feeRate = (rate * 100).rounded() / 100
         } else {
             lines.append("fee: unknown (the PSBT does not carry every input's value)")
-            json["fee"] = NSNull()
         }
-        return (lines, json)
+        return (lines, TransactionSummaryJSON(outputs: outputs, vsize: vsize, fee: fee, feeRate: feeRate))
     }
 
     /// The scripts of the wallet's derived addresses.

@@ -31,7 +31,7 @@ extension AirlockSigner {
                 let unlocked = try options.unlock()
                 try BackupCheck.show(
                     unlocked.mnemonic, json: options.json,
-                    extra: ["master_fingerprint": unlocked.header.masterFingerprint.hexString])
+                    masterFingerprint: unlocked.header.masterFingerprint.hexString)
             }
         }
     }

@@ -22,7 +22,7 @@ extension AirlockSigner {
             try await ErrorReporting.run {
                 let unlocked = try options.unlock()
                 try BackupCheck.run(unlocked.mnemonic)
-                if options.json { try JSONOutput.printObject(["backup_check": "passed"]) }
+                if options.json { try JSONOutput.print(BackupVerifyJSON(backupCheck: "passed")) }
             }
         }
     }

@@ -16,18 +16,11 @@ extension AirlockSigner {
 
         @OptionGroup var options: VaultOptions
 
-        static func json(_ wallet: MultisigWallet) -> [String: Any] {
-            [
-                "name": wallet.name, "threshold": wallet.threshold, "keys": wallet.keyCount,
-                "script": wallet.scriptType, "descriptor": wallet.descriptorText,
-            ]
-        }
-
         func run() async throws {
             try await ErrorReporting.run {
                 let wallets = try Vault(path: options.vaultPath).readHeader().multisigWallets
                 if options.json {
-                    try JSONOutput.printObject(wallets.map(Self.json))
+                    try JSONOutput.print(wallets.map(MultisigJSON.init))
                 } else if wallets.isEmpty {
                     print("No multisig wallets registered.")
                 } else {

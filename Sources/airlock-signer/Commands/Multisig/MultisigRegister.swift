@@ -45,7 +45,7 @@ extension AirlockSigner {
                 let passphrase = try options.passphraseFile.map { try SecretInput.line(fromFile: $0) }
                 try unlocked.register(wallet, passphrase: passphrase)
                 if options.json {
-                    try JSONOutput.printObject(MultisigList.json(wallet))
+                    try JSONOutput.print(MultisigJSON(wallet))
                 } else {
                     print(
                         "Registered '\(wallet.name)': \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)")

@@ -55,10 +55,9 @@ struct Broadcast: AsyncParsableCommand {
             }
             await source.close()
             if global.json {
-                var object = summary.json
-                object["txid"] = txid.hexString
-                object["transaction"] = transaction.serialized().hexString
-                try JSONOutput.printObject(object)
+                try JSONOutput.print(
+                    BroadcastJSON(
+                        summary: summary.json, txid: txid.hexString, transaction: transaction.serialized().hexString))
             } else {
                 print(txid.hexString)
             }

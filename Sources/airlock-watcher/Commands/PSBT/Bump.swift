@@ -69,14 +69,11 @@ struct Bump: AsyncParsableCommand {
             let summary = PSBTFiles.summary(
                 tx, fee: plan.fee.sats, vsize: vsize, network: wallet.network, own: changeScripts)
             if global.json {
-                var object = summary.json
-                object["txid"] = tx.txid.hexString
-                object["replaces"] = id.hexString
-                object["original_fee"] = original.fee.sats
-                object["psbt"] = psbt.base64String
-                object["written"] = written
-                object["inputs"] = plan.inputs.map { $0.utxo.outpoint.description }
-                try JSONOutput.printObject(object)
+                try JSONOutput.print(
+                    BumpJSON(
+                        summary: summary.json, txid: tx.txid.hexString, replaces: id.hexString,
+                        originalFee: original.fee.sats, psbt: psbt.base64String, written: written,
+                        inputs: plan.inputs.map { $0.utxo.outpoint.description }))
             } else {
                 Diagnostics.print(
                     "replacement \(tx.txid.hexString) for \(id.hexString) (fee was \(btc(original.fee.sats)) BTC, \(original.feeRate))"

@@ -45,11 +45,10 @@ struct Combine: AsyncParsableCommand {
             let written = try PSBTFiles.write(result, options: output, json: global.json)
             let signatures = result.inputs.map { $0.map.entries.filter(isSignature).count }
             if global.json {
-                try JSONOutput.printObject(
-                    [
-                        "txid": try result.unsignedTxid().hexString, "psbt": result.base64String, "written": written,
-                        "signatures": signatures, "used_kept_psbt": usedArchive,
-                    ] as [String: Any])
+                try JSONOutput.print(
+                    CombineJSON(
+                        txid: try result.unsignedTxid().hexString, psbt: result.base64String, written: written,
+                        signatures: signatures, usedKeptPsbt: usedArchive))
             } else {
                 Diagnostics.print(
                     "combined \(psbts.count) PSBT(s)" + (usedArchive ? " with the one this watcher created" : ""))

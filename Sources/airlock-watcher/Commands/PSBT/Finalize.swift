@@ -32,11 +32,10 @@ struct Finalize: AsyncParsableCommand {
             let transaction = try finalized.extractTransaction()
             let written = try PSBTFiles.write(finalized, options: output, json: global.json)
             if global.json {
-                try JSONOutput.printObject(
-                    [
-                        "txid": transaction.txid.hexString, "psbt": finalized.base64String,
-                        "transaction": transaction.serialized().hexString, "written": written,
-                    ] as [String: Any])
+                try JSONOutput.print(
+                    FinalizeJSON(
+                        txid: transaction.txid.hexString, psbt: finalized.base64String,
+                        transaction: transaction.serialized().hexString, written: written))
             } else {
                 Diagnostics.print("finalized \(transaction.txid.hexString) (\(transaction.inputs.count) input(s))")
                 for path in written { Diagnostics.print("wrote \(path)") }

@@ -1,0 +1,145 @@
+import Bitcoin
+import CLISupport
+import Signer
+
+// The `--json` output types of the vault commands (STYLE.md R9); goldens in Tests/Golden/json pin their shapes.
+
+/// `info --json`: the clear vault header, no secrets.
+struct InfoJSON: Encodable, Sendable {
+    /// The Argon2id parameters.
+    struct KDF: Encodable, Sendable {
+        let algorithm: String
+        let memoryMib: Int
+        let passes: Int
+    }
+    let vault: String
+    let formatVersion: Int
+    let network: String
+    let masterFingerprint: String
+    let kdf: KDF
+    let passphraseStored: Bool
+    let multisig: [MultisigJSON]
+    let auditEntries: Int
+}
+
+/// One registered multisig wallet (`multisig list`, `multisig register`, `info`).
+struct MultisigJSON: Encodable, Sendable {
+    let name: String
+    let threshold: Int
+    let keys: Int
+    let script: String
+    let descriptor: String
+
+    init(_ wallet: MultisigWallet) {
+        name = wallet.name
+        threshold = wallet.threshold
+        keys = wallet.keyCount
+        script = wallet.scriptType
+        descriptor = wallet.descriptorText
+    }
+}
+
+/// `passwd --json`.
+struct PasswdJSON: Encodable, Sendable {
+    let vault: String
+    let passwordChanged: Bool
+}
+
+/// `restore --json`.
+struct RestoreJSON: Encodable, Sendable {
+    let vault: String
+    let network: String
+    let masterFingerprint: String
+    let words: Int
+}
+
+/// `init --json` and `backup show --json`: the words (the only outputs that carry a secret, by request).
+struct MnemonicJSON: Encodable, Sendable {
+    let mnemonic: String
+    /// The word count (`init`).
+    let words: Int?
+    /// The master key fingerprint (`backup show`).
+    let masterFingerprint: String?
+}
+
+/// `backup verify --json`.
+struct BackupVerifyJSON: Encodable, Sendable {
+    let backupCheck: String
+}
+
+/// `selftest --json`.
+struct SelftestJSON: Encodable, Sendable {
+    @NullEncoded var seccompMode: Int?
+    let socket: String
+    let socketBlocked: Bool
+    let interfacesUp: [String]
+}
+
+/// `audit --verify --json`.
+struct AuditVerifyJSON: Encodable, Sendable {
+    let path: String
+    let entries: Int
+    let intact: Bool
+}
+
+/// One line of `audit --json`: the journal entry as stored (change, fee and note only when present).
+struct AuditEntryJSON: Encodable, Sendable {
+    /// A payee.
+    struct Destination: Encodable, Sendable {
+        let address: String
+        let amount: UInt64
+    }
+    let seq: Int
+    let time: String
+    let psbtSha256: String
+    let txid: String
+    let destinations: [Destination]
+    let prev: String
+    let hash: String
+    let change: UInt64?
+    let fee: UInt64?
+    let note: String?
+
+    init(_ entry: AuditEntry) {
+        seq = entry.sequence
+        time = entry.time
+        psbtSha256 = entry.psbtDigest.hexString
+        txid = entry.summary.txid
+        destinations = entry.summary.destinations.map { Destination(address: $0.address, amount: $0.amount.sats) }
+        prev = entry.previousHash.hexString
+        hash = entry.hash.hexString
+        change = entry.summary.change?.sats
+        fee = entry.summary.fee?.sats
+        note = entry.summary.note
+    }
+}
+
+/// `export --json`.
+struct ExportJSON: Encodable, Sendable {
+    /// One account.
+    struct Account: Encodable, Sendable {
+        let script: String
+        let origin: String
+        let xpub: String
+        let key: String
+        let descriptor: String?
+        let firstAddress: String?
+    }
+    let format: String
+    let network: String
+    let masterFingerprint: String
+    let account: Int
+    let data: String
+    let accounts: [Account]
+}
+
+/// `address --json`.
+struct AddressJSON: Encodable, Sendable {
+    let address: String
+    let origin: String
+    let script: String
+    let account: Int
+    let change: Bool
+    let index: Int
+    let network: String
+}
