@@ -226,7 +226,9 @@ def test_init_without_a_terminal_refuses_to_print_the_words(bin_dir, home):
             "--kdf-memory", "64", "--json")
     refused = signer(bin_dir, *args, env=home.env)
     assert refused.returncode == 4 and b"--show-secret" in refused.stderr
-    assert refused.stdout == b"" and not home.vault.exists()
+    # Under --json the refusal itself is the JSON error object; no words are in it, no vault is written.
+    assert json.loads(refused.stdout)["error"]["code"] == 4 and "mnemonic" not in json.loads(refused.stdout)
+    assert not home.vault.exists()
     shown = signer(bin_dir, *args, "--show-secret", env=home.env)
     assert shown.returncode == 0, shown.stderr
     assert bip39.mnemonic_is_valid(json.loads(shown.stdout)["mnemonic"]) and home.vault.exists()
