@@ -1,6 +1,7 @@
 import AirgapTransport
 import Foundation
 import QRImage
+import Synchronization
 
 /// A payload read from an `IN` argument, with its detected type and how it was framed.
 public struct InputPayload: Sendable {
@@ -21,8 +22,8 @@ public struct InputPayload: Sendable {
 public enum InputReader {
     /// The PNG file signature.
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    /// The largest input file read (64 MiB).
-    static let maximumFileSize = 64 << 20
+    /// The largest input read from a file or stdin (64 MiB); more is invalid input (exit 2).
+    public static let maximumFileSize = 64 << 20
 
     /// Reads and decodes `arguments`.
     ///
@@ -35,8 +36,7 @@ public enum InputReader {
     public static func read(_ arguments: [String], expecting expected: Set<PayloadKind>? = nil) throws -> InputPayload {
         guard !arguments.isEmpty else { throw CLIError(.usage, "no input given (a file, '-' or PNG images)") }
         if arguments == ["-"] {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            return try decodeFile(Array(data), source: "stdin", expected: expected)
+            return try decodeFile(readStandardInput(), source: "stdin", expected: expected)
         }
         var files: [String] = []
         for argument in arguments {
@@ -85,19 +85,17 @@ public enum InputReader {
     static func decodeImages(_ paths: [String], expected: Set<PayloadKind>?) throws -> InputPayload {
         var decoder = PayloadDecoder(expecting: expected)
         var count = 0
-        for file in QRReader.readFiles(atPaths: paths) {
-            let codes: [DecodedQRCode]
-            switch file.result {
-            case .success(let found): codes = found
-            case .failure(.noCodeFound):
-                throw CLIError(.invalidInput, "no QR code found in \(file.path)")
-            case .failure(let error):
-                throw CLIError(.invalidInput, "cannot read \(file.path): \(error)")
+        for (path, answer) in try decodeAll(paths) {
+            let codes: [[UInt8]]
+            switch answer {
+            case .codes(let found): codes = found
+            case .noCode: throw CLIError(.invalidInput, "no QR code found in \(path)")
+            case .refused(let reason): throw CLIError(.invalidInput, "cannot read \(path): \(reason)")
             }
             for code in codes {
                 count += 1
-                do { try decoder.receive(bytes: code.bytes) } catch {
-                    throw CLIError(.invalidInput, "QR code in \(file.path): \(describe(error))")
+                do { try decoder.receive(bytes: code) } catch {
+                    throw CLIError(.invalidInput, "QR code in \(path): \(describe(error))")
                 }
             }
         }
@@ -107,6 +105,49 @@ public enum InputReader {
         } catch {
             throw CLIError(.invalidInput, describe(error))
         }
+    }
+
+    /// Each image's QR codes, in the order of `paths`: in child processes when `IsolatedImageDecoder` is enabled
+    /// (the signer), else in this process.
+    static func decodeAll(_ paths: [String]) throws -> [(String, IsolatedImageDecoder.Answer)] {
+        guard let executable = IsolatedImageDecoder.isolatedExecutable else {
+            return QRReader.readFiles(atPaths: paths, maxPixels: IsolatedImageDecoder.maximumPixels).map { file in
+                switch file.result {
+                case .success(let found): (file.path, .codes(found.map(\.bytes)))
+                case .failure(.noCodeFound): (file.path, .noCode)
+                case .failure(let error): (file.path, .refused("\(error)"))
+                }
+            }
+        }
+        let images = try paths.map { try readFile($0) }
+        let slots = Mutex<[IsolatedImageDecoder.Answer?]>(Array(repeating: nil, count: paths.count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(
+            iterations: max(1, min(ProcessInfo.processInfo.activeProcessorCount, paths.count))
+        ) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < paths.count else { return }
+                let answer = IsolatedImageDecoder.decode(png: images[index], executable: executable)
+                slots.withLock { $0[index] = answer }
+            }
+        }
+        let answers = slots.withLock { $0 }
+        return zip(paths, answers).map { ($0, $1 ?? .refused("not decoded")) }
+    }
+
+    /// Standard input, at most `maximumFileSize` bytes.
+    ///
+    /// - Throws: `CLIError` invalid input (2) when it holds more, I/O (6) when it cannot be read.
+    static func readStandardInput() throws -> [UInt8] {
+        let data: Data
+        do { data = try FileHandle.standardInput.read(upToCount: maximumFileSize + 1) ?? Data() } catch {
+            throw CLIError(.io, "cannot read stdin: \(error.localizedDescription)")
+        }
+        guard data.count <= maximumFileSize else {
+            throw CLIError(.invalidInput, "stdin holds more than \(maximumFileSize >> 20) MiB (the input limit)")
+        }
+        return Array(data)
     }
 
     /// Decodes a file's bytes: a binary PSBT, or text (one payload, or QR part texts one per line).

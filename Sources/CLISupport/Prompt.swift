@@ -43,6 +43,25 @@ public enum Prompt {
         return buffer.slice(0..<length)
     }
 
+    /// One line of standard input into secret memory, without its newline; nil at the end of input.
+    ///
+    /// It is read through C stdio as `readLine` does, so the two can be mixed. At most 1,024 bytes are kept.
+    public static func secretLineFromStandardInput() -> SecretBytes? {
+        let buffer = SecretBytes(count: 1024)
+        var length = 0
+        var sawAnything = false
+        while true {
+            let next = getchar()
+            if next == EOF { break }
+            sawAnything = true
+            if next == 0x0A { break }
+            if next == 0x0D || length == buffer.count { continue }
+            buffer.withMutableBytes { $0[length] = UInt8(truncatingIfNeeded: next) }
+            length += 1
+        }
+        return sawAnything ? buffer.slice(0..<length) : nil
+    }
+
     /// Reads a password from `path` (`-` is stdin): the first line, without its newline.
     public static func secret(fromFile path: String) throws -> SecretBytes {
         if path == "-" { return try readLineSecret(fd: STDIN_FILENO) }

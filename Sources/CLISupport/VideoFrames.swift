@@ -50,21 +50,23 @@ public enum VideoFrames {
         path: String, framesPerSecond: Int = defaultFramesPerSecond, ffmpeg: String = "ffmpeg",
         _ body: (Frame) throws -> Bool
     ) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-i", path, "-vf", "fps=\(framesPerSecond)",
-            "-pix_fmt", "gray", "-f", "image2pipe", "-vcodec", "pgm", "-",
+        // posix_spawn (ChildProcess), not Foundation's Process: under the signer's seccomp filter Process cannot
+        // create CFSocket's wakeup sockets and never sees the child end.
+        let arguments = [
+            "env", ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-i", path, "-vf",
+            "fps=\(framesPerSecond)", "-pix_fmt", "gray", "-f", "image2pipe", "-vcodec", "pgm", "-",
         ]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
-            throw CLIError(.io, "cannot start ffmpeg to read the video \(path): \(error.localizedDescription)")
+        let environment = ProcessInfo.processInfo.environment["PATH"].map { ["PATH=\($0)"] } ?? []
+        let process: ChildProcess.Running
+        do {
+            process = try ChildProcess.start(
+                "/usr/bin/env", arguments: arguments, environment: environment, captureStandardError: true)
+        } catch {
+            throw CLIError(.io, "cannot start ffmpeg to read the video \(path): \(error)")
         }
-        var reader = PGMStream(handle: output.fileHandleForReading)
+        process.closeInput()
+        let output = FileHandle(fileDescriptor: process.output, closeOnDealloc: false)
+        var reader = PGMStream(handle: output)
         var count = 0
         var stoppedEarly = false
         do {
@@ -76,20 +78,21 @@ public enum VideoFrames {
                 }
             }
         } catch {
-            try? output.fileHandleForReading.close()
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            close(process.output)
+            kill(process.pid, SIGKILL)
+            _ = process.readErrors()
+            _ = process.wait()
             throw error
         }
         if stoppedEarly {
             // ffmpeg may be blocked writing the next frame: close the pipe and kill it (it holds nothing to flush).
-            try? output.fileHandleForReading.close()
-            kill(process.processIdentifier, SIGKILL)
+            kill(process.pid, SIGKILL)
         }
-        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if !stoppedEarly, process.terminationStatus != 0 || (count == 0 && !complaint.isEmpty) {
-            let reason = complaint.split(separator: "\n").last.map(String.init) ?? "exit \(process.terminationStatus)"
+        close(process.output)
+        let complaint = String(decoding: process.readErrors(), as: UTF8.self)
+        let status = process.wait()
+        if !stoppedEarly, status != 0 || (count == 0 && !complaint.isEmpty) {
+            let reason = complaint.split(separator: "\n").last.map(String.init) ?? "exit \(status)"
             throw CLIError(.invalidInput, "cannot decode the video \(path): \(reason)")
         }
         return count

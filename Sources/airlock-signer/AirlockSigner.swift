@@ -28,15 +28,41 @@ struct AirlockSigner: AsyncParsableCommand {
         ]
     )
 
-    /// Installs the air-gap filter before anything is parsed or read, then runs the command.
+    /// Hardens the process before anything is parsed or read (DESIGN.md section 5): closes inherited descriptors,
+    /// turns core dumps off, installs the seccomp filter on every thread; then runs the command.
+    ///
+    /// Two hidden first arguments run fixed routines instead of a command, without reading any file: the image
+    /// decoder child (`IsolatedImageDecoder`, under the stricter decoder filter) and the selftest's probe child,
+    /// which is started by `selftest` before its parent's filter goes on and installs the filter itself.
     static func main() async {
-        do {
-            try SeccompFilter.install()
-        } catch {
-            Diagnostics.print("error: \(error)")
-            Foundation.exit(ExitStatus.refused.rawValue)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do { try ProcessHardening.harden() } catch { fail(error) }
+        signal(SIGPIPE, SIG_IGN)  // a child that stops reading its input must not end the signer
+        if arguments.first == SyscallProbe.childArgument {
+            let report = SyscallProbe.runPreFilterChild()
+            FileHandle.standardOutput.write((try? JSONEncoder().encode(report)) ?? Data())
+            Foundation.exit(0)
         }
-        await CommandMain.run(Self.self, arguments: leadingOptions.reordered(Array(CommandLine.arguments.dropFirst())))
+        if arguments.first == IsolatedImageDecoder.childArgument {
+            do { try SyscallProbe.enterDecoderSandbox() } catch { fail(error) }
+            Foundation.exit(IsolatedImageDecoder.runChild())
+        }
+        if arguments.first == SyscallProbe.decoderArgument {
+            do { try SeccompFilter.install() } catch { fail(error) }
+            let encoder = JSONEncoder()
+            FileHandle.standardOutput.write((try? encoder.encode(SyscallProbe.runDecoderProbe())) ?? Data())
+            Foundation.exit(0)
+        }
+        let reordered = leadingOptions.reordered(arguments)
+        if reordered.first == "selftest" { Selftest.startProbeChild() }
+        do { try SeccompFilter.install() } catch { fail(error) }
+        IsolatedImageDecoder.enable()
+        await CommandMain.run(Self.self, arguments: reordered)
+    }
+
+    private static func fail(_ error: any Error) -> Never {
+        Diagnostics.print("error: \(error)")
+        Foundation.exit(ExitStatus.refused.rawValue)
     }
 
     /// The vault options may also stand before the subcommand (`airlock-signer --vault PATH info`).

@@ -89,4 +89,40 @@ struct BIP39Tests {
         #expect(mnemonic.seed(passphrase: "e\u{301}") == mnemonic.seed(passphrase: "\u{E9}"))
         #expect("\(mnemonic)" == "Mnemonic(12 words, <redacted>)")
     }
+
+    @Test("a phrase in secret memory is read byte by byte to the same entropy, for every vector", arguments: english)
+    func secretPhrase(entry: Entry) throws {
+        let fromSecret = try Mnemonic(phrase: SecretBytes(utf8: entry.mnemonic.uppercased() + "\n"))
+        #expect(fromSecret.entropy.unsafeCopyToArray() == TestHex.bytes(entry.entropy))
+        #expect(
+            fromSecret.seed(passphrase: SecretBytes(utf8: "TREZOR")).unsafeCopyToArray() == TestHex.bytes(entry.seed))
+    }
+
+    @Test("every word of the list is found by the byte lookup, and near misses are not")
+    func byteLookup() {
+        for (index, word) in Mnemonic.englishWordlist.enumerated() {
+            let found = Array(word.utf8).withUnsafeBytes { Mnemonic.lookUp($0) }
+            #expect(found == index, "\(word)")
+        }
+        for miss in ["abando", "abandonn", "zooo", "a", "", "zzzzzzzzz", "ab1"] {
+            #expect(Array(miss.utf8).withUnsafeBytes { Mnemonic.lookUp($0) } == nil, "\(miss)")
+        }
+    }
+
+    @Test("the secret-memory path gives the String path's errors")
+    func secretPhraseErrors() {
+        let typo = "abandon abandon abandon abandon abandon abandonn abandon abandon abandon abandon abandon about"
+        #expect(throws: MnemonicError.unknownWord(number: 6, suggestions: ["abandon"])) {
+            _ = try Mnemonic(phrase: SecretBytes(utf8: typo))
+        }
+        #expect(throws: MnemonicError.invalidWordCount(11)) {
+            _ = try Mnemonic(phrase: SecretBytes(utf8: Array(repeating: "abandon", count: 11).joined(separator: " ")))
+        }
+        #expect(throws: MnemonicError.invalidChecksum) {
+            _ = try Mnemonic(phrase: SecretBytes(utf8: Array(repeating: "abandon", count: 12).joined(separator: " ")))
+        }
+        // A non-ASCII phrase still goes through NFKD: full-width letters are the same words.
+        let wide = "ａｂａｎｄｏｎ abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+        #expect((try? Mnemonic(phrase: SecretBytes(utf8: wide)))?.entropy == SecretBytes(count: 16))
+    }
 }

@@ -47,7 +47,7 @@ class InitVault(Vault):
         self.password_file = self.root / f"{self.name}-pw.txt"
         self.password_file.write_text(f"pw-{self.name}\n")
         made = json.loads(self.run("init", "--network", self.network, "--words", "12", "--skip-backup-check",
-                                   "--json", *KDF, check=True).stdout)
+                                   "--json", "--show-secret", *KDF, check=True).stdout)
         self.mnemonic = made["mnemonic"]  # the words the user writes down (the backup check is skipped here)
         info = json.loads(self.run("info", "--json", check=True).stdout)
         assert info["network"] == "regtest" and info["master_fingerprint"] == self.fingerprint.hex()

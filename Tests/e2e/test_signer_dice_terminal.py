@@ -18,7 +18,7 @@ def init_with_dice(run, home, rolls: str, words: int = 12):
     """Runs init --dice with the rolls on stdin (an empty line ends them), skipping the word check."""
     pw = secret_file(home, "pw.txt", "pw-dice")
     return run("airlock-signer", "init", "--dice", "--words", str(words), "--network", "regtest", "--force",
-               "--password-file", pw, "--skip-backup-check", "--json", *KDF, input=rolls + "\n\n")
+               "--password-file", pw, "--skip-backup-check", "--json", "--show-secret", *KDF, input=rolls + "\n\n")
 
 
 def test_dice_rolls_are_mixed_not_used_alone(run, home):

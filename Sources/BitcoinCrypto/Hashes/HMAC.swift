@@ -48,6 +48,11 @@ public struct HMACSHA256: Sendable {
         sodium_memzero(&copy, MemoryLayout<crypto_auth_hmacsha256_state>.size)
     }
 
+    /// Zeroes the state (the key schedule derived from the key and what was absorbed); the HMAC is unusable after.
+    public mutating func wipe() {
+        sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size)
+    }
+
     /// HMAC-SHA-256 of `message` under `key`.
     public static func authenticate(key: some Sequence<UInt8>, message: some Sequence<UInt8>) -> [UInt8] {
         var mac = HMACSHA256(key: key)
@@ -117,6 +122,11 @@ public struct HMACSHA512: Sendable {
         var copy = state
         _ = crypto_auth_hmacsha512_final(&copy, output)
         sodium_memzero(&copy, MemoryLayout<crypto_auth_hmacsha512_state>.size)
+    }
+
+    /// Zeroes the state (the key schedule derived from the key and what was absorbed); the HMAC is unusable after.
+    public mutating func wipe() {
+        sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha512_state>.size)
     }
 
     /// HMAC-SHA-512 of `message` under `key`.

@@ -7,10 +7,12 @@ public enum AirGapError: Error, Equatable, Sendable {
     case interfaceListFailed(errno: Int32)
     /// prctl(PR_SET_NO_NEW_PRIVS) failed with `errno`.
     case noNewPrivsFailed(errno: Int32)
-    /// Both seccomp(2) and prctl(PR_SET_SECCOMP) refused the filter; the last `errno`.
+    /// seccomp(2) with SECCOMP_FILTER_FLAG_TSYNC refused the filter; its `errno` (EAGAIN: a thread could not sync).
     case seccompFailed(errno: Int32)
     /// The filter is not available on this CPU architecture.
     case unsupportedArchitecture
+    /// A start-up step (closing inherited descriptors, turning core dumps off) failed.
+    case hardeningFailed(step: String, errno: Int32)
 }
 
 extension AirGapError: CustomStringConvertible {
@@ -21,7 +23,9 @@ extension AirGapError: CustomStringConvertible {
                 + "take them down (ip link set DEV down) or override with --allow-network / AIRLOCK_ALLOW_NETWORK=1"
         case .interfaceListFailed(let code): "cannot list network interfaces from /sys/class/net (errno \(code))"
         case .noNewPrivsFailed(let code): "cannot set no_new_privs for the seccomp filter (errno \(code))"
-        case .seccompFailed(let code): "cannot install the seccomp filter that blocks socket() (errno \(code))"
+        case .seccompFailed(let code):
+            "cannot install the seccomp filter on every thread (seccomp(2) with TSYNC; errno \(code))"
+        case .hardeningFailed(let step, let code): "cannot harden the process: \(step) failed (errno \(code))"
         case .unsupportedArchitecture: "the seccomp filter supports x86_64 and aarch64 only"
         }
     }

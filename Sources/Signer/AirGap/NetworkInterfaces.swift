@@ -10,19 +10,27 @@ public enum NetworkInterfaces {
     /// `IFF_LOOPBACK` of <net/if.h>: the loopback interface.
     static let flagLoopback: UInt32 = 0x8
     /// Where Linux lists interfaces.
-    static let sysfsDirectory = "/sys/class/net"
+    public static let sysfsDirectory = "/sys/class/net"
 
     /// The names of interfaces that are up and not loopback, sorted.
     ///
+    /// Entries of the directory that are not directories (after following links) are not interfaces and are
+    /// skipped: the bonding driver's `bonding_masters` file lives there.
+    /// - Parameter directory: where interfaces are listed (`/sys/class/net`; tests give another).
+    /// - Returns: the interface names.
     /// - Throws: `AirGapError.interfaceListFailed` when sysfs cannot be read (then the air gap cannot be shown).
-    public static func activeNonLoopback() throws(AirGapError) -> [String] {
+    public static func activeNonLoopback(in directory: String = sysfsDirectory) throws(AirGapError) -> [String] {
         let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: sysfsDirectory) } catch {
+        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
             throw .interfaceListFailed(errno: ENOENT)
         }
         var up: [String] = []
         for name in names {
-            let path = "\(sysfsDirectory)/\(name)/flags"
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: "\(directory)/\(name)", isDirectory: &isDirectory),
+                isDirectory.boolValue
+            else { continue }
+            let path = "\(directory)/\(name)/flags"
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw .interfaceListFailed(errno: EACCES)
             }

@@ -5,8 +5,10 @@ import Foundation
 /// One line of the signing journal: sequence number, time, the SHA-256 of the unsigned PSBT, the summary, the previous
 /// entry's hash and this entry's hash.
 ///
-/// The hash is SHA-256 over a canonical byte encoding of every other field (docs/formats.md), so it does not depend
-/// on how the JSON line is spelled; the first entry's `previousHash` is 32 zero bytes.
+/// A keyed entry (format v2, `"v": 2`) carries an HMAC under the `AuditKey` over a canonical byte encoding of every
+/// other field, the `--allow-*` overrides and the signed inputs included; a legacy entry (v1, written by older
+/// builds) carries a plain SHA-256 of the v1 encoding (docs/formats.md). Either way the hash does not depend on how
+/// the JSON line is spelled; the first entry's `previousHash` is 32 zero bytes.
 public struct AuditEntry: Sendable, Equatable {
     /// 1 for the first entry, then one more per line.
     public let sequence: Int
@@ -18,25 +20,33 @@ public struct AuditEntry: Sendable, Equatable {
     public let summary: AuditSummary
     /// The hash of the entry before (zeros for the first).
     public let previousHash: [UInt8]
-    /// This entry's hash.
+    /// This entry's hash (its HMAC when keyed).
     public let hash: [UInt8]
+    /// Whether the hash is an HMAC under the journal key (v2), not a plain SHA-256 (v1).
+    public let keyed: Bool
 
     /// The hash of the first entry's predecessor.
     public static let genesisHash = [UInt8](repeating: 0, count: 32)
 
-    /// A new entry chained to `previousHash`, its hash computed.
-    init(sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8]) {
+    /// A new entry chained to `previousHash`, its hash computed: an HMAC under `key`, or (nil) the legacy SHA-256.
+    init(
+        sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8], key: AuditKey?
+    ) {
         self.sequence = sequence
         self.time = time
         self.psbtDigest = psbtDigest
         self.summary = summary
         self.previousHash = previousHash
-        self.hash = Self.computeHash(
-            sequence: sequence, time: time, psbtDigest: psbtDigest, summary: summary, previousHash: previousHash)
+        self.keyed = key != nil
+        let encoding = Self.encoding(
+            sequence: sequence, time: time, psbtDigest: psbtDigest, summary: summary, previousHash: previousHash,
+            keyed: key != nil)
+        self.hash = key.map { $0.tag(encoding) } ?? SHA256.hash(encoding)
     }
 
     private init(
-        sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8], hash: [UInt8]
+        sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8], hash: [UInt8],
+        keyed: Bool
     ) {
         self.sequence = sequence
         self.time = time
@@ -44,17 +54,25 @@ public struct AuditEntry: Sendable, Equatable {
         self.summary = summary
         self.previousHash = previousHash
         self.hash = hash
+        self.keyed = keyed
     }
 
-    /// Whether the stored hash is the hash of the fields.
-    var hashIsValid: Bool {
-        hash
-            == Self.computeHash(
-                sequence: sequence, time: time, psbtDigest: psbtDigest, summary: summary, previousHash: previousHash)
+    /// Whether the stored hash is the hash of the fields: the HMAC under `key` for a keyed entry, the SHA-256 for a
+    /// legacy one.
+    func hashIsValid(key: AuditKey?) -> Bool {
+        let encoding = Self.encoding(
+            sequence: sequence, time: time, psbtDigest: psbtDigest, summary: summary, previousHash: previousHash,
+            keyed: keyed)
+        if keyed {
+            guard let key else { return false }
+            return key.tag(encoding) == hash
+        }
+        return SHA256.hash(encoding) == hash
     }
 
-    static func computeHash(
-        sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8]
+    /// The canonical bytes the hash covers (docs/formats.md).
+    static func encoding(
+        sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8], keyed: Bool
     ) -> [UInt8] {
         var out: [UInt8] = []
         func u64(_ value: UInt64) {
@@ -73,7 +91,7 @@ public struct AuditEntry: Sendable, Equatable {
                 out.append(0)
             }
         }
-        text("airlock-audit-v1")
+        text(keyed ? "airlock-audit-v2" : "airlock-audit-v1")
         u64(UInt64(sequence))
         text(time)
         bytes(psbtDigest)
@@ -91,8 +109,14 @@ public struct AuditEntry: Sendable, Equatable {
         } else {
             out.append(0)
         }
+        if keyed {
+            u64(UInt64(summary.allowFlags.count))
+            for flag in summary.allowFlags { text(flag) }
+            u64(UInt64(summary.signedInputs.count))
+            for index in summary.signedInputs { u64(UInt64(index)) }
+        }
         bytes(previousHash)
-        return SHA256.hash(out)
+        return out
     }
 
     /// The JSON object of the line.
@@ -109,6 +133,11 @@ public struct AuditEntry: Sendable, Equatable {
         if let change = summary.change { object["change"] = Int(change.sats) }
         if let fee = summary.fee { object["fee"] = Int(fee.sats) }
         if let note = summary.note { object["note"] = note }
+        if keyed {
+            object["v"] = 2
+            object["allow"] = summary.allowFlags
+            object["signed_inputs"] = summary.signedInputs
+        }
         return object
     }
 
@@ -157,16 +186,34 @@ public struct AuditEntry: Sendable, Equatable {
         if o["fee"] != nil, amount(o["fee"]) == nil { throw fail("fee is not an amount") }
         guard let previous = hex("prev") else { throw fail("prev is not 32 bytes of hex") }
         guard let hash = hex("hash") else { throw fail("hash is not 32 bytes of hex") }
-        let known: Set<String> = [
+        let keyed: Bool
+        switch o["v"] {
+        case nil: keyed = false
+        case let version as NSNumber where version.intValue == 2 && Double(version.intValue) == version.doubleValue:
+            keyed = true
+        default: throw fail("v is not 2")
+        }
+        var allowFlags: [String] = []
+        var signedInputs: [Int] = []
+        if keyed {
+            guard let flags = o["allow"] as? [String] else { throw fail("allow is not a list of strings") }
+            guard let inputs = o["signed_inputs"] as? [NSNumber],
+                inputs.allSatisfy({ $0.intValue >= 0 && Double($0.intValue) == $0.doubleValue })
+            else { throw fail("signed_inputs is not a list of indexes") }
+            allowFlags = flags
+            signedInputs = inputs.map(\.intValue)
+        }
+        var known: Set<String> = [
             "seq", "time", "psbt_sha256", "txid", "destinations", "change", "fee", "note", "prev",
             "hash",
         ]
+        if keyed { known.formUnion(["v", "allow", "signed_inputs"]) }
         if let extra = o.keys.first(where: { !known.contains($0) }) { throw fail("unknown field '\(extra)'") }
         self.init(
             sequence: sequence, time: time, psbtDigest: digest,
             summary: AuditSummary(
                 txid: txid, destinations: destinations, change: amount(o["change"]), fee: amount(o["fee"]),
-                note: o["note"] as? String),
-            previousHash: previous, hash: hash)
+                note: o["note"] as? String, allowFlags: allowFlags, signedInputs: signedInputs),
+            previousHash: previous, hash: hash, keyed: keyed)
     }
 }

@@ -28,15 +28,31 @@ public struct AuditSummary: Sendable, Equatable {
     public let fee: Amount?
     /// A free note (for example "2 of 3 inputs signed").
     public let note: String?
+    /// The `--allow-*` overrides in effect (`--allow-network`, `AIRLOCK_ALLOW_NETWORK`, `--allow-unregistered`, …);
+    /// recorded by keyed entries only.
+    public let allowFlags: [String]
+    /// The indexes of the inputs signed; recorded by keyed entries only.
+    public let signedInputs: [Int]
 
     /// A summary from its parts.
     public init(
-        txid: String, destinations: [Destination], change: Amount? = nil, fee: Amount? = nil, note: String? = nil
+        txid: String, destinations: [Destination], change: Amount? = nil, fee: Amount? = nil, note: String? = nil,
+        allowFlags: [String] = [], signedInputs: [Int] = []
     ) {
         self.txid = txid
         self.destinations = destinations
         self.change = change
         self.fee = fee
         self.note = note
+        self.allowFlags = allowFlags
+        self.signedInputs = signedInputs
+    }
+
+    /// The same summary with the overrides in effect and the inputs signed.
+    public func recording(allowFlags: [String], signedInputs: [Int]) -> AuditSummary {
+        AuditSummary(
+            txid: txid, destinations: destinations, change: change, fee: fee, note: note,
+            allowFlags: self.allowFlags + allowFlags.filter { !self.allowFlags.contains($0) },
+            signedInputs: signedInputs)
     }
 }

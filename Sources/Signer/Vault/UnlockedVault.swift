@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Foundation
 
 /// An opened vault: its authenticated header and the secrets, in `SecretBytes` only.
 ///
@@ -98,6 +99,39 @@ public final class UnlockedVault: Sendable {
         next.multisigWallets.append(wallet)
         try vault.write(header: next, payload: payload(), key: key, overwrite: true)
         return next
+    }
+
+    /// The key of the signing journal, derived from the seed's entropy (`AuditKey`).
+    public var auditKey: AuditKey { AuditKey(entropy: mnemonic.entropy) }
+
+    /// The journal beside this vault.
+    public var auditLog: AuditLog { AuditLog(vaultPath: vault.path) }
+
+    /// Records a signature in the journal and its head in the vault.
+    ///
+    /// Appends a keyed entry to the journal (after checking it against the head this vault records), then re-seals
+    /// the vault with the new head, atomically. A crash between the two leaves an authentic
+    /// entry after the recorded head, which `verifyAudit` reports and the next signature anchors.
+    ///
+    /// - Returns: the entry written.
+    /// - Throws: `AuditError` when the journal is damaged (nothing is written then) or cannot be written,
+    ///   `VaultError.io` when the vault cannot be rewritten.
+    @discardableResult
+    public func recordSignature(unsignedPSBT: [UInt8], summary: AuditSummary, time: Date = Date()) throws -> AuditEntry
+    {
+        let entry = try auditLog.append(
+            unsignedPSBT: unsignedPSBT, summary: summary, key: auditKey, anchor: header.auditHead, time: time)
+        var next = header
+        next.auditHead = AuditHead(count: entry.sequence, hash: entry.hash)
+        try vault.write(header: next, payload: payload(), key: key, overwrite: true)
+        return entry
+    }
+
+    /// Verifies the journal with this vault's key and the head its header records.
+    ///
+    /// - Throws: `AuditError.brokenChain`, `.truncated`, `.malformedLine`, `.io`.
+    public func verifyAudit() throws(AuditError) -> AuditVerification {
+        try auditLog.verify(key: auditKey, anchor: header.auditHead)
     }
 
     /// The plaintext payload again, for a re-seal.

@@ -65,7 +65,15 @@ public struct Vault: Sendable {
         let stored = storePassphrase && (passphrase?.count ?? 0) > 0
         let header = VaultHeader(
             network: network, masterFingerprint: fingerprint, kdf: kdf, salt: salt,
-            keyCheck: VaultHeader.keyCheck(for: key), passphraseStored: stored)
+            keyCheck: VaultHeader.keyCheck(for: key), passphraseStored: stored, auditHead: .empty)
+        // A journal of the vault this one replaces cannot verify under the new seed: keep it aside, never mixed in.
+        let journal = AuditLog(vaultPath: path).path
+        if overwrite, FileManager.default.fileExists(atPath: journal) {
+            let aside = journal + ".replaced-\(Int(Date().timeIntervalSince1970))"
+            guard rename(journal, aside) == 0 else {
+                throw .io(operation: "move aside", path: journal, reason: String(cString: strerror(errno)))
+            }
+        }
         let payload = VaultPayload.encode(entropy: mnemonic.entropy, passphrase: stored ? passphrase : nil)
         try write(header: header, payload: payload, key: key, overwrite: overwrite)
         return header

@@ -19,7 +19,7 @@ struct VaultFile: Sendable, Equatable {
 
     /// Pretty-printed JSON with sorted keys and a final newline.
     func serialized() -> [UInt8] {
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "format": VaultHeader.formatName,
             "version": header.version,
             "network": header.network.rawValue,
@@ -39,6 +39,9 @@ struct VaultFile: Sendable, Equatable {
                 "ciphertext": Data(ciphertext).base64EncodedString(),
             ],
         ]
+        if let head = header.auditHead {
+            object["audit"] = ["entries": head.count, "head": head.hash.hexString] as [String: Any]
+        }
         // Only strings, numbers, booleans, arrays and dictionaries: serialization cannot fail.
         let data =
             (try? JSONSerialization.data(
@@ -92,6 +95,15 @@ struct VaultFile: Sendable, Equatable {
                 throw .corrupt(reason: "multisig entry \(n + 1): \(error)")
             }
         }
+        var auditHead: AuditHead?
+        if version >= 2 {
+            guard let audit = root["audit"] as? [String: Any] else { throw .corrupt(reason: "audit is missing") }
+            let count = try Self.integer(audit, "entries", in: "audit")
+            guard count >= 0 else { throw .corrupt(reason: "audit.entries is negative") }
+            auditHead = AuditHead(count: count, hash: try Self.hex(audit, "head", length: 32, in: "audit"))
+        } else if root["audit"] != nil {
+            throw .corrupt(reason: "a version 1 vault holds an audit head")
+        }
         guard let cipher = root["cipher"] as? [String: Any] else { throw .corrupt(reason: "cipher is missing") }
         guard cipher["algorithm"] as? String == VaultHeader.cipherName else {
             throw .corrupt(reason: "cipher algorithm is not \(VaultHeader.cipherName)")
@@ -104,7 +116,7 @@ struct VaultFile: Sendable, Equatable {
         self.header = VaultHeader(
             version: version, network: network, masterFingerprint: fingerprint,
             kdf: Argon2Parameters(memoryBytes: memoryKiB * 1024, iterations: passes), salt: salt, keyCheck: keyCheck,
-            passphraseStored: passphraseStored, multisigWallets: wallets)
+            passphraseStored: passphraseStored, multisigWallets: wallets, auditHead: auditHead)
     }
 
     private static func string(_ object: [String: Any], _ key: String, in parent: String? = nil) throws(VaultError)

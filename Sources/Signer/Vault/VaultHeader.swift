@@ -8,8 +8,11 @@ import BitcoinCrypto
 public struct VaultHeader: Sendable, Equatable {
     /// The value of the `format` field.
     public static let formatName = "airlock-vault"
-    /// The format version this build writes and reads.
-    public static let currentVersion = 1
+    /// The newest format version this build writes and reads.
+    ///
+    /// Version 2 adds the audit journal's head. A header without
+    /// one (a vault from an older build, until its next signature) is written as version 1.
+    public static let currentVersion = 2
     /// The key-derivation function, as written in the file.
     public static let kdfName = "argon2id"
     /// The cipher, as written in the file.
@@ -33,14 +36,19 @@ public struct VaultHeader: Sendable, Equatable {
     public var passphraseStored: Bool
     /// Registered multisig wallets (public data, authenticated but not encrypted).
     public var multisigWallets: [MultisigWallet]
+    /// The signing journal's head (entries and last hash), authenticated like every other field; nil in a vault
+    /// written by an older build (version 1).
+    public var auditHead: AuditHead? {
+        didSet { version = auditHead == nil ? 1 : Self.currentVersion }
+    }
 
-    /// A header from its parts.
+    /// A header from its parts; the version follows `auditHead` (1 without one, else `version`, at least 2).
     public init(
         version: Int = VaultHeader.currentVersion, network: Network, masterFingerprint: Fingerprint,
         kdf: Argon2Parameters, salt: [UInt8], keyCheck: [UInt8], passphraseStored: Bool,
-        multisigWallets: [MultisigWallet] = []
+        multisigWallets: [MultisigWallet] = [], auditHead: AuditHead? = nil
     ) {
-        self.version = version
+        self.version = auditHead == nil ? 1 : max(version, 2)
         self.network = network
         self.masterFingerprint = masterFingerprint
         self.kdf = kdf
@@ -48,6 +56,7 @@ public struct VaultHeader: Sendable, Equatable {
         self.keyCheck = keyCheck
         self.passphraseStored = passphraseStored
         self.multisigWallets = multisigWallets
+        self.auditHead = auditHead
     }
 
     /// The key check value of a derived key.
@@ -89,6 +98,11 @@ public struct VaultHeader: Sendable, Equatable {
         for wallet in multisigWallets {
             text(wallet.name)
             text(wallet.descriptorText)
+        }
+        if version >= 2 {
+            let head = auditHead ?? .empty
+            u64(UInt64(head.count))
+            bytes(head.hash)
         }
         return out
     }

@@ -16,10 +16,14 @@ extension AirlockSigner {
                 asks for three randomly chosen words (one per line on stdin); the vault is written only after it \
                 passes. --skip-backup-check is for scripts that keep the words themselves.
 
+                The words are printed only to a terminal: when standard output is a file or a pipe (a script, \
+                --json into a file), init refuses (exit 4) unless --show-secret says the words may go there.
+
                 Examples:
                   airlock-signer init --words 24
                   airlock-signer init --network regtest --password-file pw.txt --kdf-memory 64
                   airlock-signer init --dice --passphrase --store-passphrase
+                  airlock-signer init --json --show-secret --skip-backup-check --password-file pw.txt > words.json
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -32,6 +36,8 @@ extension AirlockSigner {
         @Flag(help: "Replace an existing vault.") var force = false
         @Option(help: "Argon2id memory in MiB (at least 64).") var kdfMemory: Int = 256
         @Flag(help: "Skip the word check (for scripts that keep the words themselves).") var skipBackupCheck = false
+        @Flag(help: "Print the new words even when standard output is not a terminal (a file or a pipe).")
+        var showSecret = false
 
         func validate() throws {
             guard [12, 24].contains(words) else { throw ValidationError("--words must be 12 or 24") }
@@ -47,6 +53,13 @@ extension AirlockSigner {
                 let vault = Vault(path: options.vaultPath)
                 if vault.exists, !force { throw VaultError.alreadyExists(path: options.vaultPath) }
                 try AirGapGuard.requireOffline(allowNetwork: options.allowNetwork)
+                guard showSecret || isatty(STDOUT_FILENO) == 1 else {
+                    throw CLIError(
+                        .refused,
+                        "refusing to print the new seed's words to standard output, which is not a terminal (a file "
+                            + "or a pipe would keep them); run init on a terminal, or pass --show-secret; "
+                            + "nothing was written")
+                }
                 let chosenNetwork = Network(name: network) ?? .main
                 let byteCount = words * 4 / 3
                 var entropy = SecureRandom.secret(byteCount)

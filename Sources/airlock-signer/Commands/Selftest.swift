@@ -2,16 +2,26 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import Signer
+import Synchronization
 
 extension AirlockSigner {
     /// `airlock-signer selftest`: proves the air-gap guard.
     struct Selftest: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Prove the air-gap guard: with the seccomp filter installed, socket() must fail with EPERM.",
+            abstract: "Prove the air-gap guard: every way out fails under the seccomp filter, with a control.",
             discussion: """
-                Every airlock-signer run installs the filter before it reads any input. This command then calls \
-                socket(AF_INET, SOCK_STREAM) and exits 0 only if it failed with EPERM; it also lists the network \
-                interfaces that are up.
+                Every airlock-signer run closes inherited descriptors above 2, turns core dumps off and installs the \
+                seccomp filter before it reads any input. This command shows it:
+                  - in this process (filter on): socket, socketpair(AF_INET), connect, sendto, sendmsg, \
+                io_uring_setup, ptrace, process_vm_readv and bpf must fail with EPERM;
+                  - in a probe child started before this process's filter: socket, connect, sendmsg, io_uring_setup \
+                and ptrace succeed (the control), then, after the child installs the same filter, connect and \
+                sendmsg/sendto on the sockets it made before, socket and io_uring_setup fail with EPERM;
+                  - in a child under the image decoder's stricter filter: execve, openat, clone of a new process and \
+                socket fail with EPERM (this process, under the signer's filter, opens files and starts children);
+                  - the descriptors closed at start are listed, none above 2 but the selftest's own stays open, and \
+                the process is not dumpable with RLIMIT_CORE 0.
+                It exits 0 when all of that holds, else 4. It also lists the network interfaces that are up.
 
                 Examples:
                   airlock-signer selftest
@@ -20,28 +30,131 @@ extension AirlockSigner {
 
         @Flag(help: "Machine-readable JSON on stdout.") var json = false
 
+        /// The probe child, started by `main` before this process's filter goes on.
+        static let probe = Mutex<ChildProcess.Running?>(nil)
+
+        /// Starts the probe child (called by `main` before the filter; a failure shows in the report).
+        static func startProbeChild() {
+            let child = try? ChildProcess.start(
+                ChildProcess.ownExecutable, arguments: ["airlock-signer", SyscallProbe.childArgument])
+            probe.withLock { $0 = child }
+        }
+
+        /// The `--json` answer.
+        struct Report: Encodable {
+            let seccompMode: Int?
+            let seccompFilters: Int?
+            let socket: String
+            let socketBlocked: Bool
+            let inProcess: [SyscallProbeResult]
+            let preFilterChild: PreFilterProbeReport?
+            let decoderChild: PreFilterProbeReport?
+            let closedAtStart: [Int32]
+            let openDescriptors: [ProcessHardening.OpenDescriptor]
+            let dumpable: Bool
+            let coreLimit: Int64?
+            let interfacesUp: [String]
+            let ok: Bool
+            let failures: [String]
+
+            enum CodingKeys: String, CodingKey {
+                case seccompMode = "seccomp_mode"
+                case seccompFilters = "seccomp_filters"
+                case socket
+                case socketBlocked = "socket_blocked"
+                case inProcess = "in_process"
+                case preFilterChild = "pre_filter_child"
+                case decoderChild = "decoder_child"
+                case closedAtStart = "closed_at_start"
+                case openDescriptors = "open_descriptors"
+                case dumpable
+                case coreLimit = "core_limit"
+                case interfacesUp = "interfaces_up"
+                case ok, failures
+            }
+        }
+
         func run() async throws {
             try await ErrorReporting.run {
-                let mode = SeccompFilter.currentMode()
-                let failure = SeccompFilter.probeSocket()
-                let blocked = failure == EPERM
-                let interfaces = (try? NetworkInterfaces.activeNonLoopback()) ?? []
-                let result =
-                    failure.map { "failed with \($0 == EPERM ? "EPERM" : String(cString: strerror($0)))" }
-                    ?? "succeeded"
+                let report = Self.makeReport()
                 if json {
-                    try JSONOutput.print(
-                        SelftestJSON(
-                            seccompMode: mode.map { Int($0) }, socket: result, socketBlocked: blocked,
-                            interfacesUp: interfaces))
+                    try JSONOutput.print(report)
                 } else {
-                    print("seccomp mode: \(mode.map(String.init) ?? "unknown") (2 = filter)")
-                    print("socket(): \(result)")
-                    print("network interfaces up: \(interfaces.isEmpty ? "none" : interfaces.joined(separator: ", "))")
+                    print("seccomp mode: \(report.seccompMode.map(String.init) ?? "unknown") (2 = filter)")
+                    for probe in report.inProcess { print("  \(probe.call): \(probe.result)") }
+                    if let child = report.preFilterChild {
+                        print("probe child, before its filter (control):")
+                        for probe in child.control { print("  \(probe.call): \(probe.result)") }
+                        print("probe child, after its filter:")
+                        for probe in child.filtered { print("  \(probe.call): \(probe.result)") }
+                    }
+                    if let sandbox = report.decoderChild {
+                        print("image decoder sandbox:")
+                        for probe in sandbox.filtered { print("  \(probe.call): \(probe.result)") }
+                    }
+                    print(
+                        "descriptors closed at start: \(report.closedAtStart.map(String.init).joined(separator: ", "))")
+                    print("dumpable: \(report.dumpable ? "yes" : "no"); RLIMIT_CORE: \(report.coreLimit ?? -1)")
+                    print(
+                        "network interfaces up: "
+                            + (report.interfacesUp.isEmpty ? "none" : report.interfacesUp.joined(separator: ", ")))
                 }
-                guard blocked else { throw CLIError(.refused, "the air-gap filter is not working: socket() \(result)") }
-                if !json { print("OK: the air-gap filter blocks socket().") }
+                guard report.ok else {
+                    throw CLIError(
+                        .refused, "the air-gap guard is not working: " + report.failures.joined(separator: "; "))
+                }
+                if !json { print("OK: the air-gap filter blocks every way out.") }
             }
+        }
+
+        static func makeReport() -> Report {
+            let inProcess = SyscallProbe.inThisProcess()
+            var failures = inProcess.filter { !$0.refused }.map { "\($0.call) \($0.result) under the filter" }
+            var child: PreFilterProbeReport?
+            if let running = probe.withLock({ $0 }) {
+                if let outcome = try? running.finish(input: [], maximumOutput: 1 << 16) {
+                    let decoder = JSONDecoder()
+                    child = try? JSONDecoder().decode(PreFilterProbeReport.self, from: Data(outcome.output))
+                }
+            }
+            if let child {
+                if let error = child.error { failures.append("probe child: \(error)") }
+                failures += child.control.filter { $0.result != "ok" }.map {
+                    "control \($0.call) \($0.result) without the filter (the check could not tell)"
+                }
+                failures += child.filtered.filter { !$0.refused }.map { "\($0.call) \($0.result) under the filter" }
+                if child.filtered.isEmpty { failures.append("probe child tried nothing under the filter") }
+            } else {
+                failures.append("the probe child did not answer")
+            }
+            let sandbox = try? ChildProcess.run(
+                ChildProcess.ownExecutable, arguments: ["airlock-signer", SyscallProbe.decoderArgument],
+                maximumOutput: 1 << 16)
+            let decoderChild = sandbox.flatMap {
+                try? JSONDecoder().decode(PreFilterProbeReport.self, from: Data($0.output))
+            }
+            if let decoderChild {
+                if let error = decoderChild.error { failures.append("decoder child: \(error)") }
+                failures += decoderChild.filtered.filter { !$0.refused }.map {
+                    "\($0.call) \($0.result) in the image decoder's sandbox"
+                }
+            } else {
+                failures.append("the decoder probe child did not answer")
+            }
+            let open = ProcessHardening.openDescriptors()
+            let dumpable = ProcessHardening.isDumpable
+            let core = ProcessHardening.coreLimit
+            if dumpable { failures.append("the process is dumpable") }
+            if core != 0 { failures.append("RLIMIT_CORE is \(core ?? -1), not 0") }
+            let socketProbe = inProcess[0]
+            return Report(
+                seccompMode: SeccompFilter.currentMode(), seccompFilters: SeccompFilter.filterCount(),
+                socket: socketProbe.refused ? "failed with EPERM" : socketProbe.result,
+                socketBlocked: socketProbe.refused, inProcess: inProcess, preFilterChild: child,
+                decoderChild: decoderChild,
+                closedAtStart: ProcessHardening.closedAtStart, openDescriptors: open, dumpable: dumpable,
+                coreLimit: core, interfacesUp: (try? NetworkInterfaces.activeNonLoopback()) ?? [],
+                ok: failures.isEmpty, failures: failures)
         }
     }
 }

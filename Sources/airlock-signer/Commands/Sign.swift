@@ -124,8 +124,10 @@ extension AirlockSigner {
                 do { signed = try decision.sign() } catch let error as SigningSessionError {
                     throw CLIError(.refused, error.description)
                 }
-                try AuditLog(vaultPath: unlocked.vault.path).append(
-                    unsignedPSBT: original.serialized(), summary: summary(decision.review))
+                try unlocked.recordSignature(
+                    unsignedPSBT: original.serialized(),
+                    summary: summary(decision.review).recording(
+                        allowFlags: allowFlagsUsed + vault.airGapOverrides, signedInputs: signed.signedInputs))
                 var complete = signed.psbt
                 var finalTransaction: Transaction?
                 if finalize, complete.finalize() { finalTransaction = try complete.extractTransaction() }
@@ -161,6 +163,15 @@ extension AirlockSigner {
                     for path in paths { Diagnostics.print("wrote \(path)") }
                 }
             }
+        }
+
+        /// The `--allow-*` flags given, for the journal.
+        private var allowFlagsUsed: [String] {
+            [
+                (allowNonDefaultSighash, "--allow-non-default-sighash"),
+                (allowMissingPreviousTransaction, "--allow-missing-prev-tx"),
+                (allowUnregistered, "--allow-unregistered"),
+            ].filter(\.0).map(\.1)
         }
 
         private func parsePSBT(_ payload: Payload) throws -> PSBT {

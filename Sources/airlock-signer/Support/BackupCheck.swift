@@ -24,11 +24,11 @@ enum BackupCheck {
             var passed = false
             for attempt in 1...attempts {
                 Diagnostics.print("word #\(index + 1)?")
-                guard let answer = readLine(strippingNewline: true) else {
+                // The typed word stays in secret memory; it is trimmed, lower-cased and compared byte by byte.
+                guard let answer = Prompt.secretLineFromStandardInput() else {
                     throw CLIError(.refused, "backup check aborted (end of input); nothing was written")
                 }
-                let typed = answer.trimmingCharacters(in: .whitespaces).lowercased()
-                if typed == mnemonic.word(at: index) {
+                if Self.matches(answer, Array(mnemonic.word(at: index).utf8)) {
                     passed = true
                     break
                 }
@@ -39,6 +39,23 @@ enum BackupCheck {
             }
         }
         Diagnostics.print("Backup check passed.")
+    }
+
+    /// Whether `typed` is `word`, ignoring surrounding spaces and tabs and ASCII case.
+    static func matches(_ typed: SecretBytes, _ word: [UInt8]) -> Bool {
+        typed.withUnsafeBytes { bytes in
+            var start = 0
+            var end = bytes.count
+            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+            guard end - start == word.count else { return false }
+            var difference: UInt8 = 0
+            for (offset, letter) in word.enumerated() {
+                let byte = bytes[start + offset]
+                difference |= ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) ^ letter
+            }
+            return difference == 0
+        }
     }
 
     /// Writes the words, numbered, to stdout (unbuffered, so a reader sees them before the prompts); or as JSON.

@@ -33,7 +33,8 @@ extension AuditError: ExitStatusProviding {
     public var exitStatus: ExitStatus {
         switch self {
         case .io: .io
-        case .malformedLine, .brokenChain: .invalidInput
+        case .malformedLine: .invalidInput
+        case .brokenChain, .truncated: .authentication
         }
     }
 }

@@ -23,6 +23,12 @@ struct VaultOptions: ParsableArguments {
     @Flag(help: "Machine-readable JSON on stdout.")
     var json = false
 
+    /// The air-gap overrides in effect, as the journal records them.
+    var airGapOverrides: [String] {
+        (allowNetwork ? ["--allow-network"] : [])
+            + (AirGapGuard.environmentAllowsNetwork ? [AirGapGuard.overrideVariable] : [])
+    }
+
     /// The vault path in effect.
     var vaultPath: String { vault ?? Vault.defaultPath }
 

@@ -38,7 +38,8 @@ public enum ExtendedKey: Sendable {
         let depth = bytes[4]
         let parent = Fingerprint(value: Self.uint32(bytes, at: 5))
         let number = ChildNumber(rawValue: Self.uint32(bytes, at: 9))
-        let chainCode = Array(bytes[13..<45])
+        var chainCode = Array(bytes[13..<45])
+        defer { SecretBytes.wipe(&chainCode) }
         let prefix = bytes[45]
         if version.isPrivate {
             if prefix == 0x02 || prefix == 0x03 { throw .privateVersionWithPublicKey }
@@ -61,7 +62,7 @@ public enum ExtendedKey: Sendable {
             self = .privateKey(
                 ExtendedPrivateKey(
                     version: version, depth: depth, parentFingerprint: parent, childNumber: number,
-                    chainCode: chainCode, privateKey: key))
+                    chainCode: SecretBytes(copying: chainCode), privateKey: key))
         } else {
             let key: PublicKey
             do {

@@ -14,8 +14,10 @@ public struct ExtendedPrivateKey: Sendable {
     public let parentFingerprint: Fingerprint
     /// The child number this key has under its parent (zero for a master key).
     public let childNumber: ChildNumber
-    /// The 32-byte chain code.
-    public let chainCode: [UInt8]
+    /// The 32-byte chain code, in secret memory (with the public key it derives every normal child's key).
+    public let secretChainCode: SecretBytes
+    /// A copy of the chain code in ordinary memory, for the extended public key (which publishes it).
+    public var chainCode: [UInt8] { secretChainCode.unsafeCopyToArray() }
     /// The private key.
     public let privateKey: PrivateKey
     /// The public key of `privateKey`.
@@ -31,14 +33,14 @@ public struct ExtendedPrivateKey: Sendable {
         depth: UInt8,
         parentFingerprint: Fingerprint,
         childNumber: ChildNumber,
-        chainCode: [UInt8],
+        chainCode: SecretBytes,
         privateKey: PrivateKey
     ) {
         self.version = version
         self.depth = depth
         self.parentFingerprint = parentFingerprint
         self.childNumber = childNumber
-        self.chainCode = chainCode
+        self.secretChainCode = chainCode
         self.privateKey = privateKey
         self.publicKey = privateKey.publicKey
         self.fingerprint = Fingerprint(of: publicKey)
@@ -61,7 +63,7 @@ public struct ExtendedPrivateKey: Sendable {
         }
         self.init(
             version: ExtendedKeyVersion(network: network, isPrivate: true), depth: 0, parentFingerprint: .zero,
-            childNumber: ChildNumber(rawValue: 0), chainCode: i.slice(32..<64).unsafeCopyToArray(), privateKey: key)
+            childNumber: ChildNumber(rawValue: 0), chainCode: i.slice(32..<64), privateKey: key)
     }
 
     /// Parses base58check text with any private version (xprv, tprv, yprv, zprv, Yprv, Zprv, uprv, vprv, Uprv, Vprv).
@@ -79,7 +81,8 @@ public struct ExtendedPrivateKey: Sendable {
     /// - Throws: `BIP32Error.depthOverflow` at depth 255, or `.invalidChild` in the ~2^-127 case.
     public func deriveChild(_ number: ChildNumber) throws(BIP32Error) -> ExtendedPrivateKey {
         guard depth < UInt8.max else { throw .depthOverflow }
-        var mac = HMACSHA512(key: chainCode)
+        var mac = HMACSHA512(key: secretChainCode)
+        defer { mac.wipe() }
         if number.isHardened {
             mac.update([0])
             mac.update(privateKey.secret)
@@ -96,7 +99,7 @@ public struct ExtendedPrivateKey: Sendable {
         }
         return ExtendedPrivateKey(
             version: version, depth: depth + 1, parentFingerprint: fingerprint, childNumber: number,
-            chainCode: i.slice(32..<64).unsafeCopyToArray(), privateKey: child)
+            chainCode: i.slice(32..<64), privateKey: child)
     }
 
     /// The descendant at `path`.
@@ -122,18 +125,18 @@ public struct ExtendedPrivateKey: Sendable {
         guard version.isPrivate else { throw .unexpectedKeyKind(expectedPrivate: true) }
         return ExtendedPrivateKey(
             version: version, depth: depth, parentFingerprint: parentFingerprint, childNumber: childNumber,
-            chainCode: chainCode, privateKey: privateKey, publicKey: publicKey, fingerprint: fingerprint)
+            chainCode: secretChainCode, privateKey: privateKey, publicKey: publicKey, fingerprint: fingerprint)
     }
 
     private init(
         version: ExtendedKeyVersion, depth: UInt8, parentFingerprint: Fingerprint, childNumber: ChildNumber,
-        chainCode: [UInt8], privateKey: PrivateKey, publicKey: PublicKey, fingerprint: Fingerprint
+        chainCode: SecretBytes, privateKey: PrivateKey, publicKey: PublicKey, fingerprint: Fingerprint
     ) {
         self.version = version
         self.depth = depth
         self.parentFingerprint = parentFingerprint
         self.childNumber = childNumber
-        self.chainCode = chainCode
+        self.secretChainCode = chainCode
         self.privateKey = privateKey
         self.publicKey = publicKey
         self.fingerprint = fingerprint
@@ -145,9 +148,8 @@ public struct ExtendedPrivateKey: Sendable {
         head.append(depth)
         head += parentFingerprint.serialized()
         head += childNumber.serialized()
-        head += chainCode
-        head.append(0)
-        return SecretBytes(copying: head).appending(privateKey.secret)
+        return SecretBytes(copying: head).appending(secretChainCode).appending(SecretBytes(count: 1))
+            .appending(privateKey.secret)
     }
 
     /// Base58check text with this key's version.
@@ -160,14 +162,11 @@ public struct ExtendedPrivateKey: Sendable {
     /// The text is secret.
     public var standardBase58String: String { encode(version: version.standard) }
 
+    /// The base58check text; the 78 bytes are assembled in secret memory and their one ordinary copy (which
+    /// Base58 needs) is wiped.
     private func encode(version: ExtendedKeyVersion) -> String {
-        var bytes = version.serialized()
-        bytes.append(depth)
-        bytes += parentFingerprint.serialized()
-        bytes += childNumber.serialized()
-        bytes += chainCode
-        bytes.append(0)
-        bytes += privateKey.secret.unsafeCopyToArray()
+        guard let other = try? withVersion(version) else { return "" }
+        var bytes = other.serialized().unsafeCopyToArray()
         defer { SecretBytes.wipe(&bytes) }
         return Base58.encodeCheck(bytes)
     }
