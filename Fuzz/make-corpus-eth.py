@@ -2,6 +2,7 @@
 """Writes the seed corpora of FuzzRLP, FuzzEIP4527 and FuzzTypedData from the vectors in Tests/Vectors/ethereum
 (upstream files only): RLP `out` strings (valid and invalid) and signed/unsigned transactions; the CBOR of Keystone's
 EIP-4527 URs and their UR text; every EIP-712 message. Files are named by the SHA-256 of their content."""
+
 import hashlib
 import json
 import pathlib
@@ -22,7 +23,7 @@ def bytewords_minimal_decode(body):
     # Minimal bytewords: first+last letter of each word; the table is BCR-2020-012's, from Tests/Vectors/bcur.
     table = json.loads((ROOT / "Tests" / "Vectors" / "bcur" / "bytewords_wordlist.json").read_text())["minimal"]
     index = {w: i for i, w in enumerate(table)}
-    raw = bytes(index[body[i:i + 2]] for i in range(0, len(body), 2))
+    raw = bytes(index[body[i : i + 2]] for i in range(0, len(body), 2))
     return raw[:-4]  # drop the CRC-32
 
 
@@ -43,8 +44,15 @@ def main():
         body = entry["ur"].split("/")[-1]
         write("FuzzEIP4527", bytewords_minimal_decode(body))
         write("FuzzEIP4527", entry["ur"].encode())
-    write("FuzzTypedData", json.dumps(json.loads((VEC / "eip712" / "eip712_example_mail.json").read_text())["typed_data"]).encode())
-    for name in ["eth_account_valid_for_all.json", "eth_account_valid_py_and_metamask.json", "eth_account_invalid.json"]:
+    write(
+        "FuzzTypedData",
+        json.dumps(json.loads((VEC / "eip712" / "eip712_example_mail.json").read_text())["typed_data"]).encode(),
+    )
+    for name in [
+        "eth_account_valid_for_all.json",
+        "eth_account_valid_py_and_metamask.json",
+        "eth_account_invalid.json",
+    ]:
         for message in json.loads((VEC / "eip712" / name).read_text()).values():
             write("FuzzTypedData", json.dumps(message).encode())
 

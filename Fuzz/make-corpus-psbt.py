@@ -5,6 +5,7 @@ take the fuzzer straight to the parser's error paths. PSBTs over 16 KB are left 
 
 Usage: Fuzz/make-corpus-psbt.py [VECTORS_DIR] (default: Tests/Vectors of the package)
 """
+
 import base64
 import binascii
 import hashlib

@@ -46,8 +46,9 @@ def help_env() -> dict:
 
 
 def dump_help(bin_dir: Path, tool: str) -> dict:
-    out = subprocess.run([str(bin_dir / tool), "--experimental-dump-help"], capture_output=True, check=True,
-                         env=help_env())
+    out = subprocess.run(
+        [str(bin_dir / tool), "--experimental-dump-help"], capture_output=True, check=True, env=help_env()
+    )
     return json.loads(out.stdout)["command"]
 
 

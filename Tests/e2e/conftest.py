@@ -17,9 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _bin_path() -> Path:
-    out = subprocess.run(
-        ["swift", "build", "--show-bin-path"], cwd=REPO, check=True, capture_output=True, text=True
-    )
+    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=REPO, check=True, capture_output=True, text=True)
     return Path(out.stdout.strip())
 
 

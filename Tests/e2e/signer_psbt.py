@@ -57,13 +57,26 @@ class Vault:
 
     def run(self, *args: str, check: bool = False, input: bytes | None = None) -> subprocess.CompletedProcess:
         proc = subprocess.run(
-            [str(self.bin_dir / "airlock-signer"), *args, "--vault", str(self.path), "--password-file",
-             str(self.password_file)],
-            capture_output=True, env=self.env, cwd=self.root, input=input, timeout=300)
+            [
+                str(self.bin_dir / "airlock-signer"),
+                *args,
+                "--vault",
+                str(self.path),
+                "--password-file",
+                str(self.password_file),
+            ],
+            capture_output=True,
+            env=self.env,
+            cwd=self.root,
+            input=input,
+            timeout=300,
+        )
         if check and proc.returncode != 0:
-            raise AssertionError(f"airlock-signer {' '.join(args)} exited {proc.returncode}\n"
-                                 f"stdout: {proc.stdout.decode(errors='replace')}\n"
-                                 f"stderr: {proc.stderr.decode(errors='replace')}")
+            raise AssertionError(
+                f"airlock-signer {' '.join(args)} exited {proc.returncode}\n"
+                f"stdout: {proc.stdout.decode(errors='replace')}\n"
+                f"stderr: {proc.stderr.decode(errors='replace')}"
+            )
         return proc
 
     def export(self, script: str) -> str:
@@ -78,6 +91,7 @@ class Vault:
 
 
 # --- descriptors --------------------------------------------------------------------------------------------------
+
 
 def strip_checksum(desc: str) -> str:
     return desc.split("#")[0]
@@ -98,6 +112,7 @@ def address(desc: str, index: int, change: bool = False) -> str:
 
 
 # --- PSBTs with embit ----------------------------------------------------------------------------------------------
+
 
 def _fill_scope(scope, derived: Descriptor) -> None:
     """Derivations and scripts of one input or output scope, from a derived embit descriptor."""
@@ -129,13 +144,21 @@ class Coin:
         return self.tx.vout[self.vout].value
 
 
-def embit_psbt(desc: str, coins: list[Coin], outputs: list[tuple[str, int]], change: tuple[int, int] | None = None,
-               non_witness_utxo: bool = True, witness_utxo: bool = True, sequence: int = 0xFFFFFFFD) -> PSBT:
+def embit_psbt(
+    desc: str,
+    coins: list[Coin],
+    outputs: list[tuple[str, int]],
+    change: tuple[int, int] | None = None,
+    non_witness_utxo: bool = True,
+    witness_utxo: bool = True,
+    sequence: int = 0xFFFFFFFD,
+) -> PSBT:
     """A PSBT spending `coins` of `desc` to `outputs` (address, sats), with a change output (index, sats) of `desc`
     carrying its derivation. Each input has its previous transaction and witness UTXO unless told otherwise."""
     d = Descriptor.from_string(strip_checksum(desc))
     vin = [TransactionInput(c.tx.txid(), c.vout, sequence=sequence) for c in coins]
     from embit.script import address_to_scriptpubkey
+
     vout = [TransactionOutput(v, address_to_scriptpubkey(a)) for a, v in outputs]
     if change:
         vout.append(TransactionOutput(change[1], d.derive(change[0], branch_index=1).script_pubkey()))
@@ -228,7 +251,7 @@ def _bytewords_minimal(data: bytes) -> str:
 
 def _from_bytewords_minimal(text: str) -> bytes:
     text = text.lower()
-    raw = bytes(MINIMAL[text[i:i + 2]] for i in range(0, len(text), 2))
+    raw = bytes(MINIMAL[text[i : i + 2]] for i in range(0, len(text), 2))
     body, crc = raw[:-4], raw[-4:]
     assert zlib.crc32(body).to_bytes(4, "big") == crc, "bytewords checksum"
     return body
@@ -246,9 +269,16 @@ def ur_frames(psbt: bytes, max_fragment: int = 150, ur_type: str = "crypto-psbt"
     crc = zlib.crc32(message)
     frames = []
     for seq in range(1, count + 1):
-        fragment = padded[(seq - 1) * frag_len:seq * frag_len]
-        part = (_cbor_head(4, 5) + _cbor_head(0, seq) + _cbor_head(0, count) + _cbor_head(0, len(message))
-                + _cbor_head(0, crc) + _cbor_head(2, len(fragment)) + fragment)
+        fragment = padded[(seq - 1) * frag_len : seq * frag_len]
+        part = (
+            _cbor_head(4, 5)
+            + _cbor_head(0, seq)
+            + _cbor_head(0, count)
+            + _cbor_head(0, len(message))
+            + _cbor_head(0, crc)
+            + _cbor_head(2, len(fragment))
+            + fragment
+        )
         frames.append(f"ur:{ur_type}/{seq}-{count}/{_bytewords_minimal(part)}".upper())
     return frames
 
@@ -258,7 +288,7 @@ def _cbor_read_head(data: bytes, pos: int) -> tuple[int, int, int]:
     if info < 24:
         return major, info, pos + 1
     size = {24: 1, 25: 2, 26: 4, 27: 8}[info]
-    return major, int.from_bytes(data[pos + 1:pos + 1 + size], "big"), pos + 1 + size
+    return major, int.from_bytes(data[pos + 1 : pos + 1 + size], "big"), pos + 1 + size
 
 
 def ur_decode(frames: list[str]) -> bytes:
@@ -278,13 +308,13 @@ def ur_decode(frames: list[str]) -> bytes:
             _, crc, pos = _cbor_read_head(body, pos)
             _, flen, pos = _cbor_read_head(body, pos)
             if seq <= total:
-                parts[seq] = body[pos:pos + flen]
+                parts[seq] = body[pos : pos + flen]
         assert sorted(parts) == list(range(1, total + 1)), "missing pure parts"
         message = b"".join(parts[i] for i in range(1, total + 1))[:length]
         assert zlib.crc32(message) == crc
     major, n, pos = _cbor_read_head(message, 0)
     assert major == 2
-    return message[pos:pos + n]
+    return message[pos : pos + n]
 
 
 def write_qr_pngs(frames: list[str], directory: Path, shuffle_seed: int | None = 7) -> list[Path]:

@@ -44,8 +44,9 @@ def test_every_command_exits_1_on_an_unknown_option(bin_dir, home):
     for command in tree:
         for json_mode in (False, True):
             args = [*command.argv, "--no-such-option"] + (["--json"] if json_mode else [])
-            proc = subprocess.run([str(bin_dir / command.tool), *args], capture_output=True, env=home.env,
-                                  cwd=home.root, timeout=60)
+            proc = subprocess.run(
+                [str(bin_dir / command.tool), *args], capture_output=True, env=home.env, cwd=home.root, timeout=60
+            )
             # a command with a required argument (or a check in validate()) may report that one first: also usage
             stderr = proc.stderr.decode()
             assert proc.returncode == 1, f"{command.name}: exit {proc.returncode}\n{stderr}"
@@ -57,16 +58,19 @@ def test_every_command_exits_1_on_an_unknown_option(bin_dir, home):
 
 
 @pytest.mark.parametrize("json_mode", [False, True])
-@pytest.mark.parametrize("tool, args, named", [
-    ("airlock-signer", ["info", "--no-such-option"], "Unknown option '--no-such-option'"),
-    ("airlock-watcher", ["import"], "Missing expected argument '<input> ...'"),
-    ("airlock-signer", ["address"], "Missing expected argument '--index <index>'"),
-    ("airlock-signer", ["init", "--words", "13"], "--words must be 12 or 24"),
-    ("airlock-watcher", ["send", "--to", "bcrt1qxyz"], "give one --amount for each --to"),
-    ("airlock-watcher", ["import", "x", "--gap-limit", "0"], "--gap-limit must be 1...1000"),
-    ("airlock-signer", ["export", "--format", "yaml"], "The value 'yaml' is invalid for '--format <format>'"),
-    ("airlock-watcher", ["frobnicate"], ("Unexpected argument 'frobnicate'", "Unknown option '--json'")),
-])
+@pytest.mark.parametrize(
+    "tool, args, named",
+    [
+        ("airlock-signer", ["info", "--no-such-option"], "Unknown option '--no-such-option'"),
+        ("airlock-watcher", ["import"], "Missing expected argument '<input> ...'"),
+        ("airlock-signer", ["address"], "Missing expected argument '--index <index>'"),
+        ("airlock-signer", ["init", "--words", "13"], "--words must be 12 or 24"),
+        ("airlock-watcher", ["send", "--to", "bcrt1qxyz"], "give one --amount for each --to"),
+        ("airlock-watcher", ["import", "x", "--gap-limit", "0"], "--gap-limit must be 1...1000"),
+        ("airlock-signer", ["export", "--format", "yaml"], "The value 'yaml' is invalid for '--format <format>'"),
+        ("airlock-watcher", ["frobnicate"], ("Unexpected argument 'frobnicate'", "Unknown option '--json'")),
+    ],
+)
 def test_usage_errors_exit_1_never_64(run, tool, args, named, json_mode):
     proc = run(tool, *args, *(["--json"] if json_mode else []))
     _check(proc, 1, named, json_mode)
@@ -97,9 +101,21 @@ def test_invalid_input_exits_2(run, home, json_mode):
 def test_wrong_password_exits_3(vault, home, json_mode):
     wrong = home.root / "wrong.txt"
     wrong.write_text("not the password\n")
-    proc = subprocess.run([str(vault.bin_dir / "airlock-signer"), "export", "--vault", str(vault.path),
-                           "--password-file", str(wrong), *(["--json"] if json_mode else [])],
-                          capture_output=True, env=home.env, stdin=subprocess.DEVNULL, timeout=120)
+    proc = subprocess.run(
+        [
+            str(vault.bin_dir / "airlock-signer"),
+            "export",
+            "--vault",
+            str(vault.path),
+            "--password-file",
+            str(wrong),
+            *(["--json"] if json_mode else []),
+        ],
+        capture_output=True,
+        env=home.env,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
     _check(proc, 3, "password", json_mode)
 
 

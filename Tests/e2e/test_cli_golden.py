@@ -29,8 +29,10 @@ def _compare(path: Path, actual: str, what: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(actual)
         return
-    assert path.exists(), f"{what} has no golden file {path.relative_to(GOLDEN.parents[1])}; run with " \
-                          "AIRLOCK_UPDATE_GOLDEN=1 to write it (see this file's docstring)"
+    assert path.exists(), (
+        f"{what} has no golden file {path.relative_to(GOLDEN.parents[1])}; run with "
+        "AIRLOCK_UPDATE_GOLDEN=1 to write it (see this file's docstring)"
+    )
     expected = path.read_text()
     assert actual == expected, f"{what} differs from {path.name}; if intended, rewrite with AIRLOCK_UPDATE_GOLDEN=1"
 
@@ -46,29 +48,36 @@ def _stale(directory: Path, expected: set[str]) -> list[str]:
 
 # --- help ----------------------------------------------------------------------------------------------------------
 
+
 def test_every_command_has_a_golden_help_text(bin_dir):
     tree = commands(bin_dir)
     assert len(tree) > 30, "the command tree from --experimental-dump-help looks truncated"
     for command in tree:
-        proc = subprocess.run([str(bin_dir / command.tool), *command.argv, "--help"], capture_output=True,
-                              text=True, env=help_env())
+        proc = subprocess.run(
+            [str(bin_dir / command.tool), *command.argv, "--help"], capture_output=True, text=True, env=help_env()
+        )
         assert proc.returncode == 0, f"{command.name} --help exited {proc.returncode}"
         assert proc.stderr == ""
-        _compare(GOLDEN / "help" / f"{command.name}.txt", proc.stdout, f"`{' '.join([command.tool, *command.argv])} --help`")
+        _compare(
+            GOLDEN / "help" / f"{command.name}.txt", proc.stdout, f"`{' '.join([command.tool, *command.argv])} --help`"
+        )
     assert _stale(GOLDEN / "help", {f"{c.name}.txt" for c in tree}) == [], "golden help files of removed commands"
 
 
 def test_every_command_help_has_examples(bin_dir):
     for command in commands(bin_dir):
-        text = subprocess.run([str(bin_dir / command.tool), *command.argv, "--help"], capture_output=True,
-                              text=True, env=help_env()).stdout
+        text = subprocess.run(
+            [str(bin_dir / command.tool), *command.argv, "--help"], capture_output=True, text=True, env=help_env()
+        ).stdout
         assert "Example" in text, f"`{command.tool} {' '.join(command.argv)} --help` has no examples"
         examples = [line.split() for line in text.split("Example", 1)[1].splitlines()]
-        assert any(words[:1] == [command.tool] and all(w in words for w in command.argv) for words in examples), \
+        assert any(words[:1] == [command.tool] and all(w in words for w in command.argv) for words in examples), (
             f"no example of {command.name} runs the command itself"
+        )
 
 
 # --- JSON shapes ---------------------------------------------------------------------------------------------------
+
 
 def _merge(a, b):
     """The shape of two values of one place: dicts key by key (a key missing on one side is "absent"), types joined."""
@@ -107,7 +116,11 @@ def shape(value):
 def test_shape_merges_elements_and_names_types():
     """Control for the shape function the JSON goldens rely on."""
     assert shape({"b": [1, None], "a": "x", "c": [{"k": 1}, {"k": None, "n": True}], "d": []}) == {
-        "a": "string", "b": ["null|number"], "c": [{"k": "null|number", "n": "absent|boolean"}], "d": []}
+        "a": "string",
+        "b": ["null|number"],
+        "c": [{"k": "null|number", "n": "absent|boolean"}],
+        "d": [],
+    }
 
 
 class Runs:
@@ -121,8 +134,14 @@ class Runs:
         if isinstance(input, str):
             input = input.encode()
         env = dict(self.env, **(extra_env or {}))
-        proc = subprocess.run([str(self.bin_dir / tool), *map(str, args), "--json"], input=input,
-                              capture_output=True, env=env, cwd=self.root, timeout=300)
+        proc = subprocess.run(
+            [str(self.bin_dir / tool), *map(str, args), "--json"],
+            input=input,
+            capture_output=True,
+            env=env,
+            cwd=self.root,
+            timeout=300,
+        )
         assert proc.returncode == 0, f"{golden}: exited {proc.returncode}\n{proc.stderr.decode(errors='replace')}"
         value = json.loads(proc.stdout)
         assert golden not in self.outputs
@@ -133,9 +152,23 @@ class Runs:
 def _backup_verify(bin_dir: Path, vault: Vault) -> dict:
     """`backup verify --json`, answering the word prompts (stderr) with the vault's words (stdin)."""
     words = vault.mnemonic.split()
-    proc = subprocess.Popen([str(bin_dir / "airlock-signer"), "backup", "verify", "--json", "--vault", str(vault.path),
-                             "--password-file", str(vault.password_file)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=vault.env, text=True)
+    proc = subprocess.Popen(
+        [
+            str(bin_dir / "airlock-signer"),
+            "backup",
+            "verify",
+            "--json",
+            "--vault",
+            str(vault.path),
+            "--password-file",
+            str(vault.password_file),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=vault.env,
+        text=True,
+    )
     for line in proc.stderr:
         if line.startswith("word #"):
             proc.stdin.write(words[int(line[6:].split("?")[0]) - 1] + "\n")
@@ -151,8 +184,9 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
     a, b, c = (Vault(bin_dir, home.env, root, name) for name in ("a", "b", "c"))
 
     def signer(golden, *args, vault=a, input=None):
-        return runs(golden, "airlock-signer", *args, "--vault", vault.path, "--password-file", vault.password_file,
-                    input=input)
+        return runs(
+            golden, "airlock-signer", *args, "--vault", vault.path, "--password-file", vault.password_file, input=input
+        )
 
     def watcher(golden, *args, input=None):
         return runs(golden, "airlock-watcher", *args, input=input)
@@ -162,18 +196,47 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
     words.write_text(a.mnemonic + "\n")
     signer("airlock-signer-restore", "restore", "--mnemonic-file", words, "--network", "regtest", "--force", *KDF)
     made = root / "made.airlock"
-    runs("airlock-signer-init", "airlock-signer", "init", "--network", "regtest", "--words", "12",
-         "--skip-backup-check", *KDF, "--vault", made, "--password-file", a.password_file)
+    runs(
+        "airlock-signer-init",
+        "airlock-signer",
+        "init",
+        "--network",
+        "regtest",
+        "--words",
+        "12",
+        "--skip-backup-check",
+        *KDF,
+        "--vault",
+        made,
+        "--password-file",
+        a.password_file,
+    )
     new_password = root / "new-pw.txt"
     new_password.write_text("new password\n")
-    runs("airlock-signer-passwd", "airlock-signer", "passwd", "--vault", made, "--password-file", a.password_file,
-         "--new-password-file", new_password)
+    runs(
+        "airlock-signer-passwd",
+        "airlock-signer",
+        "passwd",
+        "--vault",
+        made,
+        "--password-file",
+        a.password_file,
+        "--new-password-file",
+        new_password,
+    )
     signer("airlock-signer-info", "info")
     descriptor = signer("airlock-signer-export", "export", "--script", "wpkh")["data"]
     signer("airlock-signer-address", "address", "--index", "0")
     keys = [v.export("wsh-multi") for v in (a, b, c)]
-    signer("airlock-signer-multisig-register", "multisig", "register", "-", "--name", "team",
-           input=multisig_descriptor(keys))
+    signer(
+        "airlock-signer-multisig-register",
+        "multisig",
+        "register",
+        "-",
+        "--name",
+        "team",
+        input=multisig_descriptor(keys),
+    )
     signer("airlock-signer-multisig-list", "multisig", "list")
     runs("airlock-signer-selftest", "airlock-signer", "selftest")
     signer("airlock-signer-backup-show", "backup", "show", "--show-secret")
@@ -205,10 +268,21 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
     watcher("airlock-watcher-backup", "backup", "--out", root / "backup.json")
     watcher("airlock-watcher-restore", "--data-dir", root / "restored", "restore", root / "backup.json")
     payee = outside_address()
-    watcher("airlock-watcher-send--dry-run", "send", "--to", payee, "--amount", "100000sat", "--fee-rate", "2",
-            "--dry-run")
-    watcher("airlock-watcher-send", "send", "--to", payee, "--amount", "100000sat", "--fee-rate", "2",
-            "--out", root / "unsigned.psbt")
+    watcher(
+        "airlock-watcher-send--dry-run", "send", "--to", payee, "--amount", "100000sat", "--fee-rate", "2", "--dry-run"
+    )
+    watcher(
+        "airlock-watcher-send",
+        "send",
+        "--to",
+        payee,
+        "--amount",
+        "100000sat",
+        "--fee-rate",
+        "2",
+        "--out",
+        root / "unsigned.psbt",
+    )
 
     # the signer signs; the watcher combines, finalizes, broadcasts and bumps
     runs("airlock-signer-inspect--psbt", "airlock-signer", "inspect", root / "unsigned.psbt")
@@ -228,11 +302,15 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
     tree = commands(bin_dir)
     for command in tree:
         if command.has_json and not command.has_subcommands:
-            assert any(g == command.name or g.startswith(command.name + "--") for g in runs.outputs), \
+            assert any(g == command.name or g.startswith(command.name + "--") for g in runs.outputs), (
                 f"{command.name} takes --json but this test has no run of it: add one above"
+            )
     names = set()
     for golden, value in sorted(runs.outputs.items()):
         names.add(golden + ".json")
-        _compare(GOLDEN / "json" / f"{golden}.json", json.dumps(shape(value), indent=2, sort_keys=True) + "\n",
-                 f"the --json shape of {golden}")
+        _compare(
+            GOLDEN / "json" / f"{golden}.json",
+            json.dumps(shape(value), indent=2, sort_keys=True) + "\n",
+            f"the --json shape of {golden}",
+        )
     assert _stale(GOLDEN / "json", names) == [], "golden JSON files without a run"

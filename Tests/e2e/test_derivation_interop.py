@@ -27,8 +27,18 @@ def account_descriptor(script: str, purpose: int, branch: str) -> str:
 
 
 def airlock_addresses(run, descriptor: str) -> list[str]:
-    proc = run("airlock-signer", "inspect", "-", "--json", "--count", str(COUNT), "--network", "regtest",
-               input=descriptor, check=True)
+    proc = run(
+        "airlock-signer",
+        "inspect",
+        "-",
+        "--json",
+        "--count",
+        str(COUNT),
+        "--network",
+        "regtest",
+        input=descriptor,
+        check=True,
+    )
     report = json.loads(proc.stdout)
     assert report["type"] == "descriptor"
     assert len(report["scripts"]) == COUNT
@@ -64,8 +74,9 @@ def test_receive_addresses_match_embit_and_bdk(run, script, purpose, prefix):
 def test_multipath_branches_match_single_path_descriptors(run):
     external = account_descriptor("wpkh", 84, "0")
     multipath = external.replace("/0/*)", "/<0;1>/*)")
-    proc = run("airlock-signer", "inspect", "-", "--json", "--count", "5", "--network", "regtest",
-               input=multipath, check=True)
+    proc = run(
+        "airlock-signer", "inspect", "-", "--json", "--count", "5", "--network", "regtest", input=multipath, check=True
+    )
     report = json.loads(proc.stdout)
     assert len(report["paths"]) == 2
     assert report["paths"][0]["addresses"] == embit_addresses(external)[:5]
@@ -75,6 +86,11 @@ def test_multipath_branches_match_single_path_descriptors(run):
 
 
 def test_invalid_descriptor_exits_2(run):
-    proc = run("airlock-signer", "inspect", "-", input="wsh(wpkh(03a34b99f22c790c4e36b2b3c2c35a36db06226e41c692fc82b8b56ac1c540c5bd))")
+    proc = run(
+        "airlock-signer",
+        "inspect",
+        "-",
+        input="wsh(wpkh(03a34b99f22c790c4e36b2b3c2c35a36db06226e41c692fc82b8b56ac1c540c5bd))",
+    )
     assert proc.returncode == 2
     assert b"wpkh" in proc.stderr

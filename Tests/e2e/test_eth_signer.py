@@ -53,7 +53,7 @@ def ur_text(vectors, ur_type: str, cbor: bytes) -> str:
 def ur_cbor(vectors, text: str) -> bytes:
     index = {w: i for i, w in enumerate(minimal_words(vectors))}
     body = text.strip().split("/")[-1].lower()
-    raw = bytes(index[body[i:i + 2]] for i in range(0, len(body), 2))
+    raw = bytes(index[body[i : i + 2]] for i in range(0, len(body), 2))
     assert zlib.crc32(raw[:-4]).to_bytes(4, "big") == raw[-4:]
     return raw[:-4]
 
@@ -83,7 +83,8 @@ def unsigned_bytes(tx: dict) -> bytes:
         fields = {k: v for k, v in inner.dictionary.items() if k not in ("v", "r", "s")}
         serializer = inner.__class__._unsigned_transaction_serializer
         out = bytes([inner.__class__.transaction_type]) + rlp.encode(
-            serializer.from_dict(transaction_rpc_to_rlp_structure(fields)))
+            serializer.from_dict(transaction_rpc_to_rlp_structure(fields))
+        )
     else:
         out = rlp.encode(unsigned)
     assert keccak(out) == unsigned.hash()
@@ -106,14 +107,38 @@ TOKEN = to_checksum_address("0x" + "ab" * 20)
 OTHER = to_checksum_address("0x" + "35" * 20)
 TRANSFER = "0xa9059cbb" + "00" * 12 + "cd" * 20 + f"{12_500_000:064x}"
 TXS = {
-    "eip1559": {"type": 2, "chainId": 1, "nonce": 7, "maxPriorityFeePerGas": 1_500_000_000,
-                "maxFeePerGas": 30_000_000_000, "gas": 60_000, "to": TOKEN, "value": 0, "data": TRANSFER,
-                "accessList": []},
-    "eip2930": {"type": 1, "chainId": 11155111, "nonce": 0, "gasPrice": 20_000_000_000, "gas": 50_000, "to": OTHER,
-                "value": 10**18, "data": "0x",
-                "accessList": [{"address": to_checksum_address("0x" + "de" * 20), "storageKeys": ["0x" + "00" * 31 + "01"]}]},
-    "eip155": {"chainId": 137, "nonce": 3, "gasPrice": 50_000_000_000, "gas": 21_000, "to": OTHER,
-               "value": 123_456_789, "data": "0x"},
+    "eip1559": {
+        "type": 2,
+        "chainId": 1,
+        "nonce": 7,
+        "maxPriorityFeePerGas": 1_500_000_000,
+        "maxFeePerGas": 30_000_000_000,
+        "gas": 60_000,
+        "to": TOKEN,
+        "value": 0,
+        "data": TRANSFER,
+        "accessList": [],
+    },
+    "eip2930": {
+        "type": 1,
+        "chainId": 11155111,
+        "nonce": 0,
+        "gasPrice": 20_000_000_000,
+        "gas": 50_000,
+        "to": OTHER,
+        "value": 10**18,
+        "data": "0x",
+        "accessList": [{"address": to_checksum_address("0x" + "de" * 20), "storageKeys": ["0x" + "00" * 31 + "01"]}],
+    },
+    "eip155": {
+        "chainId": 137,
+        "nonce": 3,
+        "gasPrice": 50_000_000_000,
+        "gas": 21_000,
+        "to": OTHER,
+        "value": 123_456_789,
+        "data": "0x",
+    },
 }
 
 
@@ -123,8 +148,9 @@ def test_transaction_signature_equals_eth_account(signer, vectors, name):
     account = Account.from_mnemonic(MNEMONIC, account_path="m/44'/60'/0'/0/0")
     expected = account.sign_transaction(tx)
     data = unsigned_bytes(tx)
-    request_id, text = sign_request(vectors, data, 4 if "type" in tx else 1, tx["chainId"],
-                                    address=bytes.fromhex(account.address[2:]))
+    request_id, text = sign_request(
+        vectors, data, 4 if "type" in tx else 1, tx["chainId"], address=bytes.fromhex(account.address[2:])
+    )
     got = answer(vectors, signer("sign", "-", "--yes", input=text))
     assert got[1] == cbor2.CBORTag(37, request_id.bytes) or got[1] == request_id
     sig = got[2]

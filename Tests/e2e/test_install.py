@@ -21,29 +21,43 @@ TOOLS = ("airlock-signer", "airlock-watcher")
 def prefix(bin_dir, tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("prefix")
     env = dict(os.environ, AIRLOCK_BIN_DIR=str(bin_dir))
-    proc = subprocess.run([str(REPO / "scripts" / "install"), "--prefix", str(root)], env=env, capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        [str(REPO / "scripts" / "install"), "--prefix", str(root)], env=env, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr
     return root
 
 
 def test_installs_binaries_completions_and_man_pages(prefix):
     for tool in TOOLS:
-        for path in (f"bin/{tool}", f"share/bash-completion/completions/{tool}", f"share/zsh/site-functions/_{tool}",
-                     f"share/fish/vendor_completions.d/{tool}.fish", f"share/man/man1/{tool}.1"):
+        for path in (
+            f"bin/{tool}",
+            f"share/bash-completion/completions/{tool}",
+            f"share/zsh/site-functions/_{tool}",
+            f"share/fish/vendor_completions.d/{tool}.fish",
+            f"share/man/man1/{tool}.1",
+        ):
             assert (prefix / path).stat().st_size > 0, path
         version = subprocess.run([str(prefix / "bin" / tool), "--version"], capture_output=True, text=True)
         assert version.returncode == 0 and version.stdout.strip()
 
 
-@pytest.mark.parametrize("tool, commands", [
-    ("airlock-signer", ["init", "restore", "sign", "inspect", "multisig register"]),
-    ("airlock-watcher", ["import", "node set", "sync", "send", "labels export"]),
-])
+@pytest.mark.parametrize(
+    "tool, commands",
+    [
+        ("airlock-signer", ["init", "restore", "sign", "inspect", "multisig register"]),
+        ("airlock-watcher", ["import", "node set", "sync", "send", "labels export"]),
+    ],
+)
 def test_man_page_renders(prefix, tool, commands):
     env = dict(os.environ, MANWIDTH="100", MANPAGER="cat", PAGER="cat", LC_ALL="C.UTF-8")
-    proc = subprocess.run(["man", "--warnings", "-l", str(prefix / "share/man/man1" / f"{tool}.1")], env=env,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        ["man", "--warnings", "-l", str(prefix / "share/man/man1" / f"{tool}.1")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "", f"groff warnings: {proc.stderr}"
     text = proc.stdout
@@ -56,7 +70,7 @@ def test_man_page_renders(prefix, tool, commands):
 
 def _bash_complete(prefix: Path, tool: str, line: str) -> list[str]:
     """COMPREPLY for `line` (cursor at its end), from the installed completion script run by bash."""
-    script = r'''
+    script = r"""
         source "$1"
         line="$2"
         read -r -a COMP_WORDS <<< "$line"
@@ -68,10 +82,15 @@ def _bash_complete(prefix: Path, tool: str, line: str) -> list[str]:
         function=$(sed -E 's/.*-F ([^ ]+).*/\1/' <<< "$spec")
         "$function" "$3" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
         printf '%s\n' "${COMPREPLY[@]}"
-    '''
+    """
     env = dict(os.environ, PATH=f"{prefix / 'bin'}:{os.environ['PATH']}")
-    proc = subprocess.run(["bash", "-c", script, "complete", str(prefix / "share/bash-completion/completions" / tool),
-                           line, tool], env=env, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        ["bash", "-c", script, "complete", str(prefix / "share/bash-completion/completions" / tool), line, tool],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     return sorted(w for w in proc.stdout.split("\n") if w)
 

@@ -85,8 +85,13 @@ def make_electrum_wallet(data_dir: Path, **spec) -> dict:
     path = data_dir / "regtest" / "wallets" / "default_wallet"
     path.parent.mkdir(parents=True, exist_ok=True)
     spec.update(dir=str(data_dir), path=str(path))
-    p = subprocess.run([ELECTRUM_PYTHON, "-c", MAKE_WALLET, json.dumps(spec)], capture_output=True, text=True,
-                       timeout=120, stdin=subprocess.DEVNULL)
+    p = subprocess.run(
+        [ELECTRUM_PYTHON, "-c", MAKE_WALLET, json.dumps(spec)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
     assert p.returncode == 0, f"Electrum wallet creation failed: {p.stdout}\n{p.stderr}"
     return json.loads(p.stdout.strip().splitlines()[-1])
 
@@ -192,8 +197,13 @@ def test_electrum_offline_wallet_signs_the_watchers_psbt(run, home, bin_dir, reg
     assert made == {"first": address(desc, 0), "watching_only": False}
 
     def electrum(*args: str) -> str:
-        p = subprocess.run(["electrum", "--regtest", "--offline", "-D", str(el_dir), *args], capture_output=True,
-                           text=True, timeout=120, stdin=subprocess.DEVNULL)
+        p = subprocess.run(
+            ["electrum", "--regtest", "--offline", "-D", str(el_dir), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
         assert p.returncode == 0, f"electrum {args[0]}: {p.stdout}\n{p.stderr}"
         return p.stdout.strip()
 
@@ -236,8 +246,14 @@ def test_bdk_signs_the_watchers_psbt(run, home, bin_dir, regtest_node, tmp_path,
     outside = outside_address()
     sent = watcher.json("send", "--to", outside, "--amount", f"{SEND}sat", "--fee-rate", "2")
     psbt = bdk.Psbt(sent["psbt"])
-    options = bdk.SignOptions(trust_witness_utxo=False, assume_height=None, allow_all_sighashes=False,
-                              try_finalize=False, sign_with_tap_internal_key=True, allow_grinding=True)
+    options = bdk.SignOptions(
+        trust_witness_utxo=False,
+        assume_height=None,
+        allow_all_sighashes=False,
+        try_finalize=False,
+        sign_with_tap_internal_key=True,
+        allow_grinding=True,
+    )
     assert wallet.sign(psbt, options) is False  # signed, left for the watcher to finalize
     signed = PSBT.parse(base64.b64decode(psbt.serialize()))
     for inp in signed.inputs:
@@ -265,8 +281,9 @@ def test_electrum_watch_only_psbt_signed_by_airlock(run, home, bin_dir, regtest_
     bip84 = export["bip84"]
     assert bip84["_pub"].startswith("vpub") and bip84["deriv"] == "m/84'/1'/0'"
 
-    made = make_electrum_wallet(Path(electrum.dir), xpub=bip84["_pub"], derivation=bip84["deriv"],
-                                fingerprint=export["xfp"].lower())
+    made = make_electrum_wallet(
+        Path(electrum.dir), xpub=bip84["_pub"], derivation=bip84["deriv"], fingerprint=export["xfp"].lower()
+    )
     assert made == {"first": address(desc, 0), "watching_only": True}
     electrum.start(node.electrum_port)
     electrum.call("load_wallet")
@@ -288,8 +305,12 @@ def test_electrum_watch_only_psbt_signed_by_airlock(run, home, bin_dir, regtest_
     src = tmp_path / "electrum-unsigned.psbt"
     src.write_text(unsigned_b64 + "\n")
     tx_hex = tmp_path / "tx.hex"
-    verdict = json.loads(vault.sign(src, args=("--full", "--out", str(tmp_path / "signed.psbt"), "--finalize",
-                                               "--tx-out", str(tx_hex), "--json")).stdout)
+    verdict = json.loads(
+        vault.sign(
+            src,
+            args=("--full", "--out", str(tmp_path / "signed.psbt"), "--finalize", "--tx-out", str(tx_hex), "--json"),
+        ).stdout
+    )
     assert verdict["verdict"] == "signed" and verdict["signed_inputs"] == list(range(len(parsed.inputs)))
     assert [(o["address"], o["amount"]) for o in verdict["outputs"] if o["external"]] == [(outside, SEND)]
     assert all(o["change"] for o in verdict["outputs"] if not o["external"]), "Electrum's change not verified"
@@ -317,8 +338,9 @@ def test_electrum_watch_only_psbt_signed_by_airlock(run, home, bin_dir, regtest_
     assert refused.returncode == 4, refused.stderr
     assert b"previous transaction" in refused.stderr or b"non_witness_utxo" in refused.stderr, refused.stderr
     vault.sign(bare, args=("--allow-missing-prev-tx", "--full", "--out", str(tmp_path / "bare-signed.psbt")))
-    assert ([i.partial_sigs for i in PSBT.parse((tmp_path / "bare-signed.psbt").read_bytes()).inputs]
-            == [i.partial_sigs for i in from_pngs.inputs])
+    assert [i.partial_sigs for i in PSBT.parse((tmp_path / "bare-signed.psbt").read_bytes()).inputs] == [
+        i.partial_sigs for i in from_pngs.inputs
+    ]
 
     # Electrum broadcasts the transaction; mined; Electrum, the watcher and the node agree.
     txid = electrum.call("broadcast", tx=tx_hex.read_text().strip())
@@ -355,8 +377,9 @@ def test_electrum_bare_vpub_psbt_signed_by_airlock(run, home, bin_dir, regtest_n
     src = tmp_path / "electrum-bare.psbt"
     src.write_text(unsigned_b64 + "\n")
     tx_hex = tmp_path / "tx.hex"
-    proc = vault.sign(src, args=("--full", "--out", str(tmp_path / "signed.psbt"), "--finalize", "--tx-out",
-                                 str(tx_hex), "--json"))
+    proc = vault.sign(
+        src, args=("--full", "--out", str(tmp_path / "signed.psbt"), "--finalize", "--tx-out", str(tx_hex), "--json")
+    )
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "signed" and verdict["signed_inputs"] == list(range(len(parsed.inputs)))
     assert [(o["address"], o["amount"]) for o in verdict["outputs"] if o["external"]] == [(outside, SEND)]

@@ -46,8 +46,20 @@ class InitVault(Vault):
         self.path = self.root / f"{self.name}.airlock"
         self.password_file = self.root / f"{self.name}-pw.txt"
         self.password_file.write_text(f"pw-{self.name}\n")
-        made = json.loads(self.run("init", "--network", self.network, "--words", "12", "--skip-backup-check",
-                                   "--json", "--show-secret", *KDF, check=True).stdout)
+        made = json.loads(
+            self.run(
+                "init",
+                "--network",
+                self.network,
+                "--words",
+                "12",
+                "--skip-backup-check",
+                "--json",
+                "--show-secret",
+                *KDF,
+                check=True,
+            ).stdout
+        )
         self.mnemonic = made["mnemonic"]  # the words the user writes down (the backup check is skipped here)
         info = json.loads(self.run("info", "--json", check=True).stdout)
         assert info["network"] == "regtest" and info["master_fingerprint"] == self.fingerprint.hex()
@@ -101,8 +113,9 @@ def fund_from_receive_qrs(watcher: Watcher, node, work: Path, amounts: list[int]
 
 def send_as_qr(watcher: Watcher, work: Path, to: str, qr_format: str | None) -> tuple[dict, list[Path]]:
     extra = ("--qr-format", qr_format) if qr_format else ()
-    sent = watcher.json("send", "--to", to, "--amount", f"{SEND}sat", "--fee-rate", FEE_RATE,
-                        "--qr", work / "psbt.png", *extra)
+    sent = watcher.json(
+        "send", "--to", to, "--amount", f"{SEND}sat", "--fee-rate", FEE_RATE, "--qr", work / "psbt.png", *extra
+    )
     pngs = frames(work, "psbt")
     assert len(pngs) > 1, "a PSBT of several inputs should need several QR frames"
     assert [p.name for p in pngs] == [f"psbt-{i:02d}of{len(pngs):02d}.png" for i in range(1, len(pngs) + 1)]
@@ -213,8 +226,9 @@ def test_multisig_2_of_3_round_trip(run, home, bin_dir, regtest_node, tmp_path, 
     wallet_png = work / "wallet.png"
     segno.make(descriptor, error="l", micro=False).save(str(wallet_png), scale=4, border=4)
     for v in vaults:
-        reg = json.loads(v.run("multisig", "register", str(wallet_png), "--name", "team", "--json", "--yes",
-                               check=True).stdout)
+        reg = json.loads(
+            v.run("multisig", "register", str(wallet_png), "--name", "team", "--json", "--yes", check=True).stdout
+        )
         assert reg["threshold"] == 2
 
     watcher = Watcher(run, node)
@@ -225,8 +239,9 @@ def test_multisig_2_of_3_round_trip(run, home, bin_dir, regtest_node, tmp_path, 
     outside = outside_address()
     sent, unsigned = send_as_qr(watcher, work, outside, "bbqr")
     # Alice signs the watcher's frames and passes everything on (--full), as PNGs, to Bob.
-    alice = json.loads(vaults[0].sign(*shuffled(unsigned, 5),
-                                      args=("--full", "--qr", str(tmp_path / "alice.png"), "--json")).stdout)
+    alice = json.loads(
+        vaults[0].sign(*shuffled(unsigned, 5), args=("--full", "--qr", str(tmp_path / "alice.png"), "--json")).stdout
+    )
     assert alice["verdict"] == "signed" and alice["signed_inputs"] == list(range(len(sent["inputs"])))
     assert [o["change"] for o in alice["outputs"] if not o["external"]] == [True], "multisig change not verified"
     alice_pngs = frames(tmp_path, "alice")
@@ -234,8 +249,9 @@ def test_multisig_2_of_3_round_trip(run, home, bin_dir, regtest_node, tmp_path, 
     assert all(len(i.partial_sigs) == 1 for i in PSBT.parse(bbqr_decode(qr_text(alice_pngs))).inputs)
     # Bob reads Alice's signed PNGs and writes his (trimmed) answer, which holds both signatures, in the framing
     # the request came in.
-    bob = json.loads(vaults[1].sign(*shuffled(alice_pngs, 6),
-                                    args=("--qr", str(tmp_path / "bob.png"), "--json")).stdout)
+    bob = json.loads(
+        vaults[1].sign(*shuffled(alice_pngs, 6), args=("--qr", str(tmp_path / "bob.png"), "--json")).stdout
+    )
     assert bob["verdict"] == "signed" and bob["txid"] == sent["txid"] and bob["fee"] == sent["fee"]
     bob_pngs = frames(tmp_path, "bob")
     check_framing(bob_pngs, "bbqr")

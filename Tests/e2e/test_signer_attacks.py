@@ -25,10 +25,14 @@ STRANGER = script.p2wpkh(bip32.HDKey.from_seed(b"\x42" * 32).key.get_public_key(
 def coin_for(desc: str, index: int, value: int, change: bool = False) -> Coin:
     """A coin of `value` sats on `desc`'s address `index`, in a funding transaction of its own."""
     spk = Descriptor.from_string(strip_checksum(desc)).derive(index, branch_index=1 if change else 0).script_pubkey()
-    tx = Transaction(version=2, vin=[TransactionInput(os.urandom(32), 0)],
-                     vout=[TransactionOutput(1_000, script.p2wpkh(bip32.HDKey.from_seed(os.urandom(32)).key
-                                                                    .get_public_key())),
-                           TransactionOutput(value, spk)])
+    tx = Transaction(
+        version=2,
+        vin=[TransactionInput(os.urandom(32), 0)],
+        vout=[
+            TransactionOutput(1_000, script.p2wpkh(bip32.HDKey.from_seed(os.urandom(32)).key.get_public_key())),
+            TransactionOutput(value, spk),
+        ],
+    )
     return Coin(tx, 1, index, change)
 
 
@@ -59,8 +63,9 @@ def solo(bin_dir, home):
 
 def simple(vault, value=100_000, send=60_000, fee=1_000, **kw) -> PSBT:
     """A plain spend of one coin: `send` to a stranger, the rest minus `fee` to change index 0."""
-    return embit_psbt(vault.desc, [coin_for(vault.desc, 0, value)], [(STRANGER, send)],
-                      change=(0, value - send - fee), **kw)
+    return embit_psbt(
+        vault.desc, [coin_for(vault.desc, 0, value)], [(STRANGER, send)], change=(0, value - send - fee), **kw
+    )
 
 
 def test_the_honest_psbt_is_signed(solo, tmp_path):
@@ -101,15 +106,18 @@ def test_segwit_v0_amount_lie_is_refused(solo, tmp_path):
 
 def test_missing_previous_transaction(solo, tmp_path):
     psbt = simple(solo, non_witness_utxo=False)
-    refused(sign(solo, psbt, tmp_path),
-            "input 0 has no previous transaction (non_witness_utxo); its amount cannot be verified")
+    refused(
+        sign(solo, psbt, tmp_path),
+        "input 0 has no previous transaction (non_witness_utxo); its amount cannot be verified",
+    )
     out = signed(sign(solo, psbt, tmp_path, "--allow-missing-prev-tx", "--json"))
     assert out["signed_inputs"] == [0]
     assert any("has no previous transaction" in w for w in out["warnings"])
 
 
-@pytest.mark.parametrize("sighash", [SIGHASH.NONE, SIGHASH.SINGLE, SIGHASH.ALL | SIGHASH.ANYONECANPAY,
-                                     SIGHASH.NONE | SIGHASH.ANYONECANPAY])
+@pytest.mark.parametrize(
+    "sighash", [SIGHASH.NONE, SIGHASH.SINGLE, SIGHASH.ALL | SIGHASH.ANYONECANPAY, SIGHASH.NONE | SIGHASH.ANYONECANPAY]
+)
 def test_non_default_sighash_is_refused(solo, tmp_path, sighash):
     psbt = simple(solo)
     psbt.inputs[0].sighash_type = sighash
@@ -180,8 +188,10 @@ def test_unregistered_multisig(solo, tmp_path):
     proc = sign(solo, psbt, tmp_path, "--allow-unregistered", "--full")
     assert proc.returncode == 0, proc.stderr.decode()
     err = proc.stderr.decode()
-    assert "note: inputs 0 spend a script of no registered wallet: signed anyway (--allow-unregistered); their " \
-           "change cannot be verified" in err
+    assert (
+        "note: inputs 0 spend a script of no registered wallet: signed anyway (--allow-unregistered); their "
+        "change cannot be verified" in err
+    )
     # The signature is there, and the unverifiable change was not shown as ours.
     ours = [k for k in PSBT.from_base64(proc.stdout.decode().strip()).inputs[0].partial_sigs]
     assert len(ours) == 1

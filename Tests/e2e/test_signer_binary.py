@@ -8,8 +8,19 @@ import json
 import subprocess
 from pathlib import Path
 
-NETWORK_SYMBOLS = {"socket", "connect", "socketpair", "bind", "listen", "accept", "accept4", "sendto", "recvfrom",
-                   "getaddrinfo", "gethostbyname"}
+NETWORK_SYMBOLS = {
+    "socket",
+    "connect",
+    "socketpair",
+    "bind",
+    "listen",
+    "accept",
+    "accept4",
+    "sendto",
+    "recvfrom",
+    "getaddrinfo",
+    "gethostbyname",
+}
 
 
 def undefined_symbols(binary: Path) -> set[str]:
@@ -27,6 +38,7 @@ def test_links_no_networking_library(bin_dir):
     assert any(name.startswith("libc.so") for name in libs), out  # the listing is real
     assert not [name for name in libs if "FoundationNetworking" in name or "curl" in name or "NIO" in name], out
     assert "libFoundation.so" in out  # (plain Foundation is allowed; only its networking half is not)
+
 
 def test_references_no_socket_symbols(bin_dir):
     names = undefined_symbols(bin_dir / "airlock-signer")
@@ -52,4 +64,3 @@ def test_selftest_proves_socket_fails_under_seccomp(bin_dir, home):
     assert out["socket"] == "failed with EPERM" and out["socket_blocked"] is True, out
     text = subprocess.run([str(bin_dir / "airlock-signer"), "selftest"], capture_output=True, text=True, env=home.env)
     assert text.returncode == 0 and "OK: the air-gap filter blocks every way out." in text.stdout
-

@@ -16,7 +16,6 @@ from embit.networks import NETWORKS
 from embit.psbt import PSBT, DerivationPath, InputScope, OutputScope
 from embit.script import Witness
 from embit.transaction import SIGHASH, Transaction, TransactionInput, TransactionOutput
-
 from signer_psbt import Vault, _fill_scope, embit_psbt, strip_checksum
 from test_signer_attacks import STRANGER, coin_for
 
@@ -82,6 +81,7 @@ def assert_external(out: dict, warning: str):
 
 
 # --- change must re-derive to the wallet being spent ------------------------------------------------------------
+
 
 def test_control_real_change_is_change(known, tmp_path):
     out = signed(sign(known, spend_with_output(known, known.desc, 1, 5), tmp_path))
@@ -151,21 +151,30 @@ def test_change_to_another_registered_wallet_is_external(known, tmp_path):
 
 # --- the signer signs exactly the inputs the review approved ----------------------------------------------------
 
+
 def test_input_whose_script_does_not_match_its_derivation_is_refused(known, tmp_path):
     honest = spend_with_output(known, known.desc, 1, 0)
     assert signed(sign(known, honest, tmp_path))["signed_inputs"] == [0]
     # The coin pays receive index 0, but the derivation names the key of index 1 (whose private key the vault has).
     psbt = spend_with_output(known, known.desc, 1, 0)
     psbt.inputs[0].bip32_derivations = {
-        ROOT.derive("m/84h/1h/0h/0/1").key.get_public_key(): DerivationPath(ROOT.my_fingerprint, bip32.parse_path(
-            "m/84h/1h/0h/0/1"))}
+        ROOT.derive("m/84h/1h/0h/0/1").key.get_public_key(): DerivationPath(
+            ROOT.my_fingerprint, bip32.parse_path("m/84h/1h/0h/0/1")
+        )
+    }
     refused(sign(known, psbt, tmp_path), "input 0 claims a key of this vault, but its script is not the one")
     # The vault's key m/44h/1h/0h/0/0 (a pkh path) in a P2WPKH coin: another script type than the derivation's.
     key = ROOT.derive("m/44h/1h/0h/0/0").key.get_public_key()
-    tx = Transaction(version=2, vin=[TransactionInput(os.urandom(32), 0)],
-                     vout=[TransactionOutput(100_000, script.p2wpkh(key))])
-    psbt = PSBT(Transaction(version=2, vin=[TransactionInput(tx.txid(), 0)],
-                            vout=[TransactionOutput(99_000, script.address_to_scriptpubkey(STRANGER))]))
+    tx = Transaction(
+        version=2, vin=[TransactionInput(os.urandom(32), 0)], vout=[TransactionOutput(100_000, script.p2wpkh(key))]
+    )
+    psbt = PSBT(
+        Transaction(
+            version=2,
+            vin=[TransactionInput(tx.txid(), 0)],
+            vout=[TransactionOutput(99_000, script.address_to_scriptpubkey(STRANGER))],
+        )
+    )
     psbt.inputs[0].non_witness_utxo = tx
     psbt.inputs[0].witness_utxo = tx.vout[0]
     psbt.inputs[0].bip32_derivations = {key: DerivationPath(ROOT.my_fingerprint, bip32.parse_path("m/44h/1h/0h/0/0"))}
@@ -177,8 +186,10 @@ def test_one_mismatched_input_refuses_the_whole_transaction(known, tmp_path):
     psbt = embit_psbt(known.desc, coins, [(STRANGER, 60_000)], change=(0, 39_000))
     assert signed(sign(known, psbt, tmp_path))["signed_inputs"] == [0, 1]
     psbt.inputs[1].bip32_derivations = {
-        ROOT.derive("m/84h/1h/0h/0/9").key.get_public_key(): DerivationPath(ROOT.my_fingerprint, bip32.parse_path(
-            "m/84h/1h/0h/0/9"))}
+        ROOT.derive("m/84h/1h/0h/0/9").key.get_public_key(): DerivationPath(
+            ROOT.my_fingerprint, bip32.parse_path("m/84h/1h/0h/0/9")
+        )
+    }
     out = refused(sign(known, psbt, tmp_path), "input 1 claims a key of this vault")
     assert out["approved_inputs"] == [0]
 
@@ -187,10 +198,18 @@ def foreign_script_psbt(known) -> PSBT:
     """A P2WSH coin of `<vault key m/84h/1h/0h/0/0> OP_CHECKSIG`: the vault's key in a script no wallet describes."""
     key = ROOT.derive("m/84h/1h/0h/0/0").key.get_public_key()
     witness_script = script.Script(bytes([33]) + key.sec() + b"\xac")
-    tx = Transaction(version=2, vin=[TransactionInput(os.urandom(32), 0)],
-                     vout=[TransactionOutput(100_000, script.p2wsh(witness_script))])
-    psbt = PSBT(Transaction(version=2, vin=[TransactionInput(tx.txid(), 0)],
-                            vout=[TransactionOutput(99_000, script.address_to_scriptpubkey(STRANGER))]))
+    tx = Transaction(
+        version=2,
+        vin=[TransactionInput(os.urandom(32), 0)],
+        vout=[TransactionOutput(100_000, script.p2wsh(witness_script))],
+    )
+    psbt = PSBT(
+        Transaction(
+            version=2,
+            vin=[TransactionInput(tx.txid(), 0)],
+            vout=[TransactionOutput(99_000, script.address_to_scriptpubkey(STRANGER))],
+        )
+    )
     psbt.inputs[0].non_witness_utxo = tx
     psbt.inputs[0].witness_utxo = tx.vout[0]
     psbt.inputs[0].witness_script = witness_script
@@ -221,13 +240,16 @@ def test_legacy_sighash_single_without_matching_output_is_never_signed(known, tm
     assert signed(sign(known, control, tmp_path, "--allow-non-default-sighash"))["signed_inputs"] == [0]
     # Input 1 has no output 1: its legacy digest is the constant 1, a signature for any spend of that coin.
     attack = legacy_psbt(known, 2, 1, SIGHASH.SINGLE)
-    refused(sign(known, attack, tmp_path, "--allow-non-default-sighash"),
-            "input 1 asks for SIGHASH_SINGLE but there is no output 1: never signed")
+    refused(
+        sign(known, attack, tmp_path, "--allow-non-default-sighash"),
+        "input 1 asks for SIGHASH_SINGLE but there is no output 1: never signed",
+    )
     attack = legacy_psbt(known, 2, 1, SIGHASH.SINGLE | SIGHASH.ANYONECANPAY)
     refused(sign(known, attack, tmp_path, "--allow-non-default-sighash"), "there is no output 1: never signed")
 
 
 # --- malformed transactions are invalid input (exit 2) ----------------------------------------------------------
+
 
 def invalid(proc, fragment: str):
     err = proc.stderr.decode() + proc.stdout.decode()
@@ -269,13 +291,18 @@ def test_output_to_an_unknown_witness_version_is_warned(known, tmp_path):
 
 # --- fee caps ------------------------------------------------------------------------------------------------------
 
+
 def with_padded_foreign_input(known, fee: int) -> PSBT:
     """Our coin plus a stranger's finalized coin whose witness claims 40 kB: the estimated size is large, so the rate
     looks low; the stranger can replace that witness with a small one after we sign."""
-    psbt = embit_psbt(known.desc, [coin_for(known.desc, 0, 100_000)], [(STRANGER, 200_000 - 39_000 - fee)],
-                      change=(0, 39_000))
-    stranger_tx = Transaction(version=2, vin=[TransactionInput(os.urandom(32), 0)],
-                              vout=[TransactionOutput(100_000, script.address_to_scriptpubkey(STRANGER))])
+    psbt = embit_psbt(
+        known.desc, [coin_for(known.desc, 0, 100_000)], [(STRANGER, 200_000 - 39_000 - fee)], change=(0, 39_000)
+    )
+    stranger_tx = Transaction(
+        version=2,
+        vin=[TransactionInput(os.urandom(32), 0)],
+        vout=[TransactionOutput(100_000, script.address_to_scriptpubkey(STRANGER))],
+    )
     scope = InputScope(vin=TransactionInput(stranger_tx.txid(), 0))
     scope.witness_utxo = stranger_tx.vout[0]
     scope.non_witness_utxo = stranger_tx
@@ -293,15 +320,19 @@ def test_fee_rate_cap_ignores_foreign_size_claims(known, tmp_path):
 
 
 def test_absolute_fee_cap(known, tmp_path):
-    psbt = embit_psbt(known.desc, [coin_for(known.desc, 0, 20_000_000)], [(STRANGER, 10_000_000)],
-                      change=(0, 3_000_000))  # fee 0.07 BTC
-    refused(sign(known, psbt, tmp_path, "--max-fee-rate", "100000"),
-            "the fee (0.07000000 BTC) is above the maximum of 0.05000000 BTC (--max-fee)")
+    psbt = embit_psbt(
+        known.desc, [coin_for(known.desc, 0, 20_000_000)], [(STRANGER, 10_000_000)], change=(0, 3_000_000)
+    )  # fee 0.07 BTC
+    refused(
+        sign(known, psbt, tmp_path, "--max-fee-rate", "100000"),
+        "the fee (0.07000000 BTC) is above the maximum of 0.05000000 BTC (--max-fee)",
+    )
     out = signed(sign(known, psbt, tmp_path, "--max-fee-rate", "100000", "--max-fee", "0.1btc"))
     assert out["fee"] == 7_000_000
 
 
 # --- what is shown --------------------------------------------------------------------------------------------------
+
 
 def test_review_is_shown_before_the_question_also_under_json(known, tmp_path):
     path = tmp_path / "tx.psbt"
@@ -328,6 +359,7 @@ def test_terminal_controls_are_stripped(known, tmp_path):
 
 # --- multisig registration ------------------------------------------------------------------------------------------
 
+
 def test_registration_shows_the_policy_and_stores_nothing_unconfirmed(known, tmp_path):
     keys = cosigner_keys(known, 0)
     team = ms_desc(keys)
@@ -350,8 +382,7 @@ def test_registration_refuses_duplicate_keys_and_bad_checksums_and_warns_1_of_n(
     dup = ms_desc([keys[0], keys[1], keys[1]])
     proc = known.run("multisig", "register", "-", "--yes", input=(dup + "\n").encode())
     assert proc.returncode == 4 and "appears more than once" in proc.stderr.decode()
-    desc = known.run("multisig", "register", "-", "--yes", "--json", check=True,
-                     input=(ms_desc(keys) + "\n").encode())
+    desc = known.run("multisig", "register", "-", "--yes", "--json", check=True, input=(ms_desc(keys) + "\n").encode())
     checksummed = json.loads(desc.stdout)["descriptor"]
     body, checksum = checksummed.split("#")
     wrong = body + "#" + ("q" if checksum[0] != "q" else "p") + checksum[1:]
@@ -360,7 +391,9 @@ def test_registration_refuses_duplicate_keys_and_bad_checksums_and_warns_1_of_n(
     one = known.run("multisig", "register", "-", "--name", "one", "--yes", input=(ms_desc(keys[:2], 1) + "\n").encode())
     assert one.returncode == 0 and "1 of 2: ANY ONE cosigner can spend alone" in one.stderr.decode()
     assert [w["name"] for w in json.loads(known.run("multisig", "list", "--json", check=True).stdout)] == [
-        "multisig", "one"]
+        "multisig",
+        "one",
+    ]
 
 
 def test_list_and_info_show_only_what_the_vault_authenticates(known, tmp_path):
@@ -378,6 +411,7 @@ def test_list_and_info_show_only_what_the_vault_authenticates(known, tmp_path):
 
 
 # --- what sign writes (docs/architecture.md section 3) ---------------------------------------------------------------------------
+
 
 def test_whole_psbt_until_complete_then_trimmed(known, tmp_path):
     team = ms_desc(cosigner_keys(known, 0))

@@ -17,8 +17,23 @@ ROLLS_50 = "1" * 50
 def init_with_dice(run, home, rolls: str, words: int = 12):
     """Runs init --dice with the rolls on stdin (an empty line ends them), skipping the word check."""
     pw = secret_file(home, "pw.txt", "pw-dice")
-    return run("airlock-signer", "init", "--dice", "--words", str(words), "--network", "regtest", "--force",
-               "--password-file", pw, "--skip-backup-check", "--json", "--show-secret", *KDF, input=rolls + "\n\n")
+    return run(
+        "airlock-signer",
+        "init",
+        "--dice",
+        "--words",
+        str(words),
+        "--network",
+        "regtest",
+        "--force",
+        "--password-file",
+        pw,
+        "--skip-backup-check",
+        "--json",
+        "--show-secret",
+        *KDF,
+        input=rolls + "\n\n",
+    )
 
 
 def test_dice_rolls_are_mixed_not_used_alone(run, home):
@@ -68,8 +83,18 @@ def test_terminal_qr_reads_back(run, home, tmp_path):
     assert restore(run, home).returncode == 0
     pw = str(home.root / "pw.txt")
     descriptor = run("airlock-signer", "export", "--script", "wpkh", "--password-file", pw, check=True).stdout
-    proc = run("airlock-signer", "export", "--script", "wpkh", "--format", "descriptor", "--terminal",
-               "--password-file", pw, check=True)
+    proc = run(
+        "airlock-signer",
+        "export",
+        "--script",
+        "wpkh",
+        "--format",
+        "descriptor",
+        "--terminal",
+        "--password-file",
+        pw,
+        check=True,
+    )
     text = proc.stdout.decode()
     assert "▀" in text or "▄" in text
     png = tmp_path / "terminal.png"

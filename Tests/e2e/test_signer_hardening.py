@@ -20,7 +20,6 @@ import hashlib
 import hmac
 import json
 import os
-import re
 import resource
 import select
 import shutil
@@ -34,7 +33,6 @@ from embit import bip32, bip39, script
 from embit.descriptor import Descriptor
 from embit.networks import NETWORKS
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
-
 from signer_psbt import Coin, Vault, embit_psbt, strip_checksum
 
 NET = NETWORKS["regtest"]
@@ -47,6 +45,7 @@ def signer(bin_dir, *args, **kw) -> subprocess.CompletedProcess:
 
 
 # --- selftest -----------------------------------------------------------------------------------------------------
+
 
 def test_selftest_every_way_out_fails_and_the_control_succeeds(bin_dir, home, tmp_path):
     marker = tmp_path / "inherited-marker.txt"
@@ -61,12 +60,26 @@ def test_selftest_every_way_out_fails_and_the_control_succeeds(bin_dir, home, tm
     assert out["ok"] is True and out["failures"] == []
     assert out["seccomp_mode"] == 2
     calls = {p["call"]: p["result"] for p in out["in_process"]}
-    for name in ("socket", "connect", "sendmsg", "sendto", "io_uring_setup", "ptrace", "process_vm_readv", "bpf",
-                 "socketpair (AF_INET)"):
+    for name in (
+        "socket",
+        "connect",
+        "sendmsg",
+        "sendto",
+        "io_uring_setup",
+        "ptrace",
+        "process_vm_readv",
+        "bpf",
+        "socketpair (AF_INET)",
+    ):
         assert calls[name] == "EPERM", (name, calls)
     child = out["pre_filter_child"]
     assert {p["call"]: p["result"] for p in child["control"]} == {
-        "socket": "ok", "connect": "ok", "sendmsg": "ok", "io_uring_setup": "ok", "ptrace": "ok"}
+        "socket": "ok",
+        "connect": "ok",
+        "sendmsg": "ok",
+        "io_uring_setup": "ok",
+        "ptrace": "ok",
+    }
     filtered = {p["call"]: p["result"] for p in child["filtered"]}
     assert filtered["connect (socket made before the filter)"] == "EPERM"
     assert filtered["sendmsg (socket connected before the filter)"] == "EPERM"
@@ -96,13 +109,15 @@ def test_the_same_calls_succeed_in_this_process_without_a_filter():
 
 # --- descriptors, core dumps --------------------------------------------------------------------------------------
 
+
 def _holds_pipe(argv, env) -> tuple[bool, int | None]:
     """Starts argv with the write end of a pipe inherited (and stdin a pipe we keep open), drops our copy of the
     write end, and asks at once whether the read end is at EOF while the process still runs. Returns (closed early,
     exit status)."""
     read_end, write_end = os.pipe()
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                            pass_fds=(write_end,))
+    proc = subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, pass_fds=(write_end,)
+    )
     os.close(write_end)
     try:
         # The process waits on stdin, so it is alive throughout. Wait until it is started (it has read nothing).
@@ -130,19 +145,28 @@ def test_core_limit_is_zero_whatever_the_parent_set(bin_dir, home):
     def allow_cores():
         resource.setrlimit(resource.RLIMIT_CORE, (1 << 20, 1 << 20))
 
-    proc = subprocess.Popen([str(bin_dir / "airlock-signer"), "inspect", "-"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=home.env, preexec_fn=allow_cores)
-    control = subprocess.Popen([shutil.which("cat")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               preexec_fn=allow_cores)
+    proc = subprocess.Popen(
+        [str(bin_dir / "airlock-signer"), "inspect", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=home.env,
+        preexec_fn=allow_cores,
+    )
+    control = subprocess.Popen(
+        [shutil.which("cat")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=allow_cores
+    )
     try:
+
         def core_line(pid):
             for _ in range(200):
                 text = open(f"/proc/{pid}/limits").read()
-                line = next(l for l in text.splitlines() if l.startswith("Max core file size"))
+                line = next(ln for ln in text.splitlines() if ln.startswith("Max core file size"))
                 if pid != proc.pid or line.split()[4] == "0":
                     return line.split()[4:6]
                 select.select([], [], [], 0.05)  # the signer may not have reached main yet
             return line.split()[4:6]
+
         assert core_line(control.pid) == ["1048576", "1048576"]  # what the parent set reaches a plain child
         assert core_line(proc.pid) == ["0", "0"]
     finally:
@@ -152,6 +176,7 @@ def test_core_limit_is_zero_whatever_the_parent_set(bin_dir, home):
 
 
 # --- images and sizes ---------------------------------------------------------------------------------------------
+
 
 def _png(width: int, height: int, rows: bytes | None = None) -> bytes:
     def chunk(kind: bytes, data: bytes) -> bytes:
@@ -164,6 +189,7 @@ def _png(width: int, height: int, rows: bytes | None = None) -> bytes:
 
 def _qr_png(path, text: str):
     import segno
+
     segno.make(text, micro=False).save(str(path), scale=4)
 
 
@@ -171,21 +197,36 @@ def test_png_is_decoded_in_a_sandboxed_child(bin_dir, home, tmp_path):
     png = tmp_path / "address.png"
     _qr_png(png, STRANGER)
     trace = tmp_path / "trace.txt"
-    proc = subprocess.run(["strace", "-f", "-o", str(trace), "-e", "trace=execve,seccomp,openat",
-                           str(bin_dir / "airlock-signer"), "inspect", str(png), "--json"],
-                          capture_output=True, env=home.env)
+    proc = subprocess.run(
+        [
+            "strace",
+            "-f",
+            "-o",
+            str(trace),
+            "-e",
+            "trace=execve,seccomp,openat",
+            str(bin_dir / "airlock-signer"),
+            "inspect",
+            str(png),
+            "--json",
+        ],
+        capture_output=True,
+        env=home.env,
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["address"] == STRANGER
     lines = trace.read_text().splitlines()
-    children = [l.split()[0] for l in lines if "execve(" in l and "__airlock-decode-image" in l and "= 0" in l]
+    children = [ln.split()[0] for ln in lines if "execve(" in ln and "__airlock-decode-image" in ln and "= 0" in ln]
     assert len(children) == 1, lines
     child = children[0]
-    mine = [l for l in lines if l.split()[0] == child]
+    mine = [ln for ln in lines if ln.split()[0] == child]
     # The child installs its own (stricter) filter with TSYNC before reading, then opens no file at all.
-    installed = next(i for i, l in enumerate(mine) if "seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC" in l)
-    assert not [l for l in mine[installed:] if "openat(" in l and "= -1 EPERM" not in l], mine[installed:]
+    installed = next(
+        i for i, ln in enumerate(mine) if "seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC" in ln
+    )
+    assert not [ln for ln in mine[installed:] if "openat(" in ln and "= -1 EPERM" not in ln], mine[installed:]
     # The PNG file itself was opened by the parent only: the child got its bytes on a pipe.
-    openers = {l.split()[0] for l in lines if "openat(" in l and str(png) in l and "= -1" not in l}
+    openers = {ln.split()[0] for ln in lines if "openat(" in ln and str(png) in ln and "= -1" not in ln}
     assert openers and child not in openers
 
 
@@ -219,11 +260,23 @@ def test_stdin_over_the_limit_is_refused(bin_dir, home):
 
 # --- init shows the words only to a terminal -----------------------------------------------------------------------
 
+
 def test_init_without_a_terminal_refuses_to_print_the_words(bin_dir, home):
     pw = home.root / "pw.txt"
     pw.write_text("pw-init\n")
-    args = ("init", "--words", "12", "--network", "regtest", "--password-file", str(pw), "--skip-backup-check",
-            "--kdf-memory", "64", "--json")
+    args = (
+        "init",
+        "--words",
+        "12",
+        "--network",
+        "regtest",
+        "--password-file",
+        str(pw),
+        "--skip-backup-check",
+        "--kdf-memory",
+        "64",
+        "--json",
+    )
     refused = signer(bin_dir, *args, env=home.env)
     assert refused.returncode == 4 and b"--show-secret" in refused.stderr
     # Under --json the refusal itself is the JSON error object; no words are in it, no vault is written.
@@ -235,6 +288,7 @@ def test_init_without_a_terminal_refuses_to_print_the_words(bin_dir, home):
 
 
 # --- the keyed journal --------------------------------------------------------------------------------------------
+
 
 def _coin(desc: str, index: int, value: int) -> Coin:
     spk = Descriptor.from_string(strip_checksum(desc)).derive(index, branch_index=0).script_pubkey()
@@ -409,8 +463,19 @@ def test_verify_needs_the_password(signed_three, bin_dir, home):
     vault, _ = signed_three
     wrong = home.root / "wrong.txt"
     wrong.write_text("not the password\n")
-    proc = subprocess.run([str(bin_dir / "airlock-signer"), "audit", "--verify", "--vault", str(vault.path),
-                           "--password-file", str(wrong)], capture_output=True, env=home.env)
+    proc = subprocess.run(
+        [
+            str(bin_dir / "airlock-signer"),
+            "audit",
+            "--verify",
+            "--vault",
+            str(vault.path),
+            "--password-file",
+            str(wrong),
+        ],
+        capture_output=True,
+        env=home.env,
+    )
     assert proc.returncode == 3 and b"password" in proc.stderr
 
 
@@ -420,8 +485,23 @@ def test_a_video_is_read_under_the_filter(bin_dir, home, tmp_path):
     for i in range(4):
         _qr_png(tmp_path / f"f{i:03d}.png", STRANGER)
     video = tmp_path / "code.mp4"
-    subprocess.run(["ffmpeg", "-loglevel", "error", "-framerate", "4", "-i", str(tmp_path / "f%03d.png"),
-                    "-c:v", "libx264", "-pix_fmt", "yuv420p", str(video)], check=True)
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-loglevel",
+            "error",
+            "-framerate",
+            "4",
+            "-i",
+            str(tmp_path / "f%03d.png"),
+            "-c:v",
+            "libx264",
+            "-pix_fmt",
+            "yuv420p",
+            str(video),
+        ],
+        check=True,
+    )
     proc = signer(bin_dir, "inspect", str(video), "--json", env=home.env, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["address"] == STRANGER

@@ -62,17 +62,25 @@ def fund(node, desc: str) -> list[Coin]:
 def bdk_psbt(node, desc: str) -> bytes:
     """BDK builds the spend: a watch-only wallet of the exported descriptor (both branches), full scan over the
     node's Electrum port, TxBuilder paying the faucet from both coins, with BDK's change output."""
-    wallet = bdk.Wallet(bdk.Descriptor(branch(desc, 0), bdk.NetworkKind.TEST),
-                        bdk.Descriptor(branch(desc, 1), bdk.NetworkKind.TEST),
-                        bdk.Network.REGTEST, bdk.Persister.new_in_memory())
+    wallet = bdk.Wallet(
+        bdk.Descriptor(branch(desc, 0), bdk.NetworkKind.TEST),
+        bdk.Descriptor(branch(desc, 1), bdk.NetworkKind.TEST),
+        bdk.Network.REGTEST,
+        bdk.Persister.new_in_memory(),
+    )
     client = bdk.ElectrumClient(node.electrum_url)
     wallet.apply_update(client.full_scan(wallet.start_full_scan().build(), 20, 10, True))
     assert wallet.balance().confirmed.to_sat() == sum(AMOUNTS)
     recipient = bdk.Address(FAUCET_ADDRESS, bdk.Network.REGTEST)
     # Both coins, so every PSBT has two inputs (BDK's own selection would often need only one).
     coins = [u.outpoint for u in wallet.list_unspent()]
-    psbt = (bdk.TxBuilder().add_recipient(recipient.script_pubkey(), bdk.Amount.from_sat(SEND)).add_utxos(coins)
-            .fee_rate(bdk.FeeRate.from_sat_per_vb(3)).finish(wallet))
+    psbt = (
+        bdk.TxBuilder()
+        .add_recipient(recipient.script_pubkey(), bdk.Amount.from_sat(SEND))
+        .add_utxos(coins)
+        .fee_rate(bdk.FeeRate.from_sat_per_vb(3))
+        .finish(wallet)
+    )
     return base64.b64decode(psbt.serialize())
 
 
@@ -159,8 +167,19 @@ def test_multisig_2_of_3_round_trip(regtest_node, bin_dir, home, tmp_path, build
         assert key.startswith(f"[{v.fingerprint.hex()}/48h/1h/0h/2h]tpub")
     desc = multisig_descriptor(keys)
     for v in vaults:
-        reg = json.loads(v.run("multisig", "register", "-", "--name", "team", "--json", "--yes", check=True,
-                               input=(desc + "\n").encode()).stdout)
+        reg = json.loads(
+            v.run(
+                "multisig",
+                "register",
+                "-",
+                "--name",
+                "team",
+                "--json",
+                "--yes",
+                check=True,
+                input=(desc + "\n").encode(),
+            ).stdout
+        )
         assert reg["threshold"] == 2
     unsigned = build(node, desc, builder)
 

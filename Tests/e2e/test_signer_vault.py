@@ -33,8 +33,18 @@ def secret_file(home, name: str, text: str) -> str:
 def restore(run, home, mnemonic=MNEMONIC, password="pw-one", extra=()):
     words = secret_file(home, "words.txt", mnemonic)
     pw = secret_file(home, "pw.txt", password)
-    return run("airlock-signer", "restore", "--mnemonic-file", words, "--password-file", pw,
-               "--network", "regtest", *KDF, *extra)
+    return run(
+        "airlock-signer",
+        "restore",
+        "--mnemonic-file",
+        words,
+        "--password-file",
+        pw,
+        "--network",
+        "regtest",
+        *KDF,
+        *extra,
+    )
 
 
 def embit_root(mnemonic=MNEMONIC, passphrase=""):
@@ -89,9 +99,24 @@ def test_restore_typo_gets_a_hint(run, home):
 def test_init_with_backup_check(run, home, bin_dir):
     pw = secret_file(home, "pw.txt", "pw-init")
     proc = subprocess.Popen(
-        [str(bin_dir / "airlock-signer"), "init", "--words", "12", "--network", "regtest", "--password-file", pw,
-         "--json", "--show-secret", *KDF],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=home.env)
+        [
+            str(bin_dir / "airlock-signer"),
+            "init",
+            "--words",
+            "12",
+            "--network",
+            "regtest",
+            "--password-file",
+            pw,
+            "--json",
+            "--show-secret",
+            *KDF,
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=home.env,
+    )
     lines = []
     while not lines or lines[-1] != b"}\n":
         lines.append(proc.stdout.readline())
@@ -120,8 +145,9 @@ def test_init_with_backup_check(run, home, bin_dir):
 
 def test_backup_check_failure_writes_nothing(run, home):
     pw = secret_file(home, "pw.txt", "pw-init")
-    proc = run("airlock-signer", "init", "--words", "12", "--password-file", pw, "--show-secret", *KDF,
-               input="nope\n" * 9)
+    proc = run(
+        "airlock-signer", "init", "--words", "12", "--password-file", pw, "--show-secret", *KDF, input="nope\n" * 9
+    )
     assert proc.returncode == 4
     assert b"backup check failed" in proc.stderr
     assert not home.vault.exists()
@@ -160,8 +186,11 @@ def test_network_interfaces_refused_without_override(run, home, bin_dir):
     env = dict(home.env)
     env.pop("AIRLOCK_ALLOW_NETWORK")
     selftest = json.loads(run("airlock-signer", "selftest", "--json", check=True).stdout)
-    proc = subprocess.run([str(bin_dir / "airlock-signer"), "export", "--password-file", str(home.root / "pw.txt")],
-                          env=env, capture_output=True)
+    proc = subprocess.run(
+        [str(bin_dir / "airlock-signer"), "export", "--password-file", str(home.root / "pw.txt")],
+        env=env,
+        capture_output=True,
+    )
     if selftest["interfaces_up"]:
         assert proc.returncode == 4
         assert all(name.encode() in proc.stderr for name in selftest["interfaces_up"])
@@ -214,7 +243,9 @@ def test_multisig_register_and_list(run, home):
     text += f"{fp.upper()}: {xpub}\n" + "".join(f"{f.upper()}: {x}\n" for f, x in others)
     wallet = home.root / "wallet.txt"
     wallet.write_text(text)
-    reg = run("airlock-signer", "multisig", "register", str(wallet), "--password-file", pw, "--json", "--yes", check=True)
+    reg = run(
+        "airlock-signer", "multisig", "register", str(wallet), "--password-file", pw, "--json", "--yes", check=True
+    )
     assert json.loads(reg.stdout)["threshold"] == 2
     listed = json.loads(run("airlock-signer", "multisig", "list", "--json", "--password-file", pw, check=True).stdout)
     assert [w["name"] for w in listed] == ["team"]
@@ -225,10 +256,25 @@ def test_multisig_register_and_list(run, home):
     third = bip32.HDKey.from_seed(b"\x03" * 32, version=NET["xprv"])
     foreign = [(third.my_fingerprint.hex(), third.derive("m/48h/1h/0h/2h").to_public().to_base58(version=NET["xpub"]))]
     keys = ",".join(f"[{f}/48h/1h/0h/2h]{x}/<0;1>/*" for f, x in others + foreign)
-    proc = run("airlock-signer", "multisig", "register", "-", "--name", "other", "--password-file", pw, "--yes",
-               input=f"wsh(sortedmulti(2,{keys}))\n")
+    proc = run(
+        "airlock-signer",
+        "multisig",
+        "register",
+        "-",
+        "--name",
+        "other",
+        "--password-file",
+        pw,
+        "--yes",
+        input=f"wsh(sortedmulti(2,{keys}))\n",
+    )
     assert proc.returncode == 4 and b"not one of the cosigners" in proc.stderr
-    assert json.loads(run("airlock-signer", "info", "--json", "--password-file", pw, check=True).stdout)["multisig"][0]["name"] == "team"
+    assert (
+        json.loads(run("airlock-signer", "info", "--json", "--password-file", pw, check=True).stdout)["multisig"][0][
+            "name"
+        ]
+        == "team"
+    )
 
 
 def audit_hash(entry: dict) -> bytes:
@@ -278,9 +324,15 @@ def test_a_planted_unkeyed_journal_is_refused(run, home):
     prev = bytes(32)
     lines = []
     for n in range(1, 5):
-        entry = {"seq": n, "time": f"2025-01-0{n}T00:00:00Z", "psbt_sha256": hashlib.sha256(b"%d" % n).hexdigest(),
-                 "txid": f"{n:064x}", "destinations": [{"address": "bcrt1qdest", "amount": 1000 * n}], "fee": 200,
-                 "prev": prev.hex()}
+        entry = {
+            "seq": n,
+            "time": f"2025-01-0{n}T00:00:00Z",
+            "psbt_sha256": hashlib.sha256(b"%d" % n).hexdigest(),
+            "txid": f"{n:064x}",
+            "destinations": [{"address": "bcrt1qdest", "amount": 1000 * n}],
+            "fee": 200,
+            "prev": prev.hex(),
+        }
         prev = audit_hash(entry)
         entry["hash"] = prev.hex()
         lines.append(json.dumps(entry, sort_keys=True, separators=(",", ":")))
@@ -320,10 +372,28 @@ def test_no_file_holds_a_secret(run, home, tmp_path):
     pw = str(home.root / "pw.txt")
     new = secret_file(home, "new.txt", "pw-two")
     run("airlock-signer", "passwd", "--password-file", pw, "--new-password-file", new, check=True)
-    run("airlock-signer", "export", "--format", "json", "--out", str(home.vault.parent / "export.json"),
-        "--password-file", new, check=True)
-    run("airlock-signer", "export", "--format", "ur", "--qr", str(home.vault.parent / "acct.png"),
-        "--password-file", new, check=True)
+    run(
+        "airlock-signer",
+        "export",
+        "--format",
+        "json",
+        "--out",
+        str(home.vault.parent / "export.json"),
+        "--password-file",
+        new,
+        check=True,
+    )
+    run(
+        "airlock-signer",
+        "export",
+        "--format",
+        "ur",
+        "--qr",
+        str(home.vault.parent / "acct.png"),
+        "--password-file",
+        new,
+        check=True,
+    )
     files = [p for p in home.vault.parent.rglob("*") if p.is_file()]
     assert len(files) >= 3
     needles = secrets_of(MNEMONIC)
@@ -399,8 +469,11 @@ class KillCampaign:
 def crash_campaign(run, home, bin_dir, runs: int, seed: int, argv_for) -> KillCampaign:
     """Runs `runs` kills of `argv_for(current, other)` (which replaces the vault sealed with `other`)."""
     restore(run, home)
-    state = {"bytes": home.vault.read_bytes(), "current": str(home.root / "pw.txt"),
-             "other": secret_file(home, "b.txt", "pw-b")}
+    state = {
+        "bytes": home.vault.read_bytes(),
+        "current": str(home.root / "pw.txt"),
+        "other": secret_file(home, "b.txt", "pw-b"),
+    }
     assert unlocks(run, state["current"]) == 0
     campaign = KillCampaign(run, home, seed)
     for n in range(runs):
@@ -410,8 +483,10 @@ def crash_campaign(run, home, bin_dir, runs: int, seed: int, argv_for) -> KillCa
     assert unlocks(run, state["current"]) == 0
     assert campaign.before > 0 and campaign.after > 0, (campaign.before, campaign.after)
     assert campaign.after_while_running > 0, "no kill landed between the rename and the exit"
-    print(f"{runs} kills: {campaign.before} left the vault as it was, {campaign.after} replaced it "
-          f"({campaign.after_while_running} of them killed the process after its rename)")
+    print(
+        f"{runs} kills: {campaign.before} left the vault as it was, {campaign.after} replaced it "
+        f"({campaign.after_while_running} of them killed the process after its rename)"
+    )
     return campaign
 
 
@@ -419,13 +494,36 @@ RUNS = 201  # 67 kills at each kind of moment (the issue asks for 200 runs of ea
 
 
 def test_passwd_survives_sigkill(run, home, bin_dir):
-    crash_campaign(run, home, bin_dir, RUNS, 1,
-                   lambda current, other: ["passwd", "--password-file", current, "--new-password-file", other])
+    crash_campaign(
+        run,
+        home,
+        bin_dir,
+        RUNS,
+        1,
+        lambda current, other: ["passwd", "--password-file", current, "--new-password-file", other],
+    )
     data = b"".join(p.read_bytes() for p in home.vault.parent.iterdir() if p.is_file())
     assert all(n not in data for n in secrets_of(MNEMONIC))
 
 
 def test_init_force_survives_sigkill(run, home, bin_dir):
-    crash_campaign(run, home, bin_dir, RUNS, 2,
-                   lambda current, other: ["init", "--force", "--words", "12", "--network", "regtest",
-                                           "--password-file", other, "--skip-backup-check", "--show-secret", *KDF])
+    crash_campaign(
+        run,
+        home,
+        bin_dir,
+        RUNS,
+        2,
+        lambda current, other: [
+            "init",
+            "--force",
+            "--words",
+            "12",
+            "--network",
+            "regtest",
+            "--password-file",
+            other,
+            "--skip-backup-check",
+            "--show-secret",
+            *KDF,
+        ],
+    )

@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 from embit.psbt import PSBT
-
 from roundtrip_helpers import Watcher, outside_address, outside_holds
 from signer_psbt import Vault, read_qr_pngs, ur_decode
 from test_roundtrip import node_url
@@ -44,8 +43,16 @@ def run_in_terminal(commands: str, cwd: Path, env: dict, password: str | None, t
     def controlling_terminal():
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
-    proc = subprocess.Popen(["bash", "-euo", "pipefail", "-c", commands], stdin=slave, stdout=slave, stderr=slave,
-                            cwd=cwd, env=env, start_new_session=True, preexec_fn=controlling_terminal)
+    proc = subprocess.Popen(
+        ["bash", "-euo", "pipefail", "-c", commands],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+        preexec_fn=controlling_terminal,
+    )
     os.close(slave)
     transcript, answered = "", 0
     deadline = time.monotonic() + timeout

@@ -37,15 +37,54 @@ def test_frozen_coin_is_not_spent_and_travels_as_bip329_spendable(run, tmp_path,
     # Export: spendable false, label kept. 250,000 sat needs the frozen coin: refused; 150,000 takes the other one.
     exported = [json.loads(line) for line in watcher(run, "labels", "export", "-").stdout.decode().splitlines()]
     assert {"type": "output", "ref": big, "label": "cold", "spendable": False} in exported
-    refused = watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "250000sat", "--fee-rate", "2",
-                      "--out", str(tmp_path / "no.psbt"), check=False)
+    refused = watcher(
+        run,
+        "send",
+        "--to",
+        FAUCET_ADDRESS,
+        "--amount",
+        "250000sat",
+        "--fee-rate",
+        "2",
+        "--out",
+        str(tmp_path / "no.psbt"),
+        check=False,
+    )
     assert refused.returncode == 2 and b"insufficient" in refused.stderr.lower()
-    sent = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "150000sat", "--fee-rate", "2",
-                        "--out", str(tmp_path / "a.psbt"), "--json"))
+    sent = jout(
+        watcher(
+            run,
+            "send",
+            "--to",
+            FAUCET_ADDRESS,
+            "--amount",
+            "150000sat",
+            "--fee-rate",
+            "2",
+            "--out",
+            str(tmp_path / "a.psbt"),
+            "--json",
+        )
+    )
     assert [i["outpoint"] for i in sent["inputs"]] == [small]
     # Named with --utxo, a frozen coin is spent.
-    named = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "100000sat", "--fee-rate", "2",
-                         "--utxo", big, "--out", str(tmp_path / "b.psbt"), "--json"))
+    named = jout(
+        watcher(
+            run,
+            "send",
+            "--to",
+            FAUCET_ADDRESS,
+            "--amount",
+            "100000sat",
+            "--fee-rate",
+            "2",
+            "--utxo",
+            big,
+            "--out",
+            str(tmp_path / "b.psbt"),
+            "--json",
+        )
+    )
     assert [i["outpoint"] for i in named["inputs"]] == [big]
 
     # Unfreeze keeps the label; a fresh data dir importing the exported labels has the coin frozen again.
@@ -75,21 +114,32 @@ def test_cpfp_child_lifts_the_package_to_the_asked_rate(run, tmp_path, regtest_n
     node = regtest_node
     account = setup_wallet(run, node, "wpkh", [400_000])
     parent_psbt = tmp_path / "parent.psbt"
-    parent = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "100000sat", "--fee-rate", "1",
-                          "--out", str(parent_psbt), "--json"))
+    parent = jout(
+        watcher(
+            run,
+            "send",
+            "--to",
+            FAUCET_ADDRESS,
+            "--amount",
+            "100000sat",
+            "--fee-rate",
+            "1",
+            "--out",
+            str(parent_psbt),
+            "--json",
+        )
+    )
     assert broadcast_signed(run, tmp_path, parent_psbt.read_bytes(), account, "parent") == parent["txid"]
     watcher(run, "sync")
 
     # Asking for less than the parent already pays is refused; so is an unknown parent.
-    low = watcher(run, "bump", "--cpfp", parent["txid"], "--fee-rate", "0.5", "--out", str(tmp_path / "x"),
-                  check=False)
+    low = watcher(run, "bump", "--cpfp", parent["txid"], "--fee-rate", "0.5", "--out", str(tmp_path / "x"), check=False)
     assert low.returncode == 2 and b"already pays" in low.stderr
     unknown = watcher(run, "bump", "--cpfp", "11" * 32, "--fee-rate", "5", check=False)
     assert unknown.returncode == 2 and b"no transaction" in unknown.stderr
 
     child_psbt = tmp_path / "child.psbt"
-    child = jout(watcher(run, "bump", "--cpfp", parent["txid"], "--fee-rate", "12", "--out", str(child_psbt),
-                         "--json"))
+    child = jout(watcher(run, "bump", "--cpfp", parent["txid"], "--fee-rate", "12", "--out", str(child_psbt), "--json"))
     assert child["parent"] == parent["txid"] and len(child["outputs"]) == 1
     unsigned = PSBT.parse(child_psbt.read_bytes())
     assert any(i.txid.hex() == parent["txid"] for i in unsigned.tx.vin)
@@ -141,8 +191,14 @@ def test_cpfp_child_lifts_the_package_to_the_asked_rate(run, tmp_path, regtest_n
 def run_on_terminal(bin_dir, home, args: list[str], answer: bytes) -> tuple[int, bytes]:
     """Runs airlock-watcher with a pseudo-terminal as stdin (and stderr), typing `answer`."""
     leader, follower = pty.openpty()
-    proc = subprocess.Popen([str(bin_dir / "airlock-watcher"), *args], stdin=follower, stdout=subprocess.PIPE,
-                            stderr=follower, env=home.env, cwd=home.root)
+    proc = subprocess.Popen(
+        [str(bin_dir / "airlock-watcher"), *args],
+        stdin=follower,
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        env=home.env,
+        cwd=home.root,
+    )
     os.close(follower)
     os.write(leader, answer)
     out, _ = proc.communicate(timeout=60)
@@ -161,8 +217,18 @@ def run_on_terminal(bin_dir, home, args: list[str], answer: bytes) -> tuple[int,
 
 def test_wallets_delete_asks_and_refuses_without_a_terminal(run, bin_dir, home, regtest_node):
     setup_wallet(run, regtest_node, "wpkh", [50_000])
-    watcher(run, "import", "-", "--name", "second", "--network", "regtest", "--birthday", "120",
-            input=setup_second_descriptor())
+    watcher(
+        run,
+        "import",
+        "-",
+        "--name",
+        "second",
+        "--network",
+        "regtest",
+        "--birthday",
+        "120",
+        input=setup_second_descriptor(),
+    )
     names = lambda: [w["name"] for w in jout(watcher(run, "wallets", "--json"))]  # noqa: E731
     assert names() == ["second", "w"]
 
@@ -197,13 +263,28 @@ def test_inspect_shows_own_inputs_outputs_and_labels(run, tmp_path, regtest_node
     account = setup_wallet(run, regtest_node, "wpkh", [250_000])
     [coin] = jout(watcher(run, "utxos", "--json"))
     outpoint = f"{coin['txid']}:{coin['vout']}"
-    labels = [{"type": "tx", "ref": coin["txid"], "label": "salary"},
-              {"type": "addr", "ref": account.address(0), "label": "payroll address"},
-              {"type": "addr", "ref": FAUCET_ADDRESS, "label": "the faucet"}]
+    labels = [
+        {"type": "tx", "ref": coin["txid"], "label": "salary"},
+        {"type": "addr", "ref": account.address(0), "label": "payroll address"},
+        {"type": "addr", "ref": FAUCET_ADDRESS, "label": "the faucet"},
+    ]
     watcher(run, "labels", "import", "-", input="".join(json.dumps(x) + "\n" for x in labels))
     psbt_path = tmp_path / "spend.psbt"
-    sent = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "100000sat", "--fee-rate", "3",
-                        "--out", str(psbt_path), "--json"))
+    sent = jout(
+        watcher(
+            run,
+            "send",
+            "--to",
+            FAUCET_ADDRESS,
+            "--amount",
+            "100000sat",
+            "--fee-rate",
+            "3",
+            "--out",
+            str(psbt_path),
+            "--json",
+        )
+    )
     report = jout(watcher(run, "inspect", str(psbt_path), "--json"))
     assert report["txid"] == sent["txid"] and report["fee"] == sent["fee"] and report["wallet"] == "w"
     [inp] = report["inputs"]
@@ -216,7 +297,9 @@ def test_inspect_shows_own_inputs_outputs_and_labels(run, tmp_path, regtest_node
     assert change["keychain"] == "change" and change["amount"] == 250_000 - 100_000 - sent["fee"]
     assert report["net"] == -(100_000 + sent["fee"])
     # The same decoding as the signer's inspect.
-    signer = json.loads(run("airlock-signer", "inspect", str(psbt_path), "--network", "regtest", "--json", check=True).stdout)
+    signer = json.loads(
+        run("airlock-signer", "inspect", str(psbt_path), "--network", "regtest", "--json", check=True).stdout
+    )
     assert signer["txid"] == report["txid"] and signer["fee"] == report["fee"]
     assert [o["address"] for o in signer["outputs"]] == [o["address"] for o in report["outputs"]]
     text = watcher(run, "inspect", str(psbt_path)).stdout.decode()

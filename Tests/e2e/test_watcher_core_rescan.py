@@ -55,8 +55,11 @@ def test_birthday_rescans_only_from_there(run, fresh_regtest_node):
     day = time.strftime("%Y-%m-%d", time.gmtime(now - 86400))
     wallets = {"by-height": ["--birthday", str(birthday)], "by-date": ["--birthday", day], "genesis": []}
     for name, extra in wallets.items():
-        imported = jout(watcher(run, "import", "-", "--name", name, "--network", "regtest", *extra, "--json",
-                                input=account.descriptor))
+        imported = jout(
+            watcher(
+                run, "import", "-", "--name", name, "--network", "regtest", *extra, "--json", input=account.descriptor
+            )
+        )
         assert imported["birthday"] == (extra[1] if extra else None)
     watcher(run, "node", "set", core_url(node))
     balances = {name: jout(watcher(run, "--wallet", name, "sync", "--json"))["balance"] for name in wallets}
@@ -66,8 +69,10 @@ def test_birthday_rescans_only_from_there(run, fresh_regtest_node):
         [(start, _, first, last)] = rescans(node, f"airlock-{name}")
         assert (start, first, last) == (first_recent, first_recent, node.height()), name
         assert balances[name] == 200_000, name
-        listed = {t["txid"] for t in node.cli("listsinceblock", "", 1, True, True, True,
-                                              wallet=f"airlock-{name}")["transactions"]}
+        listed = {
+            t["txid"]
+            for t in node.cli("listsinceblock", "", 1, True, True, True, wallet=f"airlock-{name}")["transactions"]
+        }
         assert new_txid in listed and old_txid not in listed
     # Control: without a birthday the rescan starts at genesis and finds both payments.
     [(start, _, first, last)] = rescans(node, "airlock-genesis")
@@ -81,8 +86,19 @@ def test_birthday_rescans_only_from_there(run, fresh_regtest_node):
 
     # Bad birthdays are usage errors and import nothing.
     for bad in ("yesterday", "2024-02-30", "2008-12-31", "12.5", "99999999999"):
-        proc = watcher(run, "import", "-", "--name", "bad", "--network", "regtest", "--birthday", bad,
-                       input=account.descriptor, check=False)
+        proc = watcher(
+            run,
+            "import",
+            "-",
+            "--name",
+            "bad",
+            "--network",
+            "regtest",
+            "--birthday",
+            bad,
+            input=account.descriptor,
+            check=False,
+        )
         assert proc.returncode == 1 and b"--birthday" in proc.stderr, bad
     assert "bad" not in [w["name"] for w in jout(watcher(run, "wallets", "--json"))]
 
@@ -119,8 +135,13 @@ def test_sync_killed_during_rescan_is_resumed(run, bin_dir, home, fresh_regtest_
     restart_with(node, "--rescan-delay-ms", "80")
     watcher(run, "import", "-", "--name", "w", "--network", "regtest", input=account.descriptor)
     watcher(run, "node", "set", core_url(node))
-    first = subprocess.Popen([str(bin_dir / "airlock-watcher"), "sync"], env=home.env, cwd=home.root,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    first = subprocess.Popen(
+        [str(bin_dir / "airlock-watcher"), "sync"],
+        env=home.env,
+        cwd=home.root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     scanning = False
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

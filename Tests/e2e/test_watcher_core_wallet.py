@@ -46,16 +46,28 @@ def test_wallet_mode_gives_full_history_with_spends(run, tmp_path, fresh_regtest
     info = node.cli("getwalletinfo", wallet="airlock-w")
     assert (info["private_keys_enabled"], info["blank"], info["descriptors"]) == (False, True, True)
     descs = node.cli("listdescriptors", wallet="airlock-w")["descriptors"]
-    assert sorted(d["desc"].split("#")[0] for d in descs) == sorted(
-        str(d) for d in (account.receive, account.change))
+    assert sorted(d["desc"].split("#")[0] for d in descs) == sorted(str(d) for d in (account.receive, account.change))
     assert all(d["range"][0] == 0 and d["range"][1] >= 19 for d in descs)
     assert jout(watcher(run, "node", "test", "--json"))["mode"] == "wallet airlock-w"
     assert b"via wallet airlock-w" in watcher(run, "sync").stdout
 
     # A spend: in the history while unconfirmed and after mining, with its fee; the spent coins are gone.
     unsigned = tmp_path / "unsigned.psbt"
-    sent = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "250000sat", "--fee-rate", "2",
-                        "--out", str(unsigned), "--json"))
+    sent = jout(
+        watcher(
+            run,
+            "send",
+            "--to",
+            FAUCET_ADDRESS,
+            "--amount",
+            "250000sat",
+            "--fee-rate",
+            "2",
+            "--out",
+            str(unsigned),
+            "--json",
+        )
+    )
     signed = tmp_path / "signed.psbt"
     signed.write_bytes(sign(unsigned.read_bytes(), account))
     assert watcher(run, "broadcast", str(signed)).stdout.decode().strip() == sent["txid"]
@@ -97,8 +109,11 @@ def test_wallet_mode_widens_the_imported_range_as_sync_discovers_addresses(run, 
     synced = jout(watcher(run, "sync", "--json"))
     assert synced["mode"] == "wallet deep"
     assert synced["balance"] == 45_000
-    receive = [d for d in node.cli("listdescriptors", wallet="deep")["descriptors"]
-               if d["desc"].split("#")[0] == str(account.receive)]
+    receive = [
+        d
+        for d in node.cli("listdescriptors", wallet="deep")["descriptors"]
+        if d["desc"].split("#")[0] == str(account.receive)
+    ]
     assert receive[0]["range"][1] >= 30 + 20  # the gap after the last used address is watched too
     used = [a["index"] for a in jout(watcher(run, "addresses", "--json")) if a["used"]]
     assert used == [15, 30]
@@ -118,8 +133,21 @@ def test_scantxoutset_fallback_on_a_node_without_wallet_support(run, tmp_path, f
     assert synced["mode"] == "scantxoutset (the node has no wallet support)"
     assert synced["balance"] == 200_000
     unsigned = tmp_path / "unsigned.psbt"
-    sent = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "150000sat", "--fee-rate", "2",
-                        "--out", str(unsigned), "--json"))
+    sent = jout(
+        watcher(
+            run,
+            "send",
+            "--to",
+            FAUCET_ADDRESS,
+            "--amount",
+            "150000sat",
+            "--fee-rate",
+            "2",
+            "--out",
+            str(unsigned),
+            "--json",
+        )
+    )
     signed = tmp_path / "signed.psbt"
     signed.write_bytes(sign(unsigned.read_bytes(), account))
     watcher(run, "broadcast", str(signed))

@@ -31,8 +31,12 @@ class Microsocks:
         self.port = free_port()
         self.log_path = log_path
         self.log = open(log_path, "wb")
-        self.proc = subprocess.Popen(["microsocks", "-i", "127.0.0.1", "-p", str(self.port)],
-                                     stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            ["microsocks", "-i", "127.0.0.1", "-p", str(self.port)],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 10
         while True:
             try:
@@ -90,7 +94,7 @@ class SocksTap:
             if head[3] == 3:
                 n = client.recv(1)
                 rest = n + client.recv(n[0] + 2)
-                host = rest[1:1 + n[0]].decode()
+                host = rest[1 : 1 + n[0]].decode()
             else:
                 rest = client.recv((4 if head[3] == 1 else 16) + 2)
                 host = socket.inet_ntop(socket.AF_INET if head[3] == 1 else socket.AF_INET6, rest[:-2])
@@ -119,8 +123,26 @@ class TLSRelay:
 
     def __init__(self, upstream_port: int, tmp_path):
         key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
-                        str(cert), "-days", "2", "-subj", "/CN=localhost"], check=True, capture_output=True)
+        subprocess.run(
+            [
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-keyout",
+                str(key),
+                "-out",
+                str(cert),
+                "-days",
+                "2",
+                "-subj",
+                "/CN=localhost",
+            ],
+            check=True,
+            capture_output=True,
+        )
         self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         self.context.load_cert_chain(cert, key)
         self.upstream_port = upstream_port
@@ -254,15 +276,21 @@ def test_with_the_proxy_stopped_the_watcher_exits_5_and_never_connects_directly(
     assert b"SOCKS proxy 127.0.0.1" in failed.stderr and b"not connecting directly" in failed.stderr
     # The node (reachable directly all along) saw no new client.
     assert "electrum client" not in node.log_path.read_text(errors="replace")[before:]
-    for url in (f"bitcoind://127.0.0.1:{node.rpc_port}?cookie={node.cookie}",
-                f"esplora+http://127.0.0.1:{node.rpc_port}"):
+    for url in (
+        f"bitcoind://127.0.0.1:{node.rpc_port}?cookie={node.cookie}",
+        f"esplora+http://127.0.0.1:{node.rpc_port}",
+    ):
         watcher(run, "node", "set", url, "--proxy", proxy.url)
         assert watcher(run, "node", "test", check=False).returncode == 5
 
 
 def test_bad_proxy_values_are_refused(run):
-    for bad, why in (("socks5://127.0.0.1:9050", b"socks5h"), ("http://127.0.0.1:8080", b"socks5h"),
-                     ("socks5h://127.0.0.1", b"port"), ("socks5h://127.0.0.1:99999", b"")):
+    for bad, why in (
+        ("socks5://127.0.0.1:9050", b"socks5h"),
+        ("http://127.0.0.1:8080", b"socks5h"),
+        ("socks5h://127.0.0.1", b"port"),
+        ("socks5h://127.0.0.1:99999", b""),
+    ):
         proc = watcher(run, "node", "set", "electrum://127.0.0.1:50001", "--proxy", bad, check=False)
         assert proc.returncode == 2, (bad, proc.stderr)
         assert why in proc.stderr

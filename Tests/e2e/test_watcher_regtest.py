@@ -44,8 +44,7 @@ def set_node(run, node, backend, extra=()):
 def coinbase_value_to(node, block_hash: str, address: str) -> int:
     block = node.cli("getblock", block_hash, 2)
     coinbase = block["tx"][0]
-    return sum(round(o["value"] * 100_000_000) for o in coinbase["vout"]
-               if o["scriptPubKey"].get("address") == address)
+    return sum(round(o["value"] * 100_000_000) for o in coinbase["vout"] if o["scriptPubKey"].get("address") == address)
 
 
 def fund(node, account):
@@ -83,8 +82,10 @@ def test_sync_balance_matches_payments(run, regtest_node, kind, backend):
         node_wallet = synced["mode"].split(" ", 1)[1]
         mine = regtest_node.cli("getbalances", wallet=node_wallet)["mine"]
         assert {k: round(v * 100_000_000) for k, v in mine.items()} == {
-            "trusted": expected["confirmed"], "untrusted_pending": expected["unconfirmed"],
-            "immature": expected["immature"]}
+            "trusted": expected["confirmed"],
+            "untrusted_pending": expected["unconfirmed"],
+            "immature": expected["immature"],
+        }
     else:
         assert synced["mode"] is None
     balance = jout(watcher(run, "balance", "--json"))
@@ -92,8 +93,12 @@ def test_sync_balance_matches_payments(run, regtest_node, kind, backend):
     assert balance["total"] == sum(expected.values())
     utxos = jout(watcher(run, "utxos", "--json"))
     assert sorted(u["value"] for u in utxos) == sorted([150_000, 33_000, 70_000, expected["immature"]])
-    assert {u["address"] for u in utxos} == {account.address(0), account.address(1), account.address(2),
-                                             account.address(4, change=True)}
+    assert {u["address"] for u in utxos} == {
+        account.address(0),
+        account.address(1),
+        account.address(2),
+        account.address(4, change=True),
+    }
     history = jout(watcher(run, "history", "--json"))
     assert len(history) == 4
     assert sum(h["net"] for h in history) == balance["total"]
@@ -107,8 +112,10 @@ def test_sync_balance_matches_payments(run, regtest_node, kind, backend):
     assert used == [0, 1, 2]
     # send --dry-run: confirmed mature coins pay 100,000 sat at 2 sat/vB with change to the next change address.
     from regtest.testing import FAUCET_ADDRESS
-    plan = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "100000sat", "--fee-rate", "2",
-                        "--dry-run", "--json"))
+
+    plan = jout(
+        watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "100000sat", "--fee-rate", "2", "--dry-run", "--json")
+    )
     values = {u["outpoint"]: u["value"] for u in utxos}
     spent = sum(values[i["outpoint"]] for i in plan["inputs"])
     assert spent == sum(o["value"] for o in plan["outputs"]) + plan["fee"]
@@ -139,8 +146,10 @@ def test_esplora_backend(run, regtest_node):
 def db_rows(data_dir: Path):
     con = sqlite3.connect(data_dir / "wallet.sqlite")
     try:
-        return (con.execute("SELECT txid, height, block_hash, verified FROM tx ORDER BY txid").fetchall(),
-                con.execute("SELECT txid, vout, value FROM utxo ORDER BY txid, vout").fetchall())
+        return (
+            con.execute("SELECT txid, height, block_hash, verified FROM tx ORDER BY txid").fetchall(),
+            con.execute("SELECT txid, vout, value FROM utxo ORDER BY txid, vout").fetchall(),
+        )
     finally:
         con.close()
 
@@ -199,8 +208,7 @@ def test_sync_survives_sigkill(run, bin_dir, home, fresh_regtest_node):
             node.send_to(account.address(16), 7_000)
             node.mine(1)
             expected += 7_000
-        proc = subprocess.Popen(cmd, env=home.env, cwd=home.root, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, env=home.env, cwd=home.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(rng.uniform(0, full * 1.2))
         if proc.poll() is None:
             killed_mid_sync += 1
@@ -225,17 +233,26 @@ def test_backup_restore_roundtrip(run, home, regtest_node, tmp_path):
     for name in ("single", "vault"):
         watcher(run, "--wallet", name, "sync")
     labels = tmp_path / "labels.jsonl"
-    labels.write_text(json.dumps({"type": "tx", "ref": txid, "label": "salary"}) + "\n"
-                      + json.dumps({"type": "output", "ref": f"{txid}:0", "label": "cold", "spendable": False}) + "\n"
-                      + json.dumps({"type": "addr", "ref": wpkh.address(0), "label": "first"}) + "\n")
+    labels.write_text(
+        json.dumps({"type": "tx", "ref": txid, "label": "salary"})
+        + "\n"
+        + json.dumps({"type": "output", "ref": f"{txid}:0", "label": "cold", "spendable": False})
+        + "\n"
+        + json.dumps({"type": "addr", "ref": wpkh.address(0), "label": "first"})
+        + "\n"
+    )
     watcher(run, "--wallet", "single", "labels", "import", str(labels))
     watcher(run, "--wallet", "single", "receive", "--new")
     # Shared options stand before or after the subcommand alike.
-    assert watcher(run, "--wallet=single", "--json", "balance").stdout == watcher(
-        run, "balance", "--wallet", "single", "--json").stdout
-    state = lambda extra: ([jout(watcher(run, *extra, "--wallet", n, "balance", "--json")) for n in ("single", "vault")],  # noqa: E731
-                           watcher(run, *extra, "--wallet", "single", "labels", "export", "-").stdout,
-                           jout(watcher(run, *extra, "wallets", "--json")))
+    assert (
+        watcher(run, "--wallet=single", "--json", "balance").stdout
+        == watcher(run, "balance", "--wallet", "single", "--json").stdout
+    )
+    state = lambda extra: (  # noqa: E731
+        [jout(watcher(run, *extra, "--wallet", n, "balance", "--json")) for n in ("single", "vault")],
+        watcher(run, *extra, "--wallet", "single", "labels", "export", "-").stdout,
+        jout(watcher(run, *extra, "wallets", "--json")),
+    )
     before = state(())
     backup = tmp_path / "backup.json"
     watcher(run, "backup", "--out", str(backup))
@@ -301,8 +318,17 @@ def test_bad_input(run, regtest_node):
     proc = watcher(run, "balance", check=False)
     assert proc.returncode == 1 and b"--wallet" in proc.stderr
     # Importing the same name twice is refused.
-    proc = watcher(run, "import", "-", "--name", "other", "--network", "regtest",
-                   input=make_account("wpkh").descriptor, check=False)
+    proc = watcher(
+        run,
+        "import",
+        "-",
+        "--name",
+        "other",
+        "--network",
+        "regtest",
+        input=make_account("wpkh").descriptor,
+        check=False,
+    )
     assert proc.returncode == 2 and b"exists already" in proc.stderr
 
 
@@ -311,20 +337,38 @@ def test_import_forms(run, tmp_path):
     account = make_account("wpkh")
     receive_desc = account.descriptor.split("#")[0].replace("<0;1>", "0")
     change_desc = account.descriptor.split("#")[0].replace("<0;1>", "1")
-    two = jout(watcher(run, "import", "-", "--name", "two", "--network", "regtest", "--json",
-                       input=receive_desc + "\n" + change_desc + "\n"))
+    two = jout(
+        watcher(
+            run,
+            "import",
+            "-",
+            "--name",
+            "two",
+            "--network",
+            "regtest",
+            "--json",
+            input=receive_desc + "\n" + change_desc + "\n",
+        )
+    )
     assert two["first_address"] == account.address(0)
     key = account.descriptor.split("(")[1].split("/<0;1>")[0]  # [fp/84h/1h/0h]tpub...
     from embit import bip32
     from embit.networks import NETWORKS
+
     tpub = key.split("]")[1]
     vpub = bip32.HDKey.from_base58(tpub).to_base58(version=NETWORKS["regtest"]["zpub"])
-    slip = jout(watcher(run, "import", "-", "--name", "slip", "--network", "regtest", "--json",
-                        input=key.split("]")[0] + "]" + vpub))
+    slip = jout(
+        watcher(
+            run, "import", "-", "--name", "slip", "--network", "regtest", "--json", input=key.split("]")[0] + "]" + vpub
+        )
+    )
     assert slip["first_address"] == account.address(0)
     assert slip["receive_descriptor"].startswith("wpkh(")
-    export = {"chain": "XRT", "xfp": key[1:9].upper(),
-              "bip84": {"name": "p2wpkh", "deriv": "m/84'/1'/0'", "xpub": tpub, "desc": account.descriptor}}
+    export = {
+        "chain": "XRT",
+        "xfp": key[1:9].upper(),
+        "bip84": {"name": "p2wpkh", "deriv": "m/84'/1'/0'", "xpub": tpub, "desc": account.descriptor},
+    }
     exported = jout(watcher(run, "import", "-", "--json", input=json.dumps(export)))
     assert exported["name"] == "bip84" and exported["network"] == "regtest"
     assert exported["first_address"] == account.address(0)

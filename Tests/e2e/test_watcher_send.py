@@ -92,8 +92,21 @@ def test_send_sign_broadcast(run, home, regtest_node, tmp_path, kind):
     account = setup_wallet(run, node, kind, [200_000, 300_000])
     before = wallet_outpoints(run)
     unsigned = tmp_path / "unsigned.psbt"
-    sent = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "250000sat", "--fee-rate", "2",
-                        "--out", str(unsigned), "--json"))
+    sent = jout(
+        watcher(
+            run,
+            "send",
+            "--to",
+            FAUCET_ADDRESS,
+            "--amount",
+            "250000sat",
+            "--fee-rate",
+            "2",
+            "--out",
+            str(unsigned),
+            "--json",
+        )
+    )
     raw = unsigned.read_bytes()
     assert raw.startswith(b"psbt\xff")
     assert base64.b64decode(sent["psbt"]) == raw
@@ -195,10 +208,15 @@ def test_combine_finalize_and_bump(run, regtest_node, tmp_path):
     signed.write_bytes(sign(base64.b64decode(bump["psbt"]), account))
     # A second watcher on the same account syncs through Bitcoin Core RPC in wallet mode: it sees the original.
     core_dir, core_wallet = str(tmp_path / "core-watcher"), f"airlock-{os.urandom(6).hex()}"
-    watcher(run, "import", "-", "--name", "w", "--network", "regtest", "--data-dir", core_dir,
-            input=account.descriptor)
-    watcher(run, "node", "set", f"bitcoind://127.0.0.1:{node.rpc_port}/wallet/{core_wallet}?cookie={node.cookie}",
-            "--data-dir", core_dir)
+    watcher(run, "import", "-", "--name", "w", "--network", "regtest", "--data-dir", core_dir, input=account.descriptor)
+    watcher(
+        run,
+        "node",
+        "set",
+        f"bitcoind://127.0.0.1:{node.rpc_port}/wallet/{core_wallet}?cookie={node.cookie}",
+        "--data-dir",
+        core_dir,
+    )
     watcher(run, "sync", "--data-dir", core_dir)
     assert sent["txid"] in {h["txid"] for h in jout(watcher(run, "history", "--json", "--data-dir", core_dir))}
     # The node replaces the original (Core 28's full RBF rules, docs/regtest.md): gone from the mempool at once.
@@ -248,8 +266,11 @@ def test_bad_input(run, regtest_node, tmp_path):
     assert proc.returncode == 2 and b"input 0" in proc.stderr
     # A transaction the node refuses (a double spend at the same fee rate, no replacement): exit 5 and the reason.
     outpoint = sent["inputs"][0]["outpoint"]
-    other = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "20000sat", "--fee-rate", "1",
-                         "--utxo", outpoint, "--json"))
+    other = jout(
+        watcher(
+            run, "send", "--to", FAUCET_ADDRESS, "--amount", "20000sat", "--fee-rate", "1", "--utxo", outpoint, "--json"
+        )
+    )
     first = tmp_path / "first.psbt"
     first.write_bytes(sign(base64.b64decode(sent["psbt"]), account))
     watcher(run, "broadcast", str(first))

@@ -37,8 +37,7 @@ class TestAccount:
 
 def _key(path: str) -> str:
     """A fresh random seed's `[fp/path]tpub` at `path` (h-notation)."""
-    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(bip39.mnemonic_from_bytes(os.urandom(16))),
-                                 version=NET["xprv"])
+    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(bip39.mnemonic_from_bytes(os.urandom(16))), version=NET["xprv"])
     xpub = root.derive("m/" + path).to_public()
     return f"[{root.my_fingerprint.hex()}/{path}]{xpub.to_base58(version=NET['xpub'])}"
 
@@ -233,14 +232,17 @@ class EsploraAdapter:
             confirmed = sorted([h for h in history if h["height"] > 0], key=lambda h: -h["height"])
             if len(parts) == 5 and parts[3] == "chain":
                 after = [h["tx_hash"] for h in confirmed].index(parts[4]) + 1
-                page = confirmed[after:after + 25]
+                page = confirmed[after : after + 25]
             else:
                 page = mempool[:50] + confirmed[:25]
             out = []
             for h in page:
                 if h["height"] > 0:
-                    status = {"confirmed": True, "block_height": h["height"],
-                              "block_hash": self.node.cli("getblockhash", h["height"])}
+                    status = {
+                        "confirmed": True,
+                        "block_height": h["height"],
+                        "block_hash": self.node.cli("getblockhash", h["height"]),
+                    }
                 else:
                     status = {"confirmed": False}
                 out.append({"txid": h["tx_hash"], "status": status})

@@ -8,6 +8,7 @@ which the Swift EthereumTests compare with. Run from the repository root: .venv/
 - an EIP-191 personal message and EIP-712 `Mail` signed by eth-account with key 0;
 - the EIP-712 signing hash of every message in eth-account's own test files (Tests/Vectors/ethereum/eip712/
   eth_account_valid_*.json, copied from eth-account's tests/eip712_messages)."""
+
 import json
 import pathlib
 
@@ -31,21 +32,51 @@ def main():
     other = to_checksum_address("0x" + "35" * 20)
     calldata = "0xa9059cbb" + "00" * 12 + "cd" * 20 + f"{12_500_000:064x}"
     txs = {
-        "eip1559": {"type": 2, "chainId": 1, "nonce": 7, "maxPriorityFeePerGas": 1_500_000_000,
-                    "maxFeePerGas": 30_000_000_000, "gas": 60_000, "to": token, "value": 0, "data": calldata,
-                    "accessList": []},
-        "eip2930": {"type": 1, "chainId": 11155111, "nonce": 0, "gasPrice": 20_000_000_000, "gas": 50_000,
-                    "to": other, "value": 10**18, "data": "0x",
-                    "accessList": [{"address": to_checksum_address("0x" + "de" * 20), "storageKeys": ["0x" + "00" * 31 + "01"]}]},
-        "eip155": {"chainId": 137, "nonce": 3, "gasPrice": 50_000_000_000, "gas": 21_000,
-                   "to": other, "value": 123_456_789, "data": "0x"},
+        "eip1559": {
+            "type": 2,
+            "chainId": 1,
+            "nonce": 7,
+            "maxPriorityFeePerGas": 1_500_000_000,
+            "maxFeePerGas": 30_000_000_000,
+            "gas": 60_000,
+            "to": token,
+            "value": 0,
+            "data": calldata,
+            "accessList": [],
+        },
+        "eip2930": {
+            "type": 1,
+            "chainId": 11155111,
+            "nonce": 0,
+            "gasPrice": 20_000_000_000,
+            "gas": 50_000,
+            "to": other,
+            "value": 10**18,
+            "data": "0x",
+            "accessList": [
+                {"address": to_checksum_address("0x" + "de" * 20), "storageKeys": ["0x" + "00" * 31 + "01"]}
+            ],
+        },
+        "eip155": {
+            "chainId": 137,
+            "nonce": 3,
+            "gasPrice": 50_000_000_000,
+            "gas": 21_000,
+            "to": other,
+            "value": 123_456_789,
+            "data": "0x",
+        },
     }
     signed = {}
     for name, tx in txs.items():
         s = key0.sign_transaction(tx)
         unsigned = serializable_unsigned_transaction_from_dict(tx)
-        signed[name] = {"tx": tx, "signing_hash": unsigned.hash().hex().removeprefix("0x"),
-                        "raw": s.raw_transaction.hex().removeprefix("0x"), "v": s.v}
+        signed[name] = {
+            "tx": tx,
+            "signing_hash": unsigned.hash().hex().removeprefix("0x"),
+            "raw": s.raw_transaction.hex().removeprefix("0x"),
+            "v": s.v,
+        }
     message = b"Airlock personal message \xe2\x9c\x93"
     personal = key0.sign_message(encode_defunct(primitive=message))
     mail = json.loads((VECTORS / "eip712" / "eip712_example_mail.json").read_text())["typed_data"]

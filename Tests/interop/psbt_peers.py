@@ -14,6 +14,7 @@ Requests (`action` picks one):
 BIP39 mnemonics through embit (BIP44/49/84/86/48 account paths on testnet/regtest), so nothing here trusts Airlock's
 derivation. The funding transactions are synthetic: script verification needs only the spent outputs.
 """
+
 import hashlib
 import json
 import sys
@@ -97,7 +98,8 @@ def create_embit(kind, mnemonics):
     external, internal = (Descriptor.from_string(d) for d in descriptors(kind, mnemonics))
     receive0, change1, change2 = external.derive(0), internal.derive(1), internal.derive(2)
     funding = funding_transaction(
-        kind, [(receive0.script_pubkey(), 60_000), (PAYEE, 1_234), (change1.script_pubkey(), 45_000)])
+        kind, [(receive0.script_pubkey(), 60_000), (PAYEE, 1_234), (change1.script_pubkey(), 45_000)]
+    )
     txid = funding.txid()
     tx = Transaction(
         version=2,
@@ -132,8 +134,8 @@ def create_bdk(kind, mnemonics):
     receive = wallet.reveal_next_address(bdk.KeychainKind.EXTERNAL).address.script_pubkey()
     change = wallet.reveal_next_address(bdk.KeychainKind.INTERNAL).address.script_pubkey()
     funding = funding_transaction(
-        "bdk " + kind,
-        [(Script(receive.to_bytes()), 60_000), (PAYEE, 1_234), (Script(change.to_bytes()), 45_000)])
+        "bdk " + kind, [(Script(receive.to_bytes()), 60_000), (PAYEE, 1_234), (Script(change.to_bytes()), 45_000)]
+    )
     wallet.apply_unconfirmed_txs([bdk.UnconfirmedTx(tx=bdk.Transaction(funding.serialize()), last_seen=1)])
     psbt = (
         bdk.TxBuilder()
@@ -146,8 +148,13 @@ def create_bdk(kind, mnemonics):
 
 def sign_options():
     return bdk.SignOptions(
-        trust_witness_utxo=False, assume_height=None, allow_all_sighashes=False, try_finalize=False,
-        sign_with_tap_internal_key=True, allow_grinding=True)
+        trust_witness_utxo=False,
+        assume_height=None,
+        allow_all_sighashes=False,
+        try_finalize=False,
+        sign_with_tap_internal_key=True,
+        allow_grinding=True,
+    )
 
 
 def sign(request):
@@ -237,7 +244,7 @@ def check_signatures(request):
                 failures.append(f"input {index}: ECDSA signature of {pub.sec().hex()} does not verify")
             r_length = der[3]
             s_length = der[5 + r_length]
-            s = int.from_bytes(der[6 + r_length:6 + r_length + s_length], "big")
+            s = int.from_bytes(der[6 + r_length : 6 + r_length + s_length], "big")
             if r_length > 32 or der[4] >= 0x80:
                 failures.append(f"input {index}: high R ({r_length} bytes)")
             if s > order // 2:

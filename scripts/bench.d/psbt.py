@@ -9,6 +9,7 @@ wallet holding the account's tprv descriptors; embit: `psbt.sign_with(root)`), e
 Parse+serialize: BDK's Python API takes and gives base64 text, embit and Airlock binary. Times are process CPU
 time (the machine may be shared); wall-clock medians travel along in `wall_ms`.
 """
+
 import json
 import statistics
 import sys
@@ -26,8 +27,14 @@ EMBIT_SIGN_RUNS = 2
 
 
 def row(workload, impl, times, detail="", wall=None):
-    return {"section": "psbt", "workload": workload, "impl": impl, "ms": statistics.median(times), "detail": detail,
-            "wall_ms": statistics.median(wall) if wall else None}
+    return {
+        "section": "psbt",
+        "workload": workload,
+        "impl": impl,
+        "ms": statistics.median(times),
+        "detail": detail,
+        "wall_ms": statistics.median(wall) if wall else None,
+    }
 
 
 class Times:
@@ -67,12 +74,19 @@ def main():
     directory, runs = Path(sys.argv[1]), int(sys.argv[2])
     spec = json.loads((directory / "workloads.json").read_text())
     airlock = json.loads((directory / "airlock.json").read_text())
-    rows = [row(r["name"], "airlock", [r["medianMilliseconds"]], wall=[r["medianWallMilliseconds"]])
-            for r in airlock["results"]]
+    rows = [
+        row(r["name"], "airlock", [r["medianMilliseconds"]], wall=[r["medianWallMilliseconds"]])
+        for r in airlock["results"]
+    ]
     root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(spec["mnemonic"]), version=NET["xprv"])
     options = bdk.SignOptions(
-        trust_witness_utxo=False, assume_height=None, allow_all_sighashes=False, try_finalize=False,
-        sign_with_tap_internal_key=True, allow_grinding=True)
+        trust_witness_utxo=False,
+        assume_height=None,
+        allow_all_sighashes=False,
+        try_finalize=False,
+        sign_with_tap_internal_key=True,
+        allow_grinding=True,
+    )
     for workload in spec["workloads"]:
         name, kind = workload["name"], workload["kind"]
         raw = (directory / workload["file"]).read_bytes()
@@ -94,7 +108,7 @@ def main():
                     sys.exit("psbt bench: embit signed {} of {} inputs".format(count[0], workload["inputs"]))
             embit_runs = len(embit_times.cpu)
             rows.append(bdk_times.row(name, "bdk"))
-            rows.append(embit_times.row(name, "embit", "{} run{}".format(embit_runs, "s"[embit_runs == 1:])))
+            rows.append(embit_times.row(name, "embit", "{} run{}".format(embit_runs, "s"[embit_runs == 1 :])))
         else:
             bdk_times, embit_times = Times(), Times()
             for _ in range(runs):

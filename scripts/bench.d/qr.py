@@ -4,6 +4,7 @@ the same files to text only (one process, all files). Wall time of whole runs, m
 
 Usage: qr.py AIRLOCK_BENCH DIR RUNS
 """
+
 import json
 import statistics
 import subprocess
@@ -25,10 +26,28 @@ def main():
         zbar.append((time.perf_counter() - start) * 1000)
     codes = len([line for line in texts.splitlines() if line.strip()])
     workload = f"decode {len(files)} UR PNGs"
-    print(json.dumps({"section": "qr", "workload": workload, "impl": "airlock", "ms": statistics.median(airlock),
-                      "detail": f"joined {report['joined_payload_bytes']} B"}))
-    print(json.dumps({"section": "qr", "workload": workload, "impl": "zbarimg", "ms": statistics.median(zbar),
-                      "detail": f"{codes} texts only"}))
+    print(
+        json.dumps(
+            {
+                "section": "qr",
+                "workload": workload,
+                "impl": "airlock",
+                "ms": statistics.median(airlock),
+                "detail": f"joined {report['joined_payload_bytes']} B",
+            }
+        )
+    )
+    print(
+        json.dumps(
+            {
+                "section": "qr",
+                "workload": workload,
+                "impl": "zbarimg",
+                "ms": statistics.median(zbar),
+                "detail": f"{codes} texts only",
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

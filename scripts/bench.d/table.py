@@ -8,6 +8,7 @@ time). Optional "note" (a longer description, printed once under the section's t
 "server_cpu_ms" (CPU time of the client and of the server, printed under the table too). A section adds rows; it
 never prints its own table.
 """
+
 import json
 import sys
 
@@ -46,8 +47,11 @@ def main():
                 print("  airlock, {}: {}".format(r["workload"], r["detail"]))
         for r in mine:
             if r.get("cpu_ms") is not None:
-                print("  {}, {}: CPU {:.0f} ms in the client, {:.0f} ms in the server".format(
-                    r["impl"], r["workload"], r["cpu_ms"], r.get("server_cpu_ms") or 0))
+                print(
+                    "  {}, {}: CPU {:.0f} ms in the client, {:.0f} ms in the server".format(
+                        r["impl"], r["workload"], r["cpu_ms"], r.get("server_cpu_ms") or 0
+                    )
+                )
         notes = []
         for r in mine:
             if r.get("note") and (r["impl"], r["note"]) not in notes:

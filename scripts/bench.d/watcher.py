@@ -51,12 +51,27 @@ def fail(message: str) -> None:
     sys.exit("watcher bench: " + message)
 
 
-def row(workload: str, impl: str, times: list[float], detail: str, note: str = "", cpu: list[float] | None = None,
-        server_cpu: list[float] | None = None) -> dict:
+def row(
+    workload: str,
+    impl: str,
+    times: list[float],
+    detail: str,
+    note: str = "",
+    cpu: list[float] | None = None,
+    server_cpu: list[float] | None = None,
+) -> dict:
     """`ms` is the median wall time; `cpu_ms` the client's CPU time, `server_cpu_ms` the node's, medians too."""
-    return {"section": "watcher", "workload": workload, "impl": impl, "ms": statistics.median(times),
-            "detail": detail, "note": note, "runs": len(times), "cpu_ms": statistics.median(cpu) if cpu else None,
-            "server_cpu_ms": statistics.median(server_cpu) if server_cpu else None}
+    return {
+        "section": "watcher",
+        "workload": workload,
+        "impl": impl,
+        "ms": statistics.median(times),
+        "detail": detail,
+        "note": note,
+        "runs": len(times),
+        "cpu_ms": statistics.median(cpu) if cpu else None,
+        "server_cpu_ms": statistics.median(server_cpu) if server_cpu else None,
+    }
 
 
 def process_cpu_ms(pid: int) -> float:
@@ -111,19 +126,28 @@ def airlock_sync(airlock: Airlock, fixture: dict, node, runs: int) -> tuple[dict
         summary = json.loads(proc.stdout)
         balance = json.loads(airlock.run(data, "balance", "--json").stdout)
         utxos = json.loads(airlock.run(data, "utxos", "--json").stdout)
-        if balance["total"] != fixture["balance_sats"] or len(utxos) != fixture["utxos"] \
-                or summary["transactions"] != fixture["transactions"]:
-            fail(f"Airlock synced wrong: balance {balance['total']} (expected {fixture['balance_sats']}), "
-                 f"{len(utxos)} UTXOs (expected {fixture['utxos']}), {summary['transactions']} transactions")
-        print(f"watcher: airlock sync run {n + 1}: {ms:.0f} ms (CPU: airlock {cpu_ms:.0f} ms, node "
-              f"{server[-1]:.0f} ms)", file=sys.stderr)
+        if (
+            balance["total"] != fixture["balance_sats"]
+            or len(utxos) != fixture["utxos"]
+            or summary["transactions"] != fixture["transactions"]
+        ):
+            fail(
+                f"Airlock synced wrong: balance {balance['total']} (expected {fixture['balance_sats']}), "
+                f"{len(utxos)} UTXOs (expected {fixture['utxos']}), {summary['transactions']} transactions"
+            )
+        print(
+            f"watcher: airlock sync run {n + 1}: {ms:.0f} ms (CPU: airlock {cpu_ms:.0f} ms, node {server[-1]:.0f} ms)",
+            file=sys.stderr,
+        )
         times.append(ms)
         if synced is not None:
             shutil.rmtree(synced.parent, ignore_errors=True)
         synced = data
     detail = f"{summary['scripts_checked']} scripts, {summary['transactions']} txs, {len(utxos)} UTXOs"
-    note = (f"sync: whole process, fresh data dir; requests batched by {STOP_GAP} scripts; txids, merkle proofs, "
-            "header PoW and links checked; each batch committed to SQLite")
+    note = (
+        f"sync: whole process, fresh data dir; requests batched by {STOP_GAP} scripts; txids, merkle proofs, "
+        "header PoW and links checked; each batch committed to SQLite"
+    )
     return row("full sync 5,000 txs", "airlock", times, detail, note, cpu, server), synced
 
 
@@ -153,12 +177,16 @@ def bdk_sync(fixture: dict, node, runs: int):
         utxos = len(wallet.list_unspent())
         if total != fixture["balance_sats"] or utxos != fixture["utxos"]:
             fail(f"BDK synced wrong: balance {total} (expected {fixture['balance_sats']}), {utxos} UTXOs")
-        print(f"watcher: bdk sync run {n + 1}: {ms:.0f} ms (CPU: bdk {cpu[-1]:.0f} ms, node {server[-1]:.0f} ms)",
-              file=sys.stderr)
+        print(
+            f"watcher: bdk sync run {n + 1}: {ms:.0f} ms (CPU: bdk {cpu[-1]:.0f} ms, node {server[-1]:.0f} ms)",
+            file=sys.stderr,
+        )
         times.append(ms)
-    note = (f"sync: full_scan(stop_gap={STOP_GAP}, batch_size={BDK_BATCH}, fetch_prev_txouts=False) + apply_update, "
-            "fresh in-memory wallet; one request per tx and per proof; merkle proof checked against the header's "
-            "root, no PoW or header-link check; bdk_electrum 0.24")
+    note = (
+        f"sync: full_scan(stop_gap={STOP_GAP}, batch_size={BDK_BATCH}, fetch_prev_txouts=False) + apply_update, "
+        "fresh in-memory wallet; one request per tx and per proof; merkle proof checked against the header's "
+        "root, no PoW or header-link check; bdk_electrum 0.24"
+    )
     return row("full sync 5,000 txs", "bdk", times, f"batch {BDK_BATCH}", note, cpu, server), wallet
 
 
@@ -169,18 +197,33 @@ def airlock_send(airlock: Airlock, synced: Path, address: str, sats: int, runs: 
         shutil.rmtree(data.parent, ignore_errors=True)
         shutil.copytree(synced, data)
         out = data.parent / "unsigned.psbt"
-        ms, _, proc = airlock.timed(data, "send", "--to", address, "--amount", f"{sats}sat",
-                                 "--fee-rate", str(FEE_RATE), "--out", str(out), "--json")
+        ms, _, proc = airlock.timed(
+            data,
+            "send",
+            "--to",
+            address,
+            "--amount",
+            f"{sats}sat",
+            "--fee-rate",
+            str(FEE_RATE),
+            "--out",
+            str(out),
+            "--json",
+        )
         report = json.loads(proc.stdout)
         paid = sum(i["value"] for i in report["inputs"])
         if paid < sats + report["fee"]:
             fail(f"Airlock's send spends {paid} sat for {sats} + fee {report['fee']}")
         times.append(ms)
         shutil.rmtree(data.parent, ignore_errors=True)
-    return row(f"send {sats:,} sat @{FEE_RATE}", "airlock", times,
-               f"{len(report['inputs'])} inputs, fee {report['fee']} sat, {report['algorithm']}",
-               "send: the whole `airlock-watcher send ... --out F --json` process on the synced wallet (loads 10,000 "
-               "UTXOs and 5,000 transactions, selects, writes the PSBT)")
+    return row(
+        f"send {sats:,} sat @{FEE_RATE}",
+        "airlock",
+        times,
+        f"{len(report['inputs'])} inputs, fee {report['fee']} sat, {report['algorithm']}",
+        "send: the whole `airlock-watcher send ... --out F --json` process on the synced wallet (loads 10,000 "
+        "UTXOs and 5,000 transactions, selects, writes the PSBT)",
+    )
 
 
 def bdk_send(wallet, address: str, sats: int, runs: int) -> dict:
@@ -188,24 +231,40 @@ def bdk_send(wallet, address: str, sats: int, runs: int) -> dict:
     times, inputs, fee = [], 0, 0
     for _ in range(runs):
         start = time.perf_counter()
-        psbt = (bdk.TxBuilder().add_recipient(script, bdk.Amount.from_sat(sats))
-                .fee_rate(bdk.FeeRate.from_sat_per_vb(FEE_RATE)).finish(wallet))
+        psbt = (
+            bdk.TxBuilder()
+            .add_recipient(script, bdk.Amount.from_sat(sats))
+            .fee_rate(bdk.FeeRate.from_sat_per_vb(FEE_RATE))
+            .finish(wallet)
+        )
         times.append((time.perf_counter() - start) * 1e3)
         inputs = len(json.loads(psbt.json_serialize())["unsigned_tx"]["input"])
         fee = psbt.fee()
-    return row(f"send {sats:,} sat @{FEE_RATE}", "bdk", times, f"{inputs} in, fee {fee}",
-               "send: TxBuilder().add_recipient().fee_rate().finish(wallet), in process on the synced wallet")
+    return row(
+        f"send {sats:,} sat @{FEE_RATE}",
+        "bdk",
+        times,
+        f"{inputs} in, fee {fee}",
+        "send: TxBuilder().add_recipient().fee_rate().finish(wallet), in process on the synced wallet",
+    )
 
 
 def airlock_bench_coinselect(bench: str) -> list[dict]:
-    proc = subprocess.run([bench, "coinselect", "--json", "--fee-rate", str(FEE_RATE)], capture_output=True,
-                          text=True, check=True)
+    proc = subprocess.run(
+        [bench, "coinselect", "--json", "--fee-rate", str(FEE_RATE)], capture_output=True, text=True, check=True
+    )
     rows = []
     for r in json.loads(proc.stdout):
-        rows.append({"section": "watcher", "workload": f"select {r['target_sats']:,} (pool)", "impl": "airlock",
-                     "ms": r["seconds"] * 1e3,
-                     "detail": f"{r['utxos']} synthetic UTXOs, {r['algorithm']}, {r['inputs']} inputs; "
-                               "airlock-bench coinselect, selection only, best of 3"})
+        rows.append(
+            {
+                "section": "watcher",
+                "workload": f"select {r['target_sats']:,} (pool)",
+                "impl": "airlock",
+                "ms": r["seconds"] * 1e3,
+                "detail": f"{r['utxos']} synthetic UTXOs, {r['algorithm']}, {r['inputs']} inputs; "
+                "airlock-bench coinselect, selection only, best of 3",
+            }
+        )
     return rows
 
 
@@ -219,8 +278,11 @@ def main() -> None:
     args = p.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     fixture = watcher_fixture.ensure(args.cache)
-    print(f"watcher: chain of {fixture['transactions']} wallet transactions, balance {fixture['balance_sats']} sat "
-          f"in {fixture['utxos']} UTXOs (cache {fixture['datadir']})", file=sys.stderr)
+    print(
+        f"watcher: chain of {fixture['transactions']} wallet transactions, balance {fixture['balance_sats']} sat "
+        f"in {fixture['utxos']} UTXOs (cache {fixture['datadir']})",
+        file=sys.stderr,
+    )
     node = watcher_fixture.start_node(fixture, args.workdir)
     rows = []
     try:

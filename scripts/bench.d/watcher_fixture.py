@@ -103,7 +103,7 @@ def build(datadir: Path) -> dict:
         per_fanout = TRANSACTIONS // FANOUTS
         fanouts, funding = [], []  # funding[i] = (txid, vout, value) that wallet transaction i spends
         for f, (cb_txid, cb_vout, cb_value) in enumerate(coinbases):
-            chunk = needs[f * per_fanout:(f + 1) * per_fanout]
+            chunk = needs[f * per_fanout : (f + 1) * per_fanout]
             outs = [TransactionOutput(v, FUNDER_SPK) for v in chunk]
             vsize = 11 + 68 + 31 * (len(outs) + 1) + 3
             change = cb_value - sum(chunk) - vsize * FANOUT_FEE_RATE
@@ -120,14 +120,18 @@ def build(datadir: Path) -> dict:
         for i in range(TRANSACTIONS):
             txid, vout, value = funding[i]
             tx = Transaction(
-                version=2, vin=[TransactionInput(bytes.fromhex(txid), vout, sequence=0xFFFFFFFD)],
-                vout=[TransactionOutput(values[2 * i], _spk(xpub, 0, i // RECEIVE_PER_ADDRESS)),
-                      TransactionOutput(values[2 * i + 1], _spk(xpub, 1, i // CHANGE_PER_ADDRESS))])
+                version=2,
+                vin=[TransactionInput(bytes.fromhex(txid), vout, sequence=0xFFFFFFFD)],
+                vout=[
+                    TransactionOutput(values[2 * i], _spk(xpub, 0, i // RECEIVE_PER_ADDRESS)),
+                    TransactionOutput(values[2 * i + 1], _spk(xpub, 1, i // CHANGE_PER_ADDRESS)),
+                ],
+            )
             sign_p2wpkh(tx, 0, FUNDER_KEY, value)
             wallet_txs.append(tx.serialize().hex())
         first_height = node.height() + 1
         for start in range(0, TRANSACTIONS, PER_BLOCK):
-            node.cli("generateblock", FAUCET_ADDRESS, wallet_txs[start:start + PER_BLOCK])
+            node.cli("generateblock", FAUCET_ADDRESS, wallet_txs[start : start + PER_BLOCK])
         height = node.height()
         # Spot checks through the node: the wallet's first receive script holds RECEIVE_PER_ADDRESS outputs.
         first = node.cli("scantxoutset", "start", [f"raw({_spk(xpub, 0, 0).data.hex()})"])
@@ -175,8 +179,9 @@ def start_node(fixture: dict, workdir: Path) -> RegtestNode:
     """A node on a fresh copy of the cached datadir (its log and lock files stay out of the cache)."""
     copy = workdir / "regtest-datadir"
     shutil.rmtree(copy, ignore_errors=True)
-    shutil.copytree(fixture["datadir"], copy, ignore=shutil.ignore_patterns("node.log", ".lock", ".cookie",
-                                                                            "node.json"))
+    shutil.copytree(
+        fixture["datadir"], copy, ignore=shutil.ignore_patterns("node.log", ".lock", ".cookie", "node.json")
+    )
     node = RegtestNode.start(copy, timeout=300)
     if node.height() != fixture["height"]:
         node.stop()

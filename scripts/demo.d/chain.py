@@ -67,8 +67,11 @@ def pay(datadir: str, address: str, amount: int) -> str:
     if not coins:
         raise SystemExit("chain.py: the faucet has no coin large enough")
     txid, vout, value = max(coins, key=lambda c: c[2])
-    tx = Transaction(version=2, vin=[TransactionInput(bytes.fromhex(txid), vout, sequence=0xFFFFFFFD)],
-                     vout=[TransactionOutput(amount, spk), TransactionOutput(value - amount - FEE, FAUCET_SPK)])
+    tx = Transaction(
+        version=2,
+        vin=[TransactionInput(bytes.fromhex(txid), vout, sequence=0xFFFFFFFD)],
+        vout=[TransactionOutput(amount, spk), TransactionOutput(value - amount - FEE, FAUCET_SPK)],
+    )
     pub = FAUCET_KEY.get_public_key()
     sighash = tx.sighash_segwit(0, script.p2pkh(pub), value)
     tx.vin[0].witness = script.Witness([FAUCET_KEY.sign(sighash).serialize() + bytes([SIGHASH.ALL]), pub.sec()])

@@ -67,21 +67,6 @@ struct BackupVerifyJSON: Encodable, Sendable {
     let backupCheck: String
 }
 
-/// `selftest --json`.
-struct SelftestJSON: Encodable, Sendable {
-    @NullEncoded var seccompMode: Int?
-    let socket: String
-    let socketBlocked: Bool
-    let interfacesUp: [String]
-}
-
-/// `audit --verify --json`.
-struct AuditVerifyJSON: Encodable, Sendable {
-    let path: String
-    let entries: Int
-    let intact: Bool
-}
-
 /// One line of `audit --json`: the journal entry as stored (change, fee and note only when present).
 struct AuditEntryJSON: Encodable, Sendable {
     /// A payee.

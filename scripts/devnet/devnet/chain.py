@@ -97,7 +97,9 @@ class DevChain:
 
     def mint(self, address: str, amount: int) -> str:
         """Mints `amount` base units of the token to `address`; returns the transaction hash."""
-        data = selector("mint(address,uint256)") + encode(["address", "uint256"], [to_checksum_address(address), amount])
+        data = selector("mint(address,uint256)") + encode(
+            ["address", "uint256"], [to_checksum_address(address), amount]
+        )
         tx_hash = self._send_from_faucet(self.token, data=data)
         self.note_sent(tx_hash)
         return tx_hash

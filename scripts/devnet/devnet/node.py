@@ -25,7 +25,11 @@ def answer(methods: Methods, lock: threading.Lock, request: object) -> dict | No
         return {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "invalid request"}}
     params = request.get("params", [])
     if not isinstance(params, list):
-        return {"jsonrpc": "2.0", "id": request.get("id"), "error": {"code": -32602, "message": "params must be a list"}}
+        return {
+            "jsonrpc": "2.0",
+            "id": request.get("id"),
+            "error": {"code": -32602, "message": "params must be a list"},
+        }
     try:
         with lock:
             result = methods.call(request["method"], params)

@@ -184,9 +184,19 @@ def test_log_range_limit():
     proc, info = start_node("--max-log-range", "2")
     try:
         port = info["rpc"]
-        too_wide = {"jsonrpc": "2.0", "id": 1, "method": "eth_getLogs", "params": [{"fromBlock": "0x0", "toBlock": "0x5"}]}
+        too_wide = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "eth_getLogs",
+            "params": [{"fromBlock": "0x0", "toBlock": "0x5"}],
+        }
         assert rpc(port, too_wide)["error"]["code"] == -32005
-        narrow = {"jsonrpc": "2.0", "id": 2, "method": "eth_getLogs", "params": [{"fromBlock": "0x0", "toBlock": "0x1"}]}
+        narrow = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "eth_getLogs",
+            "params": [{"fromBlock": "0x0", "toBlock": "0x1"}],
+        }
         assert isinstance(rpc(port, narrow)["result"], list)
     finally:
         stop_node(proc)

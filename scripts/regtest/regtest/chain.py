@@ -120,8 +120,11 @@ class Chain:
 
     def _reject_reason(self) -> str:
         for line in reversed(self.kernel_log):
-            m = re.search(r"(?:ConnectBlock|AcceptBlock|CheckBlock|ContextualCheckBlock\w*|ProcessNewBlock|"
-                          r"ConnectTip|CheckBlockHeader|AcceptBlockHeader)[^:]*: ?(.*)", line)
+            m = re.search(
+                r"(?:ConnectBlock|AcceptBlock|CheckBlock|ContextualCheckBlock\w*|ProcessNewBlock|"
+                r"ConnectTip|CheckBlockHeader|AcceptBlockHeader)[^:]*: ?(.*)",
+                line,
+            )
             if m and ("ERROR" in line or "failed" in line or "invalid" in line.lower()):
                 return m.group(1).strip() or line
         for line in reversed(self.kernel_log):
@@ -158,8 +161,16 @@ class Chain:
         prev_work = self.blocks[-1].chainwork if self.blocks else 0
         txids = [t.txid_bytes for t in block.txs]
         stripped = 80 + len(raw) - 80 - sum(t.size for t in block.txs) + sum(t.stripped_size for t in block.txs)
-        meta = BlockMeta(height, h, block.header, txids, len(raw), stripped, stripped * 3 + len(raw),
-                         prev_work + block_work(block.header.bits))
+        meta = BlockMeta(
+            height,
+            h,
+            block.header,
+            txids,
+            len(raw),
+            stripped,
+            stripped * 3 + len(raw),
+            prev_work + block_work(block.header.bits),
+        )
         self.blocks.append(meta)
         self.by_hash[h] = height
         if height == 0:
@@ -192,8 +203,15 @@ class Chain:
         self._extranonce += 1
         coinbase = Tx(
             version=2,
-            vin=[TxIn(bytes(32), 0xFFFFFFFF, push_int(height) + push_data(struct.pack("<Q", self._extranonce)),
-                      0xFFFFFFFF, [bytes(32)])],
+            vin=[
+                TxIn(
+                    bytes(32),
+                    0xFFFFFFFF,
+                    push_int(height) + push_data(struct.pack("<Q", self._extranonce)),
+                    0xFFFFFFFF,
+                    [bytes(32)],
+                )
+            ],
             vout=[TxOut(subsidy(height) + fees, script_pubkey)],
             locktime=0,
         )

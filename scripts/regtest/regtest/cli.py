@@ -18,16 +18,49 @@ from pathlib import Path
 
 # (method, parameter index) pairs whose argument is JSON, after Core's src/rpc/client.cpp.
 JSON_PARAMS = {
-    ("getblockhash", 0), ("getblockheader", 1), ("getblock", 1), ("getrawtransaction", 1),
-    ("sendrawtransaction", 1), ("sendrawtransaction", 2), ("testmempoolaccept", 0), ("testmempoolaccept", 1),
-    ("estimatesmartfee", 0), ("setmocktime", 0), ("scantxoutset", 1), ("generatetoaddress", 0), ("generatetoaddress", 2),
-    ("generatetodescriptor", 0), ("generatetodescriptor", 2), ("generateblock", 1), ("generateblock", 2),
-    ("getrawmempool", 0), ("getrawmempool", 1), ("decoderawtransaction", 1),
-    ("createwallet", 1), ("createwallet", 2), ("createwallet", 4), ("createwallet", 5), ("createwallet", 6),
-    ("createwallet", 7), ("loadwallet", 1), ("unloadwallet", 1), ("importdescriptors", 0), ("listdescriptors", 0),
-    ("listunspent", 0), ("listunspent", 1), ("listunspent", 2), ("listunspent", 3), ("listunspent", 4),
-    ("listtransactions", 1), ("listtransactions", 2), ("listtransactions", 3), ("listsinceblock", 1),
-    ("listsinceblock", 2), ("listsinceblock", 3), ("listsinceblock", 4), ("gettransaction", 1),
+    ("getblockhash", 0),
+    ("getblockheader", 1),
+    ("getblock", 1),
+    ("getrawtransaction", 1),
+    ("sendrawtransaction", 1),
+    ("sendrawtransaction", 2),
+    ("testmempoolaccept", 0),
+    ("testmempoolaccept", 1),
+    ("estimatesmartfee", 0),
+    ("setmocktime", 0),
+    ("scantxoutset", 1),
+    ("generatetoaddress", 0),
+    ("generatetoaddress", 2),
+    ("generatetodescriptor", 0),
+    ("generatetodescriptor", 2),
+    ("generateblock", 1),
+    ("generateblock", 2),
+    ("getrawmempool", 0),
+    ("getrawmempool", 1),
+    ("decoderawtransaction", 1),
+    ("createwallet", 1),
+    ("createwallet", 2),
+    ("createwallet", 4),
+    ("createwallet", 5),
+    ("createwallet", 6),
+    ("createwallet", 7),
+    ("loadwallet", 1),
+    ("unloadwallet", 1),
+    ("importdescriptors", 0),
+    ("listdescriptors", 0),
+    ("listunspent", 0),
+    ("listunspent", 1),
+    ("listunspent", 2),
+    ("listunspent", 3),
+    ("listunspent", 4),
+    ("listtransactions", 1),
+    ("listtransactions", 2),
+    ("listtransactions", 3),
+    ("listsinceblock", 1),
+    ("listsinceblock", 2),
+    ("listsinceblock", 3),
+    ("listsinceblock", 4),
+    ("gettransaction", 1),
     ("gettransaction", 2),
 }
 
@@ -36,8 +69,14 @@ class CliError(Exception):
     pass
 
 
-def call(datadir: str | Path, method: str, params: list | dict, rpc_port: int | None = None, timeout: float = 300,
-         wallet: str | None = None):
+def call(
+    datadir: str | Path,
+    method: str,
+    params: list | dict,
+    rpc_port: int | None = None,
+    timeout: float = 300,
+    wallet: str | None = None,
+):
     """Calls one RPC (on `/wallet/<wallet>` when a wallet is named); returns the result or raises
     RpcCallError(code, message)."""
     datadir = Path(datadir)
@@ -45,19 +84,28 @@ def call(datadir: str | Path, method: str, params: list | dict, rpc_port: int | 
         try:
             rpc_port = json.loads((datadir / "regtest" / "node.json").read_text())["rpc"]
         except (OSError, ValueError, KeyError) as e:
-            raise CliError(f"Could not find the node's RPC port in {datadir}/regtest/node.json: is the node "
-                           f"running? ({e})") from None
+            raise CliError(
+                f"Could not find the node's RPC port in {datadir}/regtest/node.json: is the node running? ({e})"
+            ) from None
     try:
         cookie = (datadir / "regtest" / ".cookie").read_text().strip()
     except OSError:
-        raise CliError(f"Could not locate RPC credentials. No authentication cookie could be found in "
-                       f"{datadir}/regtest/.cookie") from None
+        raise CliError(
+            f"Could not locate RPC credentials. No authentication cookie could be found in {datadir}/regtest/.cookie"
+        ) from None
     conn = http.client.HTTPConnection("127.0.0.1", rpc_port, timeout=timeout)
     body = json.dumps({"jsonrpc": "1.0", "id": 1, "method": method, "params": params})
     try:
         path = "/" if wallet is None else "/wallet/" + urllib.parse.quote(wallet, safe="")
-        conn.request("POST", path, body, {"Authorization": "Basic " + base64.b64encode(cookie.encode()).decode(),
-                                          "Content-Type": "application/json"})
+        conn.request(
+            "POST",
+            path,
+            body,
+            {
+                "Authorization": "Basic " + base64.b64encode(cookie.encode()).decode(),
+                "Content-Type": "application/json",
+            },
+        )
         resp = conn.getresponse()
         data = resp.read()
     except OSError as e:

@@ -182,13 +182,13 @@ class Session:
         try:
             req = json.loads(line)
         except (ValueError, UnicodeDecodeError):
-            self.send({"jsonrpc": "2.0", "error": {"code": PARSE_ERROR, "message": "parse error: invalid JSON"},
-                       "id": None})
+            self.send(
+                {"jsonrpc": "2.0", "error": {"code": PARSE_ERROR, "message": "parse error: invalid JSON"}, "id": None}
+            )
             return
         if isinstance(req, list):
             if not req:
-                self.send({"jsonrpc": "2.0", "error": {"code": INVALID_REQUEST, "message": "empty batch"},
-                           "id": None})
+                self.send({"jsonrpc": "2.0", "error": {"code": INVALID_REQUEST, "message": "empty batch"}, "id": None})
                 return
             replies = [r for r in (self.handle_request(x) for x in req) if r is not None]
             if replies:
@@ -200,8 +200,11 @@ class Session:
 
     def handle_request(self, req) -> dict | None:
         if not isinstance(req, dict):
-            return {"jsonrpc": "2.0", "error": {"code": INVALID_REQUEST, "message": "request must be an object"},
-                    "id": None}
+            return {
+                "jsonrpc": "2.0",
+                "error": {"code": INVALID_REQUEST, "message": "request must be an object"},
+                "id": None,
+            }
         rid = req.get("id")
         method = req.get("method")
         params = req.get("params", [])
@@ -211,7 +214,7 @@ class Session:
                 raise ElectrumError(INVALID_REQUEST, "method must be a string")
             handler = METHODS.get(method)
             if handler is None:
-                raise ElectrumError(METHOD_NOT_FOUND, f"unknown method \"{method}\"")
+                raise ElectrumError(METHOD_NOT_FOUND, f'unknown method "{method}"')
             if params is None:
                 params = []
             if isinstance(params, dict):
@@ -224,12 +227,10 @@ class Session:
         except ElectrumError as e:
             reply = {"jsonrpc": "2.0", "error": {"code": e.code, "message": e.message}, "id": rid}
         except TypeError as e:
-            reply = {"jsonrpc": "2.0", "error": {"code": INVALID_PARAMS, "message": f"invalid params: {e}"},
-                     "id": rid}
+            reply = {"jsonrpc": "2.0", "error": {"code": INVALID_PARAMS, "message": f"invalid params: {e}"}, "id": rid}
         except Exception as e:
             log.exception("electrum %s failed", method)
-            reply = {"jsonrpc": "2.0", "error": {"code": INTERNAL_ERROR, "message": f"internal error: {e}"},
-                     "id": rid}
+            reply = {"jsonrpc": "2.0", "error": {"code": INTERNAL_ERROR, "message": f"internal error: {e}"}, "id": rid}
         return None if is_notification else reply
 
     # --- notifications -------------------------------------------------------------------------------------------
@@ -243,11 +244,17 @@ class Session:
                 cache[sh] = self.server.status(sh)
             if cache[sh] != old:
                 self.subscriptions[sh] = cache[sh]
-                self.send({"jsonrpc": "2.0", "method": "blockchain.scripthash.subscribe",
-                           "params": [sh[::-1].hex(), cache[sh]]})
+                self.send(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "blockchain.scripthash.subscribe",
+                        "params": [sh[::-1].hex(), cache[sh]],
+                    }
+                )
 
 
 # --- methods -----------------------------------------------------------------------------------------------------
+
 
 def server_version(s: Session, client_name="", protocol_version=PROTOCOL):
     versions = protocol_version if isinstance(protocol_version, list) else [protocol_version, protocol_version]
@@ -297,11 +304,12 @@ def headers_subscribe(s: Session, *_ignored):
 def _cp_proof(s: Session, height: int, cp_height: int) -> dict:
     chain = s.node.chain
     if cp_height > chain.height or height > cp_height:
-        raise ElectrumError(BAD_REQUEST, f"header height {height} must be <= cp_height {cp_height} which must be "
-                            f"<= chain height {chain.height}")
+        raise ElectrumError(
+            BAD_REQUEST,
+            f"header height {height} must be <= cp_height {cp_height} which must be <= chain height {chain.height}",
+        )
     leaves = [dsha256(chain.blocks[h].header.serialize()) for h in range(cp_height + 1)]
-    return {"branch": [hash_to_hex(b) for b in merkle_branch(leaves, height)],
-            "root": hash_to_hex(merkle_root(leaves))}
+    return {"branch": [hash_to_hex(b) for b in merkle_branch(leaves, height)], "root": hash_to_hex(merkle_root(leaves))}
 
 
 def block_header(s: Session, height=None, cp_height=0):
@@ -322,8 +330,11 @@ def block_headers(s: Session, start_height=None, count=None, cp_height=0):
     cp_height = _int_param(cp_height, "cp_height")
     chain = s.node.chain
     heights = range(start, min(start + count, chain.height + 1))
-    out = {"count": len(heights), "hex": "".join(chain.blocks[h].header.serialize().hex() for h in heights),
-           "max": MAX_HEADERS}
+    out = {
+        "count": len(heights),
+        "hex": "".join(chain.blocks[h].header.serialize().hex() for h in heights),
+        "max": MAX_HEADERS,
+    }
     if cp_height and len(heights):
         out.update(_cp_proof(s, heights[-1], cp_height))
     return out
@@ -397,8 +408,9 @@ def tx_get(s: Session, tx_hash=None, verbose=False):
     elif txid in mempool.entries:
         raw, height = mempool.entries[txid].raw, None
     else:
-        raise ElectrumError(BAD_REQUEST, "No such mempool or blockchain transaction. Use gettransaction for "
-                            "wallet transactions.")
+        raise ElectrumError(
+            BAD_REQUEST, "No such mempool or blockchain transaction. Use gettransaction for wallet transactions."
+        )
     if not verbose:
         return raw.hex()
     from .rpc import Methods
@@ -408,8 +420,14 @@ def tx_get(s: Session, tx_hash=None, verbose=False):
     out["hex"] = raw.hex()
     if height is not None:
         b = chain.blocks[height]
-        out.update({"blockhash": hash_to_hex(b.hash), "confirmations": chain.height - height + 1,
-                    "time": b.header.time, "blocktime": b.header.time})
+        out.update(
+            {
+                "blockhash": hash_to_hex(b.hash),
+                "confirmations": chain.height - height + 1,
+                "time": b.header.time,
+                "blocktime": b.header.time,
+            }
+        )
     return out
 
 
@@ -421,8 +439,7 @@ def tx_get_merkle(s: Session, tx_hash=None, height=None):
     if loc is None or loc.height != height:
         raise ElectrumError(BAD_REQUEST, f"tx {hash_to_hex(txid)} not in block at height {height}")
     txids = chain.blocks[height].txids
-    return {"block_height": height, "merkle": [hash_to_hex(b) for b in merkle_branch(txids, loc.pos)],
-            "pos": loc.pos}
+    return {"block_height": height, "merkle": [hash_to_hex(b) for b in merkle_branch(txids, loc.pos)], "pos": loc.pos}
 
 
 def tx_id_from_pos(s: Session, height=None, tx_pos=None, merkle=False):
@@ -443,15 +460,15 @@ def tx_broadcast(s: Session, raw_tx=None):
     try:
         tx = parse_tx_hex(raw_tx)
     except DecodeError:
-        raise ElectrumError(BAD_REQUEST, f"the transaction was rejected by network rules.\n\nTX decode failed\n"
-                            f"[{raw_tx}]") from None
+        raise ElectrumError(
+            BAD_REQUEST, f"the transaction was rejected by network rules.\n\nTX decode failed\n[{raw_tx}]"
+        ) from None
     if tx.txid_bytes in s.node.mempool.entries:
         return tx.txid
     try:
         s.node.submit_tx(tx, bytes.fromhex(raw_tx), None)
     except TxReject as e:
-        raise ElectrumError(BAD_REQUEST, f"the transaction was rejected by network rules.\n\n{e}\n[{raw_tx}]") \
-            from None
+        raise ElectrumError(BAD_REQUEST, f"the transaction was rejected by network rules.\n\n{e}\n[{raw_tx}]") from None
     return tx.txid
 
 

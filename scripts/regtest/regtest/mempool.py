@@ -113,8 +113,15 @@ class Mempool:
 
     # --- acceptance ----------------------------------------------------------------------------------------------
 
-    def check(self, tx: Tx, raw: bytes, *, max_fee_rate: int | None = DEFAULT_MAX_FEE_RATE_PER_KVB,
-              overlay: dict | None = None, allow_replacement: bool = True) -> MempoolEntry:
+    def check(
+        self,
+        tx: Tx,
+        raw: bytes,
+        *,
+        max_fee_rate: int | None = DEFAULT_MAX_FEE_RATE_PER_KVB,
+        overlay: dict | None = None,
+        allow_replacement: bool = True,
+    ) -> MempoolEntry:
         """Runs every check; returns the entry that would be added (with `replaces`, the txids a replacement
         evicts), or raises TxReject. `allow_replacement=False` is Core's package test-accept context."""
         overlay = overlay or {}
@@ -139,8 +146,7 @@ class Mempool:
         for i in tx.vin:
             spender = self.spenders.get(i.outpoint)
             if spender is None:
-                in_package = next((t for t, e in overlay.items() if i.outpoint in (x.outpoint for x in e.tx.vin)),
-                                  None)
+                in_package = next((t for t, e in overlay.items() if i.outpoint in (x.outpoint for x in e.tx.vin)), None)
                 if in_package is not None:
                     raise TxReject("policy", "conflict-in-package")
                 continue
@@ -148,8 +154,9 @@ class Mempool:
                 raise TxReject("policy", "bip125-replacement-disallowed")
             if spender not in conflicts:
                 # Core 28 PreChecks: with -mempoolfullrbf=0 a conflict must signal BIP125; by default it need not.
-                if not self.full_rbf and not any(x.sequence <= MAX_BIP125_RBF_SEQUENCE
-                                                 for x in self.entries[spender].tx.vin):
+                if not self.full_rbf and not any(
+                    x.sequence <= MAX_BIP125_RBF_SEQUENCE for x in self.entries[spender].tx.vin
+                ):
                     raise TxReject("policy", "txn-mempool-conflict")
                 conflicts.append(spender)
         spent: list[Coin] = []
@@ -168,15 +175,21 @@ class Mempool:
         value_in = 0
         for c in spent:
             if c.coinbase and next_height - c.height < COINBASE_MATURITY:
-                raise TxReject("consensus", "bad-txns-premature-spend-of-coinbase",
-                               f"tried to spend coinbase at depth {next_height - c.height}")
+                raise TxReject(
+                    "consensus",
+                    "bad-txns-premature-spend-of-coinbase",
+                    f"tried to spend coinbase at depth {next_height - c.height}",
+                )
             value_in += c.value
             if not (0 <= c.value <= MAX_MONEY and value_in <= MAX_MONEY):
                 raise TxReject("consensus", "bad-txns-inputvalues-outofrange")
         value_out = sum(o.value for o in tx.vout)
         if value_in < value_out:
-            raise TxReject("consensus", "bad-txns-in-belowout",
-                           f"value in ({format_money(value_in)}) < value out ({format_money(value_out)})")
+            raise TxReject(
+                "consensus",
+                "bad-txns-in-belowout",
+                f"value in ({format_money(value_in)}) < value out ({format_money(value_out)})",
+            )
         fee = value_in - value_out
         vsize = tx.vsize
         min_fee = vsize * MIN_RELAY_FEE_PER_KVB // 1000
@@ -188,13 +201,17 @@ class Mempool:
         if conflicts:
             for a in self.ancestors(parents):
                 if a in conflicts:
-                    raise TxReject("consensus", "bad-txns-spends-conflicting-tx",
-                                   f"{tx.txid} spends conflicting transaction {hash_to_hex(a)}")
+                    raise TxReject(
+                        "consensus",
+                        "bad-txns-spends-conflicting-tx",
+                        f"{tx.txid} spends conflicting transaction {hash_to_hex(a)}",
+                    )
             replaces = self._replacement_checks(tx, fee, vsize, conflicts)
         _verify_scripts(tx, raw, spent)
         sh = [sha256(c.script_pubkey) for c in spent] + [sha256(o.script_pubkey) for o in tx.vout]
-        return MempoolEntry(tx, txid, raw, fee, vsize, tx.weight, int(time.time()), spent, parents,
-                            list(dict.fromkeys(sh)), replaces)
+        return MempoolEntry(
+            tx, txid, raw, fee, vsize, tx.weight, int(time.time()), spent, parents, list(dict.fromkeys(sh)), replaces
+        )
 
     def _replacement_checks(self, tx: Tx, fee: int, vsize: int, conflicts: list[bytes]) -> list[bytes]:
         """Core 28's MemPoolAccept::ReplacementChecks (policy/rbf.cpp), in its order and with its wording.
@@ -206,18 +223,24 @@ class Mempool:
             e = self.entries[c]
             old_rate = e.fee * 1000 // e.vsize
             if new_rate <= old_rate:
-                raise TxReject("policy", "insufficient fee",
-                               f"rejecting replacement {txid}; new feerate {_fee_rate_str(new_rate)} <= "
-                               f"old feerate {_fee_rate_str(old_rate)}")
+                raise TxReject(
+                    "policy",
+                    "insufficient fee",
+                    f"rejecting replacement {txid}; new feerate {_fee_rate_str(new_rate)} <= "
+                    f"old feerate {_fee_rate_str(old_rate)}",
+                )
         # Rule 5: at most MAX_REPLACEMENT_CANDIDATES, counting each conflict with its descendants (overcounting
         # shared descendants, as Core does).
         count = 0
         for c in conflicts:
             count += 1 + len(self.descendants(c))
             if count > MAX_REPLACEMENT_CANDIDATES:
-                raise TxReject("policy", "too many potential replacements",
-                               f"rejecting replacement {txid}; too many potential replacements "
-                               f"({count} > {MAX_REPLACEMENT_CANDIDATES})")
+                raise TxReject(
+                    "policy",
+                    "too many potential replacements",
+                    f"rejecting replacement {txid}; too many potential replacements "
+                    f"({count} > {MAX_REPLACEMENT_CANDIDATES})",
+                )
         evicted: list[bytes] = []
         for c in conflicts:
             for d in [c] + self.descendants(c):
@@ -227,19 +250,26 @@ class Mempool:
         parents_of_conflicts = {i.prev_txid for c in conflicts for i in self.entries[c].tx.vin}
         for j, i in enumerate(tx.vin):
             if i.prev_txid not in parents_of_conflicts and i.prev_txid in self.entries:
-                raise TxReject("policy", "replacement-adds-unconfirmed",
-                               f"replacement {txid} adds unconfirmed input, idx {j}")
+                raise TxReject(
+                    "policy", "replacement-adds-unconfirmed", f"replacement {txid} adds unconfirmed input, idx {j}"
+                )
         # Rules 3 and 4: pay at least what everything evicted paid, plus the incremental relay fee for itself.
         old_fees = sum(self.entries[d].fee for d in evicted)
         if fee < old_fees:
-            raise TxReject("policy", "insufficient fee",
-                           f"rejecting replacement {txid}, less fees than conflicting txs; "
-                           f"{format_money(fee)} < {format_money(old_fees)}")
+            raise TxReject(
+                "policy",
+                "insufficient fee",
+                f"rejecting replacement {txid}, less fees than conflicting txs; "
+                f"{format_money(fee)} < {format_money(old_fees)}",
+            )
         relay = -(-vsize * INCREMENTAL_RELAY_FEE_PER_KVB // 1000)
         if fee - old_fees < relay:
-            raise TxReject("policy", "insufficient fee",
-                           f"rejecting replacement {txid}, not enough additional fees to relay; "
-                           f"{format_money(fee - old_fees)} < {format_money(relay)}")
+            raise TxReject(
+                "policy",
+                "insufficient fee",
+                f"rejecting replacement {txid}, not enough additional fees to relay; "
+                f"{format_money(fee - old_fees)} < {format_money(relay)}",
+            )
         return evicted
 
     def add(self, entry: MempoolEntry) -> None:

@@ -29,8 +29,14 @@ log = logging.getLogger("regtest.node")
 class Node:
     """Chain + mempool + change listeners. Everything runs on the event loop's thread."""
 
-    def __init__(self, datadir: Path, full_rbf: bool = True, wallet: bool = True, keypool: int | None = None,
-                 rescan_delay_ms: int = 0):
+    def __init__(
+        self,
+        datadir: Path,
+        full_rbf: bool = True,
+        wallet: bool = True,
+        keypool: int | None = None,
+        rescan_delay_ms: int = 0,
+    ):
         self.datadir = Path(datadir)
         self.rescan_delay = max(0, rescan_delay_ms) / 1000  # seconds a wallet rescan spends on each block
         self.chain = Chain(self.datadir)
@@ -153,15 +159,22 @@ async def serve(args: argparse.Namespace) -> int:
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        print(f"Error: Cannot obtain a lock on data directory {datadir}. The node is probably already running.",
-              file=sys.stderr)
+        print(
+            f"Error: Cannot obtain a lock on data directory {datadir}. The node is probably already running.",
+            file=sys.stderr,
+        )
         return 1
 
     delay = args.rescan_delay_ms
     if delay is None:
         delay = int(os.environ.get("REGTEST_RESCAN_DELAY_MS", "0") or 0)
-    node = Node(datadir, full_rbf=bool(args.mempoolfullrbf), wallet=not args.disable_wallet, keypool=args.keypool,
-                rescan_delay_ms=delay)
+    node = Node(
+        datadir,
+        full_rbf=bool(args.mempoolfullrbf),
+        wallet=not args.disable_wallet,
+        keypool=args.keypool,
+        rescan_delay_ms=delay,
+    )
     cookie_path = datadir / "regtest" / ".cookie"
     password = secrets.token_hex(32)
     _write_private(cookie_path, f"__cookie__:{password}")
@@ -198,20 +211,39 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--datadir", required=True, help="chain, indexes, cookie and node.json live here")
     p.add_argument("--electrum-port", type=int, default=0, help="Electrum TCP port on 127.0.0.1 (0 = free port)")
     p.add_argument("--rpc-port", type=int, default=0, help="JSON-RPC HTTP port on 127.0.0.1 (0 = free port)")
-    p.add_argument("--mempoolfullrbf", type=int, choices=(0, 1), default=1,
-                   help="1 (default, as Core 28): any conflicting spend may replace; 0: only BIP125-signalling ones")
-    p.add_argument("--disable-wallet", action="store_true",
-                   help="no wallet RPCs (as Core's -disablewallet): they answer -32601 Method not found")
-    p.add_argument("--keypool", type=int, default=None,
-                   help="scripts a ranged wallet descriptor is topped up beyond its next index (Core's -keypool; "
-                        "default here 100, Core 1000)")
-    p.add_argument("--rescan-delay-ms", type=int, default=None,
-                   help="milliseconds a wallet rescan spends on each block (default: $REGTEST_RESCAN_DELAY_MS, else 0), "
-                        "to watch a slow rescan and getwalletinfo's scanning progress as on a large chain")
+    p.add_argument(
+        "--mempoolfullrbf",
+        type=int,
+        choices=(0, 1),
+        default=1,
+        help="1 (default, as Core 28): any conflicting spend may replace; 0: only BIP125-signalling ones",
+    )
+    p.add_argument(
+        "--disable-wallet",
+        action="store_true",
+        help="no wallet RPCs (as Core's -disablewallet): they answer -32601 Method not found",
+    )
+    p.add_argument(
+        "--keypool",
+        type=int,
+        default=None,
+        help="scripts a ranged wallet descriptor is topped up beyond its next index (Core's -keypool; "
+        "default here 100, Core 1000)",
+    )
+    p.add_argument(
+        "--rescan-delay-ms",
+        type=int,
+        default=None,
+        help="milliseconds a wallet rescan spends on each block (default: $REGTEST_RESCAN_DELAY_MS, else 0), "
+        "to watch a slow rescan and getwalletinfo's scanning progress as on a large chain",
+    )
     p.add_argument("--debug", action="store_true", help="log the kernel's messages too")
     args = p.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.debug else logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
     return asyncio.run(serve(args))
 
 

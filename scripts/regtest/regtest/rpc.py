@@ -180,9 +180,27 @@ class Methods:
 
             block = parse_block(raw)
             out["tx"] = [self._tx_json(t, with_fee=True, height=m.height) for t in block.txs]
-        keys = ["hash", "confirmations", "height", "version", "versionHex", "merkleroot", "time", "mediantime",
-                "nonce", "bits", "difficulty", "chainwork", "nTx", "previousblockhash", "nextblockhash",
-                "strippedsize", "size", "weight", "tx"]
+        keys = [
+            "hash",
+            "confirmations",
+            "height",
+            "version",
+            "versionHex",
+            "merkleroot",
+            "time",
+            "mediantime",
+            "nonce",
+            "bits",
+            "difficulty",
+            "chainwork",
+            "nTx",
+            "previousblockhash",
+            "nextblockhash",
+            "strippedsize",
+            "size",
+            "weight",
+            "tx",
+        ]
         return {k: out[k] for k in keys if k in out}
 
     # --- transactions --------------------------------------------------------------------------------------------
@@ -193,8 +211,11 @@ class Methods:
             if tx.is_coinbase:
                 d = {"coinbase": i.script_sig.hex()}
             else:
-                d = {"txid": hash_to_hex(i.prev_txid), "vout": i.prev_vout,
-                     "scriptSig": {"asm": to_asm(i.script_sig), "hex": i.script_sig.hex()}}
+                d = {
+                    "txid": hash_to_hex(i.prev_txid),
+                    "vout": i.prev_vout,
+                    "scriptSig": {"asm": to_asm(i.script_sig), "hex": i.script_sig.hex()},
+                }
             if i.witness:
                 d["txinwitness"] = [w.hex() for w in i.witness]
             d["sequence"] = i.sequence
@@ -208,8 +229,10 @@ class Methods:
             "weight": tx.weight,
             "locktime": tx.locktime,
             "vin": vin,
-            "vout": [{"value": btc(o.value), "n": n, "scriptPubKey": describe_output(o.script_pubkey)}
-                     for n, o in enumerate(tx.vout)],
+            "vout": [
+                {"value": btc(o.value), "n": n, "scriptPubKey": describe_output(o.script_pubkey)}
+                for n, o in enumerate(tx.vout)
+            ],
         }
         if with_fee and not tx.is_coinbase:
             coins = self.chain.spent_coins.get(tx.txid_bytes)
@@ -242,10 +265,14 @@ class Methods:
             raw, height = self.mempool.entries[tb].raw, None
         else:
             if in_block is not None:
-                raise RpcError(RPC_INVALID_ADDRESS_OR_KEY, "No such transaction found in the provided block. "
-                               "Use gettransaction for wallet transactions.")
-            raise RpcError(RPC_INVALID_ADDRESS_OR_KEY, "No such mempool or blockchain transaction. "
-                           "Use gettransaction for wallet transactions.")
+                raise RpcError(
+                    RPC_INVALID_ADDRESS_OR_KEY,
+                    "No such transaction found in the provided block. Use gettransaction for wallet transactions.",
+                )
+            raise RpcError(
+                RPC_INVALID_ADDRESS_OR_KEY,
+                "No such mempool or blockchain transaction. Use gettransaction for wallet transactions.",
+            )
         if verbosity == 0:
             return raw.hex()
         tx = parse_tx_hex(raw.hex())
@@ -256,8 +283,14 @@ class Methods:
         out["hex"] = raw.hex()
         if height is not None:
             m = self.chain.blocks[height]
-            out.update({"blockhash": hash_to_hex(m.hash), "confirmations": self.chain.height - height + 1,
-                        "time": m.header.time, "blocktime": m.header.time})
+            out.update(
+                {
+                    "blockhash": hash_to_hex(m.hash),
+                    "confirmations": self.chain.height - height + 1,
+                    "time": m.header.time,
+                    "blocktime": m.header.time,
+                }
+            )
         return out
 
     def _decode(self, hexstring) -> tuple:
@@ -265,8 +298,9 @@ class Methods:
         try:
             tx = parse_tx_hex(hexstring)
         except DecodeError:
-            raise RpcError(RPC_DESERIALIZATION_ERROR,
-                           "TX decode failed. Make sure the tx has at least one input.") from None
+            raise RpcError(
+                RPC_DESERIALIZATION_ERROR, "TX decode failed. Make sure the tx has at least one input."
+            ) from None
         return tx, bytes.fromhex(hexstring)
 
     @staticmethod
@@ -301,12 +335,21 @@ class Methods:
             try:
                 # One transaction is tested as ATMP does (replacements allowed); several as a package, where
                 # Core 28 does not allow replacing mempool transactions.
-                e = self.mempool.check(tx, raw, max_fee_rate=max_rate, overlay=overlay,
-                                       allow_replacement=len(decoded) == 1)
+                e = self.mempool.check(
+                    tx, raw, max_fee_rate=max_rate, overlay=overlay, allow_replacement=len(decoded) == 1
+                )
                 overlay[e.txid] = e
-                r.update({"allowed": True, "vsize": e.vsize,
-                          "fees": {"base": btc(e.fee), "effective-feerate": btc(e.fee * 1000 // e.vsize),
-                                   "effective-includes": [e.tx.wtxid]}})
+                r.update(
+                    {
+                        "allowed": True,
+                        "vsize": e.vsize,
+                        "fees": {
+                            "base": btc(e.fee),
+                            "effective-feerate": btc(e.fee * 1000 // e.vsize),
+                            "effective-includes": [e.tx.wtxid],
+                        },
+                    }
+                )
             except TxReject as e:
                 r["allowed"] = False
                 r["reject-reason"] = "missing-inputs" if e.kind == "missing-inputs" else e.reason
@@ -340,16 +383,26 @@ class Methods:
         """Core's mempool entry, with the ancestor and descendant package totals (each counting the entry itself)."""
         ancestors = self._related(e, "parents")
         descendants = self._related(e, "children")
-        return {"vsize": e.vsize, "weight": e.weight, "time": e.time, "height": self.chain.height,
-                "descendantcount": len(descendants) + 1,
-                "descendantsize": e.vsize + sum(d.vsize for d in descendants),
-                "ancestorcount": len(ancestors) + 1, "ancestorsize": e.vsize + sum(a.vsize for a in ancestors),
-                "fees": {"base": btc(e.fee), "modified": btc(e.fee),
-                         "ancestor": btc(e.fee + sum(a.fee for a in ancestors)),
-                         "descendant": btc(e.fee + sum(d.fee for d in descendants))},
-                "depends": [hash_to_hex(p) for p in e.parents],
-                "spentby": [hash_to_hex(t) for t in self._children(e)],
-                "wtxid": e.tx.wtxid, "bip125-replaceable": any(i.sequence < 0xFFFFFFFE for i in e.tx.vin)}
+        return {
+            "vsize": e.vsize,
+            "weight": e.weight,
+            "time": e.time,
+            "height": self.chain.height,
+            "descendantcount": len(descendants) + 1,
+            "descendantsize": e.vsize + sum(d.vsize for d in descendants),
+            "ancestorcount": len(ancestors) + 1,
+            "ancestorsize": e.vsize + sum(a.vsize for a in ancestors),
+            "fees": {
+                "base": btc(e.fee),
+                "modified": btc(e.fee),
+                "ancestor": btc(e.fee + sum(a.fee for a in ancestors)),
+                "descendant": btc(e.fee + sum(d.fee for d in descendants)),
+            },
+            "depends": [hash_to_hex(p) for p in e.parents],
+            "spentby": [hash_to_hex(t) for t in self._children(e)],
+            "wtxid": e.tx.wtxid,
+            "bip125-replaceable": any(i.sequence < 0xFFFFFFFE for i in e.tx.vin),
+        }
 
     def _children(self, e) -> list[bytes]:
         return [t for t, other in self.mempool.entries.items() if e.tx.txid_bytes in other.parents]
@@ -425,13 +478,28 @@ class Methods:
         unspents, total = [], 0
         for (txid, n), c in self.chain.utxos.items():
             if c.script_pubkey in wanted:
-                unspents.append({"txid": hash_to_hex(txid), "vout": n, "scriptPubKey": c.script_pubkey.hex(),
-                                 "desc": wanted[c.script_pubkey], "amount": btc(c.value), "coinbase": c.coinbase,
-                                 "height": c.height, "blockhash": hash_to_hex(self.chain.blocks[c.height].hash),
-                                 "confirmations": self.chain.height - c.height + 1})
+                unspents.append(
+                    {
+                        "txid": hash_to_hex(txid),
+                        "vout": n,
+                        "scriptPubKey": c.script_pubkey.hex(),
+                        "desc": wanted[c.script_pubkey],
+                        "amount": btc(c.value),
+                        "coinbase": c.coinbase,
+                        "height": c.height,
+                        "blockhash": hash_to_hex(self.chain.blocks[c.height].hash),
+                        "confirmations": self.chain.height - c.height + 1,
+                    }
+                )
                 total += c.value
-        return {"success": True, "txouts": len(self.chain.utxos), "height": self.chain.height,
-                "bestblock": hash_to_hex(self.chain.tip.hash), "unspents": unspents, "total_amount": btc(total)}
+        return {
+            "success": True,
+            "txouts": len(self.chain.utxos),
+            "height": self.chain.height,
+            "bestblock": hash_to_hex(self.chain.tip.hash),
+            "unspents": unspents,
+            "total_amount": btc(total),
+        }
 
     # --- mining --------------------------------------------------------------------------------------------------
 
@@ -459,8 +527,9 @@ class Methods:
         except DescriptorError as e:
             raise RpcError(RPC_INVALID_ADDRESS_OR_KEY, str(e)) from None
         if d.is_range:
-            raise RpcError(RPC_INVALID_PARAMETER, "Ranged descriptor not accepted. Maybe pass through deriveaddresses "
-                           "first?")
+            raise RpcError(
+                RPC_INVALID_PARAMETER, "Ranged descriptor not accepted. Maybe pass through deriveaddresses first?"
+            )
         return d.scripts()[0][0]
 
     def generatetodescriptor(self, num_blocks=None, descriptor=None, maxtries=None):
@@ -477,8 +546,7 @@ class Methods:
             try:
                 spk = self._descriptor_script(output)
             except RpcError:
-                raise RpcError(RPC_INVALID_ADDRESS_OR_KEY,
-                               "Error: Invalid address or descriptor") from None
+                raise RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Error: Invalid address or descriptor") from None
         txs = []
         for item in transactions:
             _want(item, "string")
@@ -491,8 +559,10 @@ class Methods:
                 try:
                     txs.append(parse_tx_hex(item))
                 except DecodeError:
-                    raise RpcError(RPC_DESERIALIZATION_ERROR, f"Transaction decode failed for {item}. Make sure "
-                                   "the tx has at least one input.") from None
+                    raise RpcError(
+                        RPC_DESERIALIZATION_ERROR,
+                        f"Transaction decode failed for {item}. Make sure the tx has at least one input.",
+                    ) from None
         try:
             block = self.node.mine(spk, txs, submit=bool(submit))
         except BlockRejected as e:
@@ -512,8 +582,13 @@ class Methods:
         return "Bitcoin Core stopping"
 
     def help(self, command=None):
-        return "\n".join(sorted(m for m in dir(self) if not m.startswith("_") and callable(getattr(self, m))
-                                and m not in ("PARAM_NAMES",)))
+        return "\n".join(
+            sorted(
+                m
+                for m in dir(self)
+                if not m.startswith("_") and callable(getattr(self, m)) and m not in ("PARAM_NAMES",)
+            )
+        )
 
 
 def _broadcast_error(e: TxReject) -> RpcError:
@@ -604,12 +679,23 @@ class RpcServer:
             self.writers.discard(writer)
             writer.close()
 
-    async def _send(self, writer, status: int, body: bytes, keep: bool = False, close: bool = False,
-                    extra: dict | None = None) -> None:
-        reason = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 405: "Method Not Allowed",
-                  500: "Internal Server Error"}.get(status, "OK")
-        head = [f"HTTP/1.1 {status} {reason}", "Content-Type: application/json", f"Content-Length: {len(body)}",
-                f"Connection: {'keep-alive' if keep and not close else 'close'}"]
+    async def _send(
+        self, writer, status: int, body: bytes, keep: bool = False, close: bool = False, extra: dict | None = None
+    ) -> None:
+        reason = {
+            200: "OK",
+            400: "Bad Request",
+            401: "Unauthorized",
+            404: "Not Found",
+            405: "Method Not Allowed",
+            500: "Internal Server Error",
+        }.get(status, "OK")
+        head = [
+            f"HTTP/1.1 {status} {reason}",
+            "Content-Type: application/json",
+            f"Content-Length: {len(body)}",
+            f"Connection: {'keep-alive' if keep and not close else 'close'}",
+        ]
         head += [f"{k}: {v}" for k, v in (extra or {}).items()]
         writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
         await writer.drain()
@@ -621,14 +707,15 @@ class RpcServer:
             return None
         if self.wallet_methods is None:
             return False
-        return urllib.parse.unquote(path[len("/wallet/"):])
+        return urllib.parse.unquote(path[len("/wallet/") :])
 
     async def _handle_body(self, body: bytes, uri_wallet: str | None = None) -> tuple[int, bytes]:
         try:
             req = json.loads(body)
         except (ValueError, UnicodeDecodeError):
-            return 500, _dump({"result": None, "error": {"code": RPC_PARSE_ERROR, "message": "Parse error"},
-                               "id": None})
+            return 500, _dump(
+                {"result": None, "error": {"code": RPC_PARSE_ERROR, "message": "Parse error"}, "id": None}
+            )
         if isinstance(req, list):
             return 200, _dump([(await self._call(r, uri_wallet))[1] for r in req])
         status, resp = await self._call(req, uri_wallet)
@@ -638,8 +725,11 @@ class RpcServer:
         """One request. A method may be a coroutine (importdescriptors while it rescans): other clients are served
         meanwhile."""
         if not isinstance(req, dict):
-            return 400, {"result": None, "error": {"code": RPC_INVALID_REQUEST, "message": "Invalid Request object"},
-                         "id": None}
+            return 400, {
+                "result": None,
+                "error": {"code": RPC_INVALID_REQUEST, "message": "Invalid Request object"},
+                "id": None,
+            }
         rid = req.get("id")
         v2 = req.get("jsonrpc") == "2.0"
         try:
@@ -655,8 +745,7 @@ class RpcServer:
                 fn = getattr(self.wallet_methods, name, None) if self.wallet_methods is not None else None
                 lead, param_names = [uri_wallet], WALLET_PARAM_NAMES
             else:
-                fn = getattr(self.methods, name, None) if not name.startswith("_") and name != "PARAM_NAMES" \
-                    else None
+                fn = getattr(self.methods, name, None) if not name.startswith("_") and name != "PARAM_NAMES" else None
             if fn is None or not callable(fn):
                 raise RpcError(RPC_METHOD_NOT_FOUND, "Method not found")
             params = req.get("params", [])
@@ -681,7 +770,7 @@ class RpcServer:
                 raise RpcError(RPC_MISC_ERROR, f"{name}: wrong number of parameters (see help {name})") from None
             params = [p for p in params]
             # A JSON null for an optional positional parameter means "use the default", as in Core.
-            sig = list(__import__("inspect").signature(fn).parameters.values())[len(lead):]
+            sig = list(__import__("inspect").signature(fn).parameters.values())[len(lead) :]
             kwargs = {sig[i].name: p for i, p in enumerate(params) if p is not None}
             result = fn(*lead, **kwargs)
             if __import__("inspect").isawaitable(result):
@@ -690,15 +779,24 @@ class RpcServer:
             status = 200
         except RpcError as e:
             resp = {"result": None, "error": {"code": e.code, "message": e.message}, "id": rid}
-            status = 200 if v2 else (404 if e.code == RPC_METHOD_NOT_FOUND else
-                                     400 if e.code == RPC_INVALID_REQUEST else 500)
+            status = (
+                200
+                if v2
+                else (404 if e.code == RPC_METHOD_NOT_FOUND else 400 if e.code == RPC_INVALID_REQUEST else 500)
+            )
         except Exception as e:  # a bug must not kill the server: report it as Core reports internal errors
             log.exception("rpc %s failed", req.get("method"))
             resp = {"result": None, "error": {"code": RPC_MISC_ERROR, "message": f"internal error: {e}"}, "id": rid}
             status = 200 if v2 else 500
         if v2:
-            resp = {"jsonrpc": "2.0", **{k: v for k, v in resp.items() if not (k == "error" and v is None)
-                                         and not (k == "result" and resp["error"] is not None)}}
+            resp = {
+                "jsonrpc": "2.0",
+                **{
+                    k: v
+                    for k, v in resp.items()
+                    if not (k == "error" and v is None) and not (k == "result" and resp["error"] is not None)
+                },
+            }
         return status, resp
 
 

@@ -12,15 +12,56 @@ NET = NETWORKS["regtest"]
 OP_0, OP_PUSHDATA1, OP_PUSHDATA2, OP_PUSHDATA4, OP_1NEGATE, OP_1, OP_16, OP_RETURN = 0, 76, 77, 78, 79, 81, 96, 106
 
 _OPNAMES = {
-    0: "0", 79: "-1", 97: "OP_NOP", 99: "OP_IF", 100: "OP_NOTIF", 103: "OP_ELSE", 104: "OP_ENDIF", 105: "OP_VERIFY",
-    106: "OP_RETURN", 107: "OP_TOALTSTACK", 108: "OP_FROMALTSTACK", 115: "OP_IFDUP", 116: "OP_DEPTH", 117: "OP_DROP",
-    118: "OP_DUP", 119: "OP_NIP", 120: "OP_OVER", 124: "OP_SWAP", 130: "OP_SIZE", 135: "OP_EQUAL",
-    136: "OP_EQUALVERIFY", 139: "OP_1ADD", 140: "OP_1SUB", 143: "OP_NEGATE", 144: "OP_ABS", 145: "OP_NOT",
-    147: "OP_ADD", 148: "OP_SUB", 154: "OP_BOOLAND", 155: "OP_BOOLOR", 156: "OP_NUMEQUAL", 157: "OP_NUMEQUALVERIFY",
-    159: "OP_LESSTHAN", 160: "OP_GREATERTHAN", 163: "OP_MIN", 164: "OP_MAX", 165: "OP_WITHIN", 166: "OP_RIPEMD160",
-    167: "OP_SHA1", 168: "OP_SHA256", 169: "OP_HASH160", 170: "OP_HASH256", 171: "OP_CODESEPARATOR",
-    172: "OP_CHECKSIG", 173: "OP_CHECKSIGVERIFY", 174: "OP_CHECKMULTISIG", 175: "OP_CHECKMULTISIGVERIFY",
-    177: "OP_CHECKLOCKTIMEVERIFY", 178: "OP_CHECKSEQUENCEVERIFY", 186: "OP_CHECKSIGADD",
+    0: "0",
+    79: "-1",
+    97: "OP_NOP",
+    99: "OP_IF",
+    100: "OP_NOTIF",
+    103: "OP_ELSE",
+    104: "OP_ENDIF",
+    105: "OP_VERIFY",
+    106: "OP_RETURN",
+    107: "OP_TOALTSTACK",
+    108: "OP_FROMALTSTACK",
+    115: "OP_IFDUP",
+    116: "OP_DEPTH",
+    117: "OP_DROP",
+    118: "OP_DUP",
+    119: "OP_NIP",
+    120: "OP_OVER",
+    124: "OP_SWAP",
+    130: "OP_SIZE",
+    135: "OP_EQUAL",
+    136: "OP_EQUALVERIFY",
+    139: "OP_1ADD",
+    140: "OP_1SUB",
+    143: "OP_NEGATE",
+    144: "OP_ABS",
+    145: "OP_NOT",
+    147: "OP_ADD",
+    148: "OP_SUB",
+    154: "OP_BOOLAND",
+    155: "OP_BOOLOR",
+    156: "OP_NUMEQUAL",
+    157: "OP_NUMEQUALVERIFY",
+    159: "OP_LESSTHAN",
+    160: "OP_GREATERTHAN",
+    163: "OP_MIN",
+    164: "OP_MAX",
+    165: "OP_WITHIN",
+    166: "OP_RIPEMD160",
+    167: "OP_SHA1",
+    168: "OP_SHA256",
+    169: "OP_HASH160",
+    170: "OP_HASH256",
+    171: "OP_CODESEPARATOR",
+    172: "OP_CHECKSIG",
+    173: "OP_CHECKSIGVERIFY",
+    174: "OP_CHECKMULTISIG",
+    175: "OP_CHECKMULTISIGVERIFY",
+    177: "OP_CHECKLOCKTIMEVERIFY",
+    178: "OP_CHECKSEQUENCEVERIFY",
+    186: "OP_CHECKSIGADD",
 }
 
 
@@ -195,8 +236,10 @@ class ParsedDescriptor:
             raise DescriptorError("descriptor must be a string")
         body = text.split("#", 1)[0].strip()
         if "#" in text and add_checksum(body) != text.strip():
-            raise DescriptorError(f"Provided checksum '{text.split('#', 1)[1]}' does not match computed checksum "
-                                  f"'{add_checksum(body).split('#', 1)[1]}'")
+            raise DescriptorError(
+                f"Provided checksum '{text.split('#', 1)[1]}' does not match computed checksum "
+                f"'{add_checksum(body).split('#', 1)[1]}'"
+            )
         self.text = body
         self._fixed: bytes | None = None
         self._desc = None

@@ -75,8 +75,9 @@ class ElectrumConnection:
         """Sends one request; returns the whole response object (notifications met on the way are kept)."""
         self.next_id += 1
         rid = self.next_id
-        self.send_raw((json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": list(params)}) + "\n")
-                      .encode())
+        self.send_raw(
+            (json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": list(params)}) + "\n").encode()
+        )
         while True:
             msg = self.read_message()
             if isinstance(msg, dict) and "method" in msg and "id" not in msg:
@@ -148,8 +149,14 @@ class RegtestNode:
         return f"tcp://127.0.0.1:{self.electrum_port}"
 
     @classmethod
-    def start(cls, datadir: Path, electrum_port: int = 0, rpc_port: int = 0, timeout: float = 60,
-              extra_args: tuple[str, ...] = ()) -> RegtestNode:
+    def start(
+        cls,
+        datadir: Path,
+        electrum_port: int = 0,
+        rpc_port: int = 0,
+        timeout: float = 60,
+        extra_args: tuple[str, ...] = (),
+    ) -> RegtestNode:
         node = cls(datadir, extra_args)
         node._spawn(electrum_port, rpc_port, timeout)
         return node
@@ -158,9 +165,19 @@ class RegtestNode:
         self.datadir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
-            [str(REGTEST_DIR / "node"), "--datadir", str(self.datadir), "--electrum-port", str(electrum_port),
-             "--rpc-port", str(rpc_port), *self.extra_args],
-            stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
+            [
+                str(REGTEST_DIR / "node"),
+                "--datadir",
+                str(self.datadir),
+                "--electrum-port",
+                str(electrum_port),
+                "--rpc-port",
+                str(rpc_port),
+                *self.extra_args,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=log,
+            stdin=subprocess.DEVNULL,
         )
         log.close()
         assert self.proc.stdout is not None
@@ -205,8 +222,12 @@ class RegtestNode:
 
     def cli_process(self, *args: str) -> subprocess.CompletedProcess:
         """Runs `scripts/regtest/cli --datadir DIR ARGS…` as a user would (string arguments, bitcoin-cli rules)."""
-        return subprocess.run([str(REGTEST_DIR / "cli"), "--datadir", str(self.datadir), *args],
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [str(REGTEST_DIR / "cli"), "--datadir", str(self.datadir), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
     def electrum(self) -> ElectrumConnection:
         return ElectrumConnection(self.electrum_port)
@@ -248,8 +269,11 @@ class RegtestNode:
             coins = [c for c in self._faucet_coins() if c[2] >= sats + fee + 1000]
         assert coins, "the faucet has no coin large enough"
         txid, vout, value = max(coins, key=lambda c: c[2])
-        tx = Transaction(version=2, vin=[TransactionInput(bytes.fromhex(txid), vout, sequence=0xFFFFFFFD)],
-                         vout=[TransactionOutput(sats, spk), TransactionOutput(value - sats - fee, FAUCET_SPK)])
+        tx = Transaction(
+            version=2,
+            vin=[TransactionInput(bytes.fromhex(txid), vout, sequence=0xFFFFFFFD)],
+            vout=[TransactionOutput(sats, spk), TransactionOutput(value - sats - fee, FAUCET_SPK)],
+        )
         sign_p2wpkh(tx, 0, FAUCET_KEY, value)
         sent = self.cli("sendrawtransaction", tx.serialize().hex())
         self._faucet_spent.add((txid, vout))

@@ -50,15 +50,33 @@ WALLET_FORMAT = "airlock-regtest-wallet"
 NAME_RE = re.compile(r"^[A-Za-z0-9._+=@ -]{0,100}$")
 
 WALLET_METHODS = {
-    "createwallet", "loadwallet", "unloadwallet", "listwallets", "getwalletinfo", "importdescriptors",
-    "listdescriptors", "listunspent", "listtransactions", "listsinceblock", "gettransaction", "getbalances",
+    "createwallet",
+    "loadwallet",
+    "unloadwallet",
+    "listwallets",
+    "getwalletinfo",
+    "importdescriptors",
+    "listdescriptors",
+    "listunspent",
+    "listtransactions",
+    "listsinceblock",
+    "gettransaction",
+    "getbalances",
 }
 # Methods that do not need a wallet (and so work on `/` whatever is loaded).
 NON_WALLET = {"createwallet", "loadwallet", "listwallets", "unloadwallet"}
 
 PARAM_NAMES = {
-    "createwallet": ["wallet_name", "disable_private_keys", "blank", "passphrase", "avoid_reuse", "descriptors",
-                     "load_on_startup", "external_signer"],
+    "createwallet": [
+        "wallet_name",
+        "disable_private_keys",
+        "blank",
+        "passphrase",
+        "avoid_reuse",
+        "descriptors",
+        "load_on_startup",
+        "external_signer",
+    ],
     "loadwallet": ["filename", "load_on_startup"],
     "unloadwallet": ["wallet_name", "load_on_startup"],
     "listwallets": [],
@@ -67,8 +85,14 @@ PARAM_NAMES = {
     "listdescriptors": ["private"],
     "listunspent": ["minconf", "maxconf", "addresses", "include_unsafe", "query_options"],
     "listtransactions": ["label", "count", "skip", "include_watchonly"],
-    "listsinceblock": ["blockhash", "target_confirmations", "include_watchonly", "include_removed",
-                       "include_change", "label"],
+    "listsinceblock": [
+        "blockhash",
+        "target_confirmations",
+        "include_watchonly",
+        "include_removed",
+        "include_change",
+        "label",
+    ],
     "gettransaction": ["txid", "include_watchonly", "verbose"],
     "getbalances": [],
 }
@@ -77,8 +101,17 @@ PARAM_NAMES = {
 class WalletDescriptor:
     """One imported descriptor (single path) with its range and the scripts derived for it."""
 
-    def __init__(self, desc: str, timestamp: int, active: bool, internal: bool, range_start: int, range_end: int,
-                 next_index: int, label: str = ""):
+    def __init__(
+        self,
+        desc: str,
+        timestamp: int,
+        active: bool,
+        internal: bool,
+        range_start: int,
+        range_end: int,
+        next_index: int,
+        label: str = "",
+    ):
         self.desc = desc  # normalized, with checksum
         self.timestamp = timestamp
         self.active = active
@@ -115,13 +148,28 @@ class WalletDescriptor:
         return add_checksum(str(self.embit.derive(index))) if self.is_range else self.desc
 
     def to_json(self) -> dict:
-        return {"desc": self.desc, "timestamp": self.timestamp, "active": self.active, "internal": self.internal,
-                "range": [self.range_start, self.range_end], "next_index": self.next_index, "label": self.label}
+        return {
+            "desc": self.desc,
+            "timestamp": self.timestamp,
+            "active": self.active,
+            "internal": self.internal,
+            "range": [self.range_start, self.range_end],
+            "next_index": self.next_index,
+            "label": self.label,
+        }
 
     @classmethod
     def from_json(cls, d: dict) -> WalletDescriptor:
-        return cls(d["desc"], d["timestamp"], d["active"], d["internal"], d["range"][0], d["range"][1],
-                   d["next_index"], d.get("label", ""))
+        return cls(
+            d["desc"],
+            d["timestamp"],
+            d["active"],
+            d["internal"],
+            d["range"][0],
+            d["range"][1],
+            d["next_index"],
+            d.get("label", ""),
+        )
 
 
 class WalletTx:
@@ -156,10 +204,17 @@ class Wallet:
         return self.path / "wallet.json"
 
     def save(self) -> None:
-        data = {"format": WALLET_FORMAT, "version": 1, "name": self.name, "avoid_reuse": self.avoid_reuse,
-                "blank": self.blank, "birthtime": self.birthtime, "last_processed": self.last_processed,
-                "descriptors": [d.to_json() for d in self.descriptors],
-                "txs": [{"hex": w.raw.hex(), "time": w.time_received, "order": w.order} for w in self.txs.values()]}
+        data = {
+            "format": WALLET_FORMAT,
+            "version": 1,
+            "name": self.name,
+            "avoid_reuse": self.avoid_reuse,
+            "blank": self.blank,
+            "birthtime": self.birthtime,
+            "last_processed": self.last_processed,
+            "descriptors": [d.to_json() for d in self.descriptors],
+            "txs": [{"hex": w.raw.hex(), "time": w.time_received, "order": w.order} for w in self.txs.values()],
+        }
         self.path.mkdir(parents=True, exist_ok=True)
         tmp = self.file.with_suffix(".tmp")
         tmp.write_text(json.dumps(data))
@@ -205,8 +260,11 @@ class Wallet:
             return True
         for i in tx.vin:
             parent = self.txs.get(i.prev_txid)
-            if parent is not None and i.prev_vout < len(parent.tx.vout) and \
-                    parent.tx.vout[i.prev_vout].script_pubkey in self.spks:
+            if (
+                parent is not None
+                and i.prev_vout < len(parent.tx.vout)
+                and parent.tx.vout[i.prev_vout].script_pubkey in self.spks
+            ):
                 return True
         return False
 
@@ -412,15 +470,19 @@ class WalletManager:
 
     def path_of(self, name: str) -> Path:
         if not isinstance(name, str) or not NAME_RE.match(name) or name in (".", "..") or ".." in name:
-            raise RpcError(RPC_WALLET_ERROR, f"Invalid wallet name '{name}': this node accepts letters, digits, "
-                           "space and ._+=@- (no paths)")
+            raise RpcError(
+                RPC_WALLET_ERROR,
+                f"Invalid wallet name '{name}': this node accepts letters, digits, space and ._+=@- (no paths)",
+            )
         return self.dir / name if name else self.dir
 
     def create(self, name: str, avoid_reuse: bool, blank: bool, load_on_startup: bool | None) -> Wallet:
         path = self.path_of(name)
         if name in self.loaded or (path / "wallet.json").exists():
-            raise RpcError(RPC_WALLET_ERROR, f"Wallet file verification failed. Failed to create database path "
-                           f"'{path}'. Database already exists.")
+            raise RpcError(
+                RPC_WALLET_ERROR,
+                f"Wallet file verification failed. Failed to create database path '{path}'. Database already exists.",
+            )
         w = Wallet(self, name, path)
         w.avoid_reuse, w.blank, w.birthtime = avoid_reuse, blank, None
         w.last_processed = self.node.chain.height
@@ -435,8 +497,10 @@ class WalletManager:
         if name in self.loaded:
             raise RpcError(RPC_WALLET_ALREADY_LOADED, f'Wallet "{name}" is already loaded.')
         if not (path / "wallet.json").exists():
-            raise RpcError(RPC_WALLET_NOT_FOUND, f"Wallet file verification failed. Failed to load database path "
-                           f"'{path}'. Path does not exist.")
+            raise RpcError(
+                RPC_WALLET_NOT_FOUND,
+                f"Wallet file verification failed. Failed to load database path '{path}'. Path does not exist.",
+            )
         w = Wallet(self, name, path)
         try:
             w.load()
@@ -467,10 +531,15 @@ class WalletManager:
         if len(self.loaded) == 1:
             return next(iter(self.loaded.values()))
         if not self.loaded:
-            raise RpcError(RPC_WALLET_NOT_FOUND, "No wallet is loaded. Load a wallet using loadwallet or create a "
-                           "new one with createwallet. (Note: A default wallet is no longer automatically created)")
-        raise RpcError(RPC_WALLET_NOT_SPECIFIED, "Wallet file not specified (must request wallet RPC through "
-                       "/wallet/<filename> uri-path).")
+            raise RpcError(
+                RPC_WALLET_NOT_FOUND,
+                "No wallet is loaded. Load a wallet using loadwallet or create a "
+                "new one with createwallet. (Note: A default wallet is no longer automatically created)",
+            )
+        raise RpcError(
+            RPC_WALLET_NOT_SPECIFIED,
+            "Wallet file not specified (must request wallet RPC through /wallet/<filename> uri-path).",
+        )
 
     # --- hooks from the node -------------------------------------------------------------------------------------
 
@@ -526,23 +595,43 @@ class WalletMethods:
 
     # --- wallet management ---------------------------------------------------------------------------------------
 
-    def createwallet(self, uri_wallet, wallet_name=None, disable_private_keys=None, blank=None, passphrase=None,
-                     avoid_reuse=None, descriptors=None, load_on_startup=None, external_signer=None):
+    def createwallet(
+        self,
+        uri_wallet,
+        wallet_name=None,
+        disable_private_keys=None,
+        blank=None,
+        passphrase=None,
+        avoid_reuse=None,
+        descriptors=None,
+        load_on_startup=None,
+        external_signer=None,
+    ):
         name = _want(wallet_name, "string")
         if not _bool(descriptors, True):
-            raise RpcError(RPC_WALLET_ERROR, "BDB wallet creation is deprecated and will be removed in a future "
-                           "release. In this release it can be re-enabled temporarily with the "
-                           "-deprecatedrpc=create_bdb setting.")
+            raise RpcError(
+                RPC_WALLET_ERROR,
+                "BDB wallet creation is deprecated and will be removed in a future "
+                "release. In this release it can be re-enabled temporarily with the "
+                "-deprecatedrpc=create_bdb setting.",
+            )
         if _bool(external_signer, False):
-            raise RpcError(RPC_WALLET_ERROR, "Compiled without external signing support (required for external "
-                           "signing)")
+            raise RpcError(
+                RPC_WALLET_ERROR, "Compiled without external signing support (required for external signing)"
+            )
         if not _bool(disable_private_keys, False):
-            raise RpcError(RPC_WALLET_ERROR, "This regtest node only has watch-only wallets: createwallet needs "
-                           "disable_private_keys=true (it cannot hold private keys)")
+            raise RpcError(
+                RPC_WALLET_ERROR,
+                "This regtest node only has watch-only wallets: createwallet needs "
+                "disable_private_keys=true (it cannot hold private keys)",
+            )
         if passphrase:
-            raise RpcError(RPC_WALLET_ERROR, "Passphrase provided but private keys are disabled. A passphrase is "
-                           "only used to encrypt private keys, so cannot be used for wallets with private keys "
-                           "disabled.")
+            raise RpcError(
+                RPC_WALLET_ERROR,
+                "Passphrase provided but private keys are disabled. A passphrase is "
+                "only used to encrypt private keys, so cannot be used for wallets with private keys "
+                "disabled.",
+            )
         w = self.manager.create(name, _bool(avoid_reuse, False), _bool(blank, False), _opt_bool(load_on_startup))
         return {"name": w.name}
 
@@ -554,8 +643,9 @@ class WalletMethods:
         if wallet_name is not None:
             _want(wallet_name, "string")
             if uri_wallet is not None and uri_wallet != wallet_name:
-                raise RpcError(RPC_INVALID_PARAMETER, "RPC endpoint wallet and wallet_name parameter specify "
-                               "different wallets")
+                raise RpcError(
+                    RPC_INVALID_PARAMETER, "RPC endpoint wallet and wallet_name parameter specify different wallets"
+                )
             name = wallet_name
         else:
             name = self.manager.for_request(uri_wallet).name
@@ -569,17 +659,27 @@ class WalletMethods:
         w = self.manager.for_request(uri_wallet)
         chain = self.node.chain
         info = {
-            "walletname": w.name, "walletversion": 169900, "format": "sqlite", "txcount": len(w.txs),
-            "keypoolsize": sum(d.range_end + 1 - d.next_index for d in w.descriptors
-                               if d.active and not d.internal),
-            "keypoolsize_hd_internal": sum(d.range_end + 1 - d.next_index for d in w.descriptors
-                                           if d.active and d.internal),
-            "paytxfee": 0.0, "private_keys_enabled": False, "avoid_reuse": w.avoid_reuse,
-            "scanning": False if w.scanning is None else {
-                "duration": int(time.monotonic() - w.scanning["started"]), "progress": w.scanning["progress"]},
-            "descriptors": True, "external_signer": False, "blank": w.blank,
-            "lastprocessedblock": {"hash": hash_to_hex(chain.blocks[w.last_processed].hash),
-                                   "height": w.last_processed},
+            "walletname": w.name,
+            "walletversion": 169900,
+            "format": "sqlite",
+            "txcount": len(w.txs),
+            "keypoolsize": sum(d.range_end + 1 - d.next_index for d in w.descriptors if d.active and not d.internal),
+            "keypoolsize_hd_internal": sum(
+                d.range_end + 1 - d.next_index for d in w.descriptors if d.active and d.internal
+            ),
+            "paytxfee": 0.0,
+            "private_keys_enabled": False,
+            "avoid_reuse": w.avoid_reuse,
+            "scanning": False
+            if w.scanning is None
+            else {"duration": int(time.monotonic() - w.scanning["started"]), "progress": w.scanning["progress"]},
+            "descriptors": True,
+            "external_signer": False,
+            "blank": w.blank,
+            "lastprocessedblock": {
+                "hash": hash_to_hex(chain.blocks[w.last_processed].hash),
+                "height": w.last_processed,
+            },
         }
         if w.birthtime is not None:
             info["birthtime"] = w.birthtime
@@ -606,13 +706,21 @@ class WalletMethods:
                 results.append({"success": False, "error": {"code": e.code, "message": e.message}})
         if lowest is not None:
             if lowest < now:
-                start = next((b.height for b in self.node.chain.blocks
-                              if b.header.time >= lowest - TIMESTAMP_WINDOW), self.node.chain.height + 1)
+                start = next(
+                    (b.height for b in self.node.chain.blocks if b.header.time >= lowest - TIMESTAMP_WINDOW),
+                    self.node.chain.height + 1,
+                )
                 t0 = time.monotonic()
                 w.save()  # the descriptors are the wallet's from now on, even if the node stops mid-rescan
                 first, last = await w.rescan_blocks(start, self.node.rescan_delay)
-                log.info("wallet %r: rescanned from height %d in %.2f s (heights %d..%d)", w.name, start,
-                         time.monotonic() - t0, first, last)
+                log.info(
+                    "wallet %r: rescanned from height %d in %.2f s (heights %d..%d)",
+                    w.name,
+                    start,
+                    time.monotonic() - t0,
+                    first,
+                    last,
+                )
             else:
                 w.rescan(self.node.chain.height + 1)  # "now": nothing in the chain, only the mempool
             w.save()
@@ -634,8 +742,9 @@ class WalletMethods:
         elif ts_v == "now":
             timestamp = now
         else:
-            raise RpcError(RPC_TYPE_ERROR, f'Expected number or "now" timestamp value for key. got type '
-                           f"{_typename(ts_v)}")
+            raise RpcError(
+                RPC_TYPE_ERROR, f'Expected number or "now" timestamp value for key. got type {_typename(ts_v)}'
+            )
         if "#" not in text:
             raise RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Missing checksum")
         try:
@@ -654,8 +763,9 @@ class WalletMethods:
         internal = req.get("internal")
         if internal is not None:
             if len(branches) > 1:
-                raise RpcError(RPC_INVALID_ADDRESS_OR_KEY,
-                               "Cannot have multipath descriptor while also specifying 'internal'")
+                raise RpcError(
+                    RPC_INVALID_ADDRESS_OR_KEY, "Cannot have multipath descriptor while also specifying 'internal'"
+                )
             internal = bool(_want(internal, "bool"))
         ranged = pd.is_range
         range_start, range_end, next_index = 0, 0, 0
@@ -682,20 +792,27 @@ class WalletMethods:
             if existing is not None:
                 # Core's UpdateWalletDescriptor: the new range must include the current one.
                 if range_start > existing.range_start or range_end < existing.range_end:
-                    raise RpcError(RPC_INVALID_PARAMETER, f"new range must include current range = "
-                                   f"[{existing.range_start},{existing.range_end}]")
+                    raise RpcError(
+                        RPC_INVALID_PARAMETER,
+                        f"new range must include current range = [{existing.range_start},{existing.range_end}]",
+                    )
                 existing.range_end = range_end
                 existing.next_index = max(existing.next_index, next_index)
                 existing.timestamp = min(existing.timestamp, timestamp)
                 d = existing
             else:
-                d = WalletDescriptor(desc, timestamp, active, is_internal, range_start, range_end, next_index,
-                                     label or "")
+                d = WalletDescriptor(
+                    desc, timestamp, active, is_internal, range_start, range_end, next_index, label or ""
+                )
                 w.descriptors.append(d)
             if active:
                 for other in w.descriptors:
-                    if other is not d and other.active and other.internal == d.internal and \
-                            _output_type(other) == _output_type(d):
+                    if (
+                        other is not d
+                        and other.active
+                        and other.internal == d.internal
+                        and _output_type(other) == _output_type(d)
+                    ):
                         other.active = False
                 d.active, d.internal = True, is_internal
             w._top_up(d)
@@ -722,8 +839,9 @@ class WalletMethods:
 
     # --- coins and balances --------------------------------------------------------------------------------------
 
-    def listunspent(self, uri_wallet, minconf=None, maxconf=None, addresses=None, include_unsafe=None,
-                    query_options=None):
+    def listunspent(
+        self, uri_wallet, minconf=None, maxconf=None, addresses=None, include_unsafe=None, query_options=None
+    ):
         w = self.manager.for_request(uri_wallet)
         minconf = 1 if minconf is None else _want_int(minconf)
         maxconf = 9_999_999 if maxconf is None else _want_int(maxconf)
@@ -762,8 +880,9 @@ class WalletMethods:
             e.update({"scriptPubKey": o.script_pubkey.hex(), "amount": btc(o.value), "confirmations": depth})
             if depth == 0:
                 e["ancestorcount"] = 1 + len(self.node.mempool.ancestors(self.node.mempool.entries[wtx.txid].parents))
-            e.update({"spendable": True, "solvable": True, "desc": d.derived_desc(i), "parent_descs": [d.desc],
-                      "safe": safe})
+            e.update(
+                {"spendable": True, "solvable": True, "desc": d.derived_desc(i), "parent_descs": [d.desc], "safe": safe}
+            )
             out.append(e)
         return out
 
@@ -773,20 +892,30 @@ class WalletMethods:
         for wtx in w.txs.values():
             depth = w.depth(wtx)
             if w.immature(wtx, depth):
-                immature += sum(o.value for n, o in enumerate(wtx.tx.vout)
-                                if o.script_pubkey in w.spks and not w.is_spent((wtx.txid, n)))
+                immature += sum(
+                    o.value
+                    for n, o in enumerate(wtx.tx.vout)
+                    if o.script_pubkey in w.spks and not w.is_spent((wtx.txid, n))
+                )
                 continue
-            avail = sum(o.value for n, o in enumerate(wtx.tx.vout)
-                        if o.script_pubkey in w.spks and not w.is_spent((wtx.txid, n)))
+            avail = sum(
+                o.value
+                for n, o in enumerate(wtx.tx.vout)
+                if o.script_pubkey in w.spks and not w.is_spent((wtx.txid, n))
+            )
             is_trusted = w.is_trusted(wtx, depth)
             if is_trusted and depth >= 0:
                 trusted += avail
             if not is_trusted and depth == 0 and w.in_mempool(wtx):
                 pending += avail
         chain = self.node.chain
-        return {"mine": {"trusted": btc(trusted), "untrusted_pending": btc(pending), "immature": btc(immature)},
-                "lastprocessedblock": {"hash": hash_to_hex(chain.blocks[w.last_processed].hash),
-                                       "height": w.last_processed}}
+        return {
+            "mine": {"trusted": btc(trusted), "untrusted_pending": btc(pending), "immature": btc(immature)},
+            "lastprocessedblock": {
+                "hash": hash_to_hex(chain.blocks[w.last_processed].hash),
+                "height": w.last_processed,
+            },
+        }
 
     # --- transactions --------------------------------------------------------------------------------------------
 
@@ -799,8 +928,14 @@ class WalletMethods:
         if depth > 0:
             loc = chain.get_tx(wtx.txid)
             b = chain.blocks[loc.height]
-            e.update({"blockhash": hash_to_hex(b.hash), "blockheight": loc.height, "blockindex": loc.pos,
-                      "blocktime": b.header.time})
+            e.update(
+                {
+                    "blockhash": hash_to_hex(b.hash),
+                    "blockheight": loc.height,
+                    "blockindex": loc.pos,
+                    "blocktime": b.header.time,
+                }
+            )
         elif w.is_trusted(wtx, depth):
             e["trusted"] = True
         else:
@@ -812,8 +947,13 @@ class WalletMethods:
             if other.txid != wtx.txid and any(i.outpoint in {x.outpoint for x in wtx.tx.vin} for i in other.tx.vin):
                 conflicts.append(hash_to_hex(other.txid))
         e["walletconflicts"] = conflicts
-        e["mempoolconflicts"] = sorted({hash_to_hex(t) for i in wtx.tx.vin
-                                        if (t := mempool.spenders.get(i.outpoint)) is not None and t != wtx.txid})
+        e["mempoolconflicts"] = sorted(
+            {
+                hash_to_hex(t)
+                for i in wtx.tx.vin
+                if (t := mempool.spenders.get(i.outpoint)) is not None and t != wtx.txid
+            }
+        )
         e["time"] = wtx.time_received if depth <= 0 else min(wtx.time_received, e["blocktime"])
         e["timereceived"] = wtx.time_received
         if depth > 0:
@@ -877,9 +1017,14 @@ class WalletMethods:
     def listtransactions(self, uri_wallet, label=None, count=None, skip=None, include_watchonly=None):
         w = self.manager.for_request(uri_wallet)
         if label is not None and _want(label, "string") != "*":
-            raise RpcError(RPC_INVALID_PARAMETER, 'Label argument must be a valid label name or "*".') \
-                if label == "" else RpcError(RPC_INVALID_PARAMETER, f"Label '{label}' is not used by this node's "
-                                             "wallets (labels are not supported here)")
+            raise (
+                RpcError(RPC_INVALID_PARAMETER, 'Label argument must be a valid label name or "*".')
+                if label == ""
+                else RpcError(
+                    RPC_INVALID_PARAMETER,
+                    f"Label '{label}' is not used by this node's wallets (labels are not supported here)",
+                )
+            )
         count = 10 if count is None else _want_int(count)
         skip = 0 if skip is None else _want_int(skip)
         if count < 0:
@@ -889,11 +1034,19 @@ class WalletMethods:
         entries = []
         for wtx in sorted(w.txs.values(), key=lambda t: t.order):
             entries.extend(self._entries(w, wtx, include_change=False))
-        entries = entries[::-1][skip:skip + count][::-1]  # the newest count after skip, oldest first
+        entries = entries[::-1][skip : skip + count][::-1]  # the newest count after skip, oldest first
         return entries
 
-    def listsinceblock(self, uri_wallet, blockhash=None, target_confirmations=None, include_watchonly=None,
-                       include_removed=None, include_change=None, label=None):
+    def listsinceblock(
+        self,
+        uri_wallet,
+        blockhash=None,
+        target_confirmations=None,
+        include_watchonly=None,
+        include_removed=None,
+        include_change=None,
+        label=None,
+    ):
         w = self.manager.for_request(uri_wallet)
         chain = self.node.chain
         target = 1 if target_confirmations is None else _want_int(target_confirmations)

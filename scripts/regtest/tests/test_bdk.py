@@ -66,8 +66,12 @@ def test_bdk_syncs_and_spends_through_the_node(regtest_node, kind):
 
     # BDK builds, signs and broadcasts a spend through the node; the node mines it.
     recipient = bdk.Address(FAUCET_ADDRESS, bdk.Network.REGTEST)
-    psbt = (bdk.TxBuilder().add_recipient(recipient.script_pubkey(), bdk.Amount.from_sat(300_000))
-            .fee_rate(bdk.FeeRate.from_sat_per_vb(3)).finish(wallet))
+    psbt = (
+        bdk.TxBuilder()
+        .add_recipient(recipient.script_pubkey(), bdk.Amount.from_sat(300_000))
+        .fee_rate(bdk.FeeRate.from_sat_per_vb(3))
+        .finish(wallet)
+    )
     assert wallet.sign(psbt)
     tx = psbt.extract_tx()
     fee = wallet.calculate_fee(tx).to_sat()

@@ -33,7 +33,11 @@ def test_server_methods(regtest_node):
         assert e.call("server.version", "pytest", ["1.2", "1.4"])[1] == "1.4"
         features = e.call("server.features")
         assert features["genesis_hash"] == node.cli("getblockhash", 0)
-        assert (features["protocol_min"], features["protocol_max"], features["hash_function"]) == ("1.4", "1.4", "sha256")
+        assert (features["protocol_min"], features["protocol_max"], features["hash_function"]) == (
+            "1.4",
+            "1.4",
+            "sha256",
+        )
         assert e.call("server.ping") is None
         assert e.call("blockchain.relayfee") == 0.00001
         assert e.call("blockchain.estimatefee", 2) >= 0.00001
@@ -104,7 +108,8 @@ def test_scripthash_methods_and_notifications(regtest_node):
         assert e.call("blockchain.scripthash.get_balance", sh) == {"confirmed": 0, "unconfirmed": 120_000}
         assert e.call("blockchain.scripthash.get_mempool", sh) == history
         assert e.call("blockchain.scripthash.listunspent", sh) == [
-            {"tx_pos": 0, "value": 120_000, "tx_hash": txid, "height": 0}]
+            {"tx_pos": 0, "value": 120_000, "tx_hash": txid, "height": 0}
+        ]
         node.mine(1)
         height = node.height()
         assert e.wait_notification("blockchain.headers.subscribe")["params"][0]["height"] == height
@@ -114,7 +119,8 @@ def test_scripthash_methods_and_notifications(regtest_node):
         assert e.call("blockchain.scripthash.get_balance", sh) == {"confirmed": 120_000, "unconfirmed": 0}
         assert e.call("blockchain.scripthash.get_mempool", sh) == []
         assert e.call("blockchain.scripthash.listunspent", sh) == [
-            {"tx_pos": 0, "value": 120_000, "tx_hash": txid, "height": height}]
+            {"tx_pos": 0, "value": 120_000, "tx_hash": txid, "height": height}
+        ]
         assert e.call("blockchain.scripthash.unsubscribe", sh) is True
 
 
@@ -122,12 +128,24 @@ def test_batches_and_broadcast(regtest_node):
     node = regtest_node
     addr, spk = _fresh_address()
     with node.electrum() as e:
-        e.send_raw((json.dumps([
-            {"jsonrpc": "2.0", "id": 1, "method": "server.ping", "params": []},
-            {"jsonrpc": "2.0", "id": 2, "method": "blockchain.scripthash.get_balance", "params": [scripthash(spk)]},
-            {"jsonrpc": "2.0", "id": 3, "method": "no.such.method", "params": []},
-            {"jsonrpc": "2.0", "id": 4, "method": "blockchain.block.header", "params": ["x"]},
-        ]) + "\n").encode())
+        e.send_raw(
+            (
+                json.dumps(
+                    [
+                        {"jsonrpc": "2.0", "id": 1, "method": "server.ping", "params": []},
+                        {
+                            "jsonrpc": "2.0",
+                            "id": 2,
+                            "method": "blockchain.scripthash.get_balance",
+                            "params": [scripthash(spk)],
+                        },
+                        {"jsonrpc": "2.0", "id": 3, "method": "no.such.method", "params": []},
+                        {"jsonrpc": "2.0", "id": 4, "method": "blockchain.block.header", "params": ["x"]},
+                    ]
+                )
+                + "\n"
+            ).encode()
+        )
         replies = {r["id"]: r for r in e.read_message()}
         assert replies[1]["result"] is None
         assert replies[2]["result"] == {"confirmed": 0, "unconfirmed": 0}
@@ -145,7 +163,7 @@ def test_batches_and_broadcast(regtest_node):
 def test_malformed_lines_and_unknown_methods_get_errors_and_the_server_keeps_serving(regtest_node):
     node = regtest_node
     with node.electrum() as e:
-        for line in [b"this is not json\n", b"{\"id\": 1, \"method\": \n", b"\xff\xfe\x00garbage\n"]:
+        for line in [b"this is not json\n", b'{"id": 1, "method": \n', b"\xff\xfe\x00garbage\n"]:
             e.send_raw(line)
             reply = e.read_message()
             assert reply["error"]["code"] == -32700 and reply["id"] is None
@@ -169,8 +187,9 @@ def test_a_client_that_disconnects_mid_batch_only_loses_its_own_session(regtest_
         s.sendall(b'[{"jsonrpc": "2.0", "id": 1, "method": "server.ping"}, {"jsonrpc": "2.0", "id": 2, "met')
         s.close()
         s = socket.create_connection(("127.0.0.1", node.electrum_port))
-        batch = [{"jsonrpc": "2.0", "id": i, "method": "blockchain.block.headers", "params": [0, 2016]}
-                 for i in range(50)]
+        batch = [
+            {"jsonrpc": "2.0", "id": i, "method": "blockchain.block.headers", "params": [0, 2016]} for i in range(50)
+        ]
         s.sendall((json.dumps(batch) + "\n").encode())
         s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")  # reset on close
         s.close()

@@ -28,8 +28,13 @@ class ElectrumDaemon:
         self.pid: int | None = None
 
     def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        p = subprocess.run(["electrum", "--regtest", "-D", self.dir, *args], capture_output=True, text=True,
-                           timeout=120, stdin=subprocess.DEVNULL)
+        p = subprocess.run(
+            ["electrum", "--regtest", "-D", self.dir, *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
         if check and p.returncode != 0:
             raise AssertionError(f"electrum {args[0]} exited {p.returncode}: {p.stdout}\n{p.stderr}")
         return p
@@ -73,9 +78,18 @@ def _wait_synced(el: ElectrumDaemon, height: int, timeout: float = 60) -> None:
 
 def _node_balance(node, tpub: str) -> tuple[int, int]:
     """(confirmed, unconfirmed) sats of the account's first 20 receive and change addresses, from the node."""
-    confirmed = round(Decimal(str(node.cli("scantxoutset", "start", [
-        {"desc": f"wpkh({tpub}/0/*)", "range": 19}, {"desc": f"wpkh({tpub}/1/*)", "range": 19}])["total_amount"]))
-        * 100_000_000)
+    confirmed = round(
+        Decimal(
+            str(
+                node.cli(
+                    "scantxoutset",
+                    "start",
+                    [{"desc": f"wpkh({tpub}/0/*)", "range": 19}, {"desc": f"wpkh({tpub}/1/*)", "range": 19}],
+                )["total_amount"]
+            )
+        )
+        * 100_000_000
+    )
     unconfirmed = 0
     with node.electrum() as e:
         for chain in (0, 1):

@@ -35,11 +35,18 @@ def _fund(node, key: Key, sats: int, confirm: bool = True) -> tuple[str, int, in
     return txid, 0, sats
 
 
-def _spend(coins: list[tuple[str, int, int, Key]], outputs: list[tuple[escript.Script, int]],
-           corrupt: bool = False, sequence: int = 0xFFFFFFFD) -> Transaction:
+def _spend(
+    coins: list[tuple[str, int, int, Key]],
+    outputs: list[tuple[escript.Script, int]],
+    corrupt: bool = False,
+    sequence: int = 0xFFFFFFFD,
+) -> Transaction:
     """A transaction spending `coins` (txid, vout, value, key) to `outputs`, signed per input type."""
-    tx = Transaction(version=2, vin=[TransactionInput(bytes.fromhex(t), v, sequence=sequence) for t, v, _, _ in coins],
-                     vout=[TransactionOutput(value, spk) for spk, value in outputs])
+    tx = Transaction(
+        version=2,
+        vin=[TransactionInput(bytes.fromhex(t), v, sequence=sequence) for t, v, _, _ in coins],
+        vout=[TransactionOutput(value, spk) for spk, value in outputs],
+    )
     spks = [k.spk for _, _, _, k in coins]
     values = [v for _, _, v, _ in coins]
     for i, (_, _, value, key) in enumerate(coins):
@@ -152,13 +159,16 @@ def test_replacement_paying_enough_evicts_the_original_and_its_descendants(regte
         assert e.call("blockchain.scripthash.get_history", sh_a) == []
         assert e.call("blockchain.scripthash.get_history", sh_c) == []
         assert e.call("blockchain.scripthash.get_mempool", sh_b) == [
-            {"tx_hash": second.txid().hex(), "height": 0, "fee": 15_110}]
+            {"tx_hash": second.txid().hex(), "height": 0, "fee": 15_110}
+        ]
         assert e.call("blockchain.scripthash.get_balance", sh_a) == {"confirmed": 0, "unconfirmed": 0}
     # The original again is now refused as a replacement of the replacement: its feerate is lower.
     err = _reject(node, first)
     assert err.code == -26
-    assert err.message == (f"insufficient fee, rejecting replacement {first.txid().hex()}; new feerate "
-                           f"{_rate(10_000, _vsize(first))} <= old feerate {_rate(15_110, 110)}")
+    assert err.message == (
+        f"insufficient fee, rejecting replacement {first.txid().hex()}; new feerate "
+        f"{_rate(10_000, _vsize(first))} <= old feerate {_rate(15_110, 110)}"
+    )
     node.mine(1)
     assert node.cli("getrawtransaction", second.txid().hex(), True)["confirmations"] == 1
     err = _reject(node, first)
@@ -183,36 +193,44 @@ def test_replacement_refusals_use_cores_reasons(regtest_node):
     # Rule 6: the feerate must beat each direct conflict's (equal is not enough).
     same_rate = _spend([(txid, vout, value, key)], [(b.spk, 290_000)])
     err = _reject(node, same_rate)
-    assert err.message == (f"insufficient fee, rejecting replacement {same_rate.txid().hex()}; new feerate "
-                           f"{_rate(10_000, 110)} <= old feerate {_rate(10_000, 110)}")
+    assert err.message == (
+        f"insufficient fee, rejecting replacement {same_rate.txid().hex()}; new feerate "
+        f"{_rate(10_000, 110)} <= old feerate {_rate(10_000, 110)}"
+    )
     res = _test_accept(node, same_rate)
     assert res["allowed"] is False and res["reject-reason"] == "insufficient fee"
 
     # Rule 3: a higher feerate than `first` but less than first + child paid together (20,000).
     low_total = _spend([(txid, vout, value, key)], [(b.spk, 285_000)])
     err = _reject(node, low_total)
-    assert err.message == (f"insufficient fee, rejecting replacement {low_total.txid().hex()}, less fees than "
-                           f"conflicting txs; {_btc(15_000)} < {_btc(20_000)}")
+    assert err.message == (
+        f"insufficient fee, rejecting replacement {low_total.txid().hex()}, less fees than "
+        f"conflicting txs; {_btc(15_000)} < {_btc(20_000)}"
+    )
 
     # Rule 4: 20,000 + 109 is 1 sat short of the incremental relay fee for 110 vB.
     short = _spend([(txid, vout, value, key)], [(b.spk, 300_000 - 20_109)])
     err = _reject(node, short)
-    assert err.message == (f"insufficient fee, rejecting replacement {short.txid().hex()}, not enough "
-                           f"additional fees to relay; {_btc(109)} < {_btc(110)}")
+    assert err.message == (
+        f"insufficient fee, rejecting replacement {short.txid().hex()}, not enough "
+        f"additional fees to relay; {_btc(109)} < {_btc(110)}"
+    )
 
     # Rule 2: a new unconfirmed input (an output of some other mempool transaction).
     unrelated = _spend([(otxid, ovout, ovalue, other)], [(b.spk, 90_000)])
     node.cli("sendrawtransaction", unrelated.serialize().hex())
     adds = _spend([(txid, vout, value, key), (unrelated.txid().hex(), 0, 90_000, b)], [(b.spk, 300_000)])
     err = _reject(node, adds)
-    assert err.message == (f"replacement-adds-unconfirmed, replacement {adds.txid().hex()} adds unconfirmed "
-                           f"input, idx 1")
+    assert err.message == (
+        f"replacement-adds-unconfirmed, replacement {adds.txid().hex()} adds unconfirmed input, idx 1"
+    )
 
     # A replacement may not spend an output of a transaction it replaces.
     spends_conflict = _spend([(txid, vout, value, key), (first_id, 0, 290_000, a)], [(b.spk, 500_000)])
     err = _reject(node, spends_conflict)
-    assert err.message == (f"bad-txns-spends-conflicting-tx, {spends_conflict.txid().hex()} spends conflicting "
-                           f"transaction {first_id}")
+    assert err.message == (
+        f"bad-txns-spends-conflicting-tx, {spends_conflict.txid().hex()} spends conflicting transaction {first_id}"
+    )
 
     # Nothing refused changed the mempool.
     assert _mempool(node) == before | {unrelated.txid().hex()}
@@ -231,8 +249,10 @@ def test_replacement_evicting_more_than_100_transactions_is_refused(regtest_node
     assert len(_mempool(node)) >= 101 and parent.txid().hex() in _mempool(node)
     rich = _spend([(txid, vout, value, key)], [(b.spk, 1_000_000)])
     err = _reject(node, rich)
-    assert err.message == (f"too many potential replacements, rejecting replacement {rich.txid().hex()}; too many "
-                           f"potential replacements (101 > 100)")
+    assert err.message == (
+        f"too many potential replacements, rejecting replacement {rich.txid().hex()}; too many "
+        f"potential replacements (101 > 100)"
+    )
     assert parent.txid().hex() in _mempool(node)
     node.mine(1)
     assert node.cli("getrawtransaction", parent.txid().hex(), True)["confirmations"] == 1
@@ -265,8 +285,12 @@ def test_missing_input_is_refused(regtest_node):
     tx = _spend([(os.urandom(32).hex(), 0, 50_000, key)], [(dest.spk, 40_000)])
     err = _reject(node, tx)
     assert (err.code, err.message) == (-25, "bad-txns-inputs-missingorspent")
-    assert _test_accept(node, tx) == {"txid": tx.txid().hex(), "wtxid": _wtxid(tx), "allowed": False,
-                                      "reject-reason": "missing-inputs"}
+    assert _test_accept(node, tx) == {
+        "txid": tx.txid().hex(),
+        "wtxid": _wtxid(tx),
+        "allowed": False,
+        "reject-reason": "missing-inputs",
+    }
 
 
 def _wtxid(tx: Transaction) -> str:
@@ -307,8 +331,14 @@ def test_fee_below_zero_and_below_relay_minimum_are_refused(regtest_node):
 
 def _vsize(tx: Transaction) -> int:
     full = len(tx.serialize())
-    stripped = len(Transaction(tx.version, [TransactionInput(i.txid, i.vout, i.script_sig, i.sequence)
-                                            for i in tx.vin], tx.vout, tx.locktime).serialize())
+    stripped = len(
+        Transaction(
+            tx.version,
+            [TransactionInput(i.txid, i.vout, i.script_sig, i.sequence) for i in tx.vin],
+            tx.vout,
+            tx.locktime,
+        ).serialize()
+    )
     return (stripped * 3 + full + 3) // 4
 
 
@@ -340,7 +370,8 @@ def test_chained_unconfirmed_spends_are_accepted_and_mined_together(regtest_node
     with node.electrum() as e:
         sh = scripthash(d.spk.data)
         assert e.call("blockchain.scripthash.get_mempool", sh) == [
-            {"tx_hash": tx3.txid().hex(), "height": -1, "fee": 10_000}]
+            {"tx_hash": tx3.txid().hex(), "height": -1, "fee": 10_000}
+        ]
     block = node.mine(1)[0]
     txids = node.cli("getblock", block)["tx"]
     assert txids[1:] == [t.txid().hex() for t in (tx1, tx2, tx3)]

@@ -37,8 +37,9 @@ def test_startup_line_ports_cookie_and_clean_stop(tmp_path):
             with socket.create_connection(("127.0.0.1", port), timeout=5):
                 pass
         # A second node on the same datadir is refused while the first runs.
-        second = subprocess.run([str(REGTEST_DIR / "node"), "--datadir", str(tmp_path / "d")],
-                                capture_output=True, text=True, timeout=60)
+        second = subprocess.run(
+            [str(REGTEST_DIR / "node"), "--datadir", str(tmp_path / "d")], capture_output=True, text=True, timeout=60
+        )
         assert second.returncode != 0 and "lock" in second.stderr and second.stdout == ""
         assert node.cli("getblockcount") == 0
     finally:
@@ -73,7 +74,9 @@ def test_chain_mempool_and_indexes_survive_a_restart(fresh_regtest_node):
     with node.electrum() as e:
         assert e.call("blockchain.scripthash.get_history", scripthash(spk.data)) == history_before
         assert e.call("blockchain.scripthash.get_balance", scripthash(spk.data)) == {
-            "confirmed": 60_000, "unconfirmed": 7_000}
+            "confirmed": 60_000,
+            "unconfirmed": 7_000,
+        }
     assert node.cli("getrawtransaction", confirmed, True)["confirmations"] == 3
     # The chain goes on from where it was; the restored mempool is mined.
     node.mine(1)

@@ -102,8 +102,11 @@ def test_http_layer(regtest_node):
     replies = json.loads(body)
     assert status == 200 and replies[0]["result"] == node.height() and replies[1]["error"]["code"] == -32601
     assert replies[2]["error"]["code"] == -32600
-    status, body = _http(node, b'{"method": "getblockheader", "params": {"blockhash": "%s", "verbose": false},'
-                               b' "id": 3}' % node.cli("getbestblockhash").encode())
+    status, body = _http(
+        node,
+        b'{"method": "getblockheader", "params": {"blockhash": "%s", "verbose": false},'
+        b' "id": 3}' % node.cli("getbestblockhash").encode(),
+    )
     assert status == 200 and len(json.loads(body)["result"]) == 160
     assert node.cli("getblockcount") == node.height()  # still serving
 

@@ -29,13 +29,19 @@ def sats(btc_amount: float) -> int:
 class Account:
     """A fresh BIP32 account with receive/change descriptors of one script type (2-of-3 for wsh)."""
 
-    PATHS = {"wpkh": "84h/1h/0h", "sh-wpkh": "49h/1h/0h", "pkh": "44h/1h/0h", "tr": "86h/1h/0h",
-             "wsh-multi": "48h/1h/0h/2h"}
+    PATHS = {
+        "wpkh": "84h/1h/0h",
+        "sh-wpkh": "49h/1h/0h",
+        "pkh": "44h/1h/0h",
+        "tr": "86h/1h/0h",
+        "wsh-multi": "48h/1h/0h/2h",
+    }
 
     def __init__(self, kind: str = "wpkh"):
         self.kind = kind
-        self.roots = [bip32.HDKey.from_seed(os.urandom(32), version=NET["xprv"]) for _ in
-                      range(3 if kind == "wsh-multi" else 1)]
+        self.roots = [
+            bip32.HDKey.from_seed(os.urandom(32), version=NET["xprv"]) for _ in range(3 if kind == "wsh-multi" else 1)
+        ]
         self.path = self.PATHS[kind]
 
     def _key(self, root, branch: int) -> str:
@@ -44,8 +50,13 @@ class Account:
 
     def desc(self, branch: int) -> str:
         k = [self._key(r, branch) for r in self.roots]
-        body = {"wpkh": f"wpkh({k[0]})", "sh-wpkh": f"sh(wpkh({k[0]}))", "pkh": f"pkh({k[0]})",
-                "tr": f"tr({k[0]})", "wsh-multi": f"wsh(sortedmulti(2,{','.join(k)}))"}[self.kind]
+        body = {
+            "wpkh": f"wpkh({k[0]})",
+            "sh-wpkh": f"sh(wpkh({k[0]}))",
+            "pkh": f"pkh({k[0]})",
+            "tr": f"tr({k[0]})",
+            "wsh-multi": f"wsh(sortedmulti(2,{','.join(k)}))",
+        }[self.kind]
         return add_checksum(body)
 
     def spk(self, branch: int, index: int) -> escript.Script:
@@ -58,8 +69,10 @@ class Account:
         return self.roots[0].derive(f"m/{self.path}/{branch}/{index}").key
 
     def imports(self, timestamp=0) -> list[dict]:
-        return [{"desc": self.desc(0), "timestamp": timestamp, "active": True, "internal": False},
-                {"desc": self.desc(1), "timestamp": timestamp, "active": True, "internal": True}]
+        return [
+            {"desc": self.desc(0), "timestamp": timestamp, "active": True, "internal": False},
+            {"desc": self.desc(1), "timestamp": timestamp, "active": True, "internal": True},
+        ]
 
 
 def new_wallet(node, account: Account | None = None, timestamp=0) -> str:
@@ -87,30 +100,41 @@ def balances(node, wallet: str) -> dict:
 
 # --- wallets and endpoints ----------------------------------------------------------------------------------------
 
+
 def test_createwallet_is_watch_only_and_endpoints_follow_cores_rules(fresh_regtest_node):
     node = fresh_regtest_node
     err = rpc_error(node.cli, "getbalances")
-    assert (err.code, err.message) == (-18, "No wallet is loaded. Load a wallet using loadwallet or create a new one "
-                                            "with createwallet. (Note: A default wallet is no longer automatically "
-                                            "created)")
+    assert (err.code, err.message) == (
+        -18,
+        "No wallet is loaded. Load a wallet using loadwallet or create a new one "
+        "with createwallet. (Note: A default wallet is no longer automatically "
+        "created)",
+    )
     err = rpc_error(node.cli, "createwallet", "keys")
     assert err.code == -4 and "disable_private_keys=true" in err.message
-    err = rpc_error(named, node, "createwallet", {"wallet_name": "x", "disable_private_keys": True,
-                                                  "descriptors": False})
+    err = rpc_error(
+        named, node, "createwallet", {"wallet_name": "x", "disable_private_keys": True, "descriptors": False}
+    )
     assert err.code == -4 and err.message.startswith("BDB wallet creation is deprecated")
-    err = rpc_error(named, node, "createwallet", {"wallet_name": "x", "disable_private_keys": True,
-                                                  "passphrase": "secret"})
+    err = rpc_error(
+        named, node, "createwallet", {"wallet_name": "x", "disable_private_keys": True, "passphrase": "secret"}
+    )
     assert err.code == -4 and err.message.startswith("Passphrase provided but private keys are disabled.")
     err = rpc_error(node.cli, "createwallet", "../escape", True)
     assert err.code == -4
     assert node.cli("listwallets") == []
 
     # Named and positional params as Core; one wallet loaded: `/` serves it.
-    assert named(node, "createwallet", {"wallet_name": "a", "disable_private_keys": True, "blank": True}) == \
-        {"name": "a"}
+    assert named(node, "createwallet", {"wallet_name": "a", "disable_private_keys": True, "blank": True}) == {
+        "name": "a"
+    }
     info = node.cli("getwalletinfo")
-    assert (info["walletname"], info["private_keys_enabled"], info["descriptors"], info["blank"]) == \
-        ("a", False, True, True)
+    assert (info["walletname"], info["private_keys_enabled"], info["descriptors"], info["blank"]) == (
+        "a",
+        False,
+        True,
+        True,
+    )
     assert node.cli("getbalances")["mine"] == {"trusted": 0, "untrusted_pending": 0, "immature": 0}
     err = rpc_error(node.cli, "createwallet", "a", True)
     assert err.code == -4 and err.message.endswith("Database already exists.")
@@ -119,8 +143,10 @@ def test_createwallet_is_watch_only_and_endpoints_follow_cores_rules(fresh_regte
     assert node.cli("createwallet", "b", True, False, "", False, True, True) == {"name": "b"}
     assert sorted(node.cli("listwallets")) == ["a", "b"]
     err = rpc_error(node.cli, "getwalletinfo")
-    assert (err.code, err.message) == (-19, "Wallet file not specified (must request wallet RPC through "
-                                            "/wallet/<filename> uri-path).")
+    assert (err.code, err.message) == (
+        -19,
+        "Wallet file not specified (must request wallet RPC through /wallet/<filename> uri-path).",
+    )
     assert node.cli("getwalletinfo", wallet="b")["walletname"] == "b"
     err = rpc_error(node.cli, "getwalletinfo", wallet="nope")
     assert (err.code, err.message) == (-18, "Requested wallet does not exist or is not loaded")
@@ -208,6 +234,7 @@ def test_importdescriptors_checks_each_request_as_core(regtest_node):
 
 # --- following the chain ------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", ["wpkh", "sh-wpkh", "pkh", "tr", "wsh-multi"])
 def test_wallet_sees_payments_of_every_script_type_with_confirmations(regtest_node, kind):
     node = regtest_node
@@ -217,8 +244,9 @@ def test_wallet_sees_payments_of_every_script_type_with_confirmations(regtest_no
     node.mine(1)
     w = new_wallet(node, acct)
     unspent = node.cli("listunspent", wallet=w)
-    assert [(u["txid"], u["address"], sats(u["amount"]), u["confirmations"]) for u in unspent] == \
-        [(before, acct.address(0, 2), 150_000, 1)]
+    assert [(u["txid"], u["address"], sats(u["amount"]), u["confirmations"]) for u in unspent] == [
+        (before, acct.address(0, 2), 150_000, 1)
+    ]
     assert unspent[0]["scriptPubKey"] == acct.spk(0, 2).data.hex()
     assert unspent[0]["parent_descs"] == [acct.desc(0)]
     assert balances(node, w) == {"trusted": 150_000, "untrusted_pending": 0, "immature": 0}
@@ -236,13 +264,22 @@ def test_wallet_sees_payments_of_every_script_type_with_confirmations(regtest_no
     chain_tx = node.cli("getrawtransaction", after, True)
     assert (tx["confirmations"], tx["blockhash"]) == (2, chain_tx["blockhash"])
     assert tx["blockheight"] == node.height() - 1
-    assert tx["details"] == [{"address": acct.address(1, 0), "parent_descs": [acct.desc(1)],
-                              "category": "receive", "amount": 0.0004, "vout": 0}]
+    assert tx["details"] == [
+        {
+            "address": acct.address(1, 0),
+            "parent_descs": [acct.desc(1)],
+            "category": "receive",
+            "amount": 0.0004,
+            "vout": 0,
+        }
+    ]
     assert node.cli("gettransaction", before, wallet=w)["confirmations"] == 3
     assert balances(node, w) == {"trusted": 190_000, "untrusted_pending": 0, "immature": 0}
     listed = node.cli("listtransactions", wallet=w)
-    assert [(e["txid"], e["category"], e["confirmations"]) for e in listed] == \
-        [(before, "receive", 3), (after, "receive", 2)]
+    assert [(e["txid"], e["category"], e["confirmations"]) for e in listed] == [
+        (before, "receive", 3),
+        (after, "receive", 2),
+    ]
     # Filters and bad params.
     assert [u["txid"] for u in node.cli("listunspent", 1, 2, wallet=w)] == [after]
     assert [u["txid"] for u in node.cli("listunspent", 0, 9999, [acct.address(0, 2)], wallet=w)] == [before]
@@ -261,12 +298,18 @@ def test_wallet_sees_payments_of_every_script_type_with_confirmations(regtest_no
     assert {e["txid"] for e in node.cli("listsinceblock", wallet=w)["transactions"]} == {before, after}
 
 
-def _spend_wpkh(acct: Account, coins: list[tuple[str, int, int, int, int]], outputs: list[tuple[bytes, int]],
-                sequence: int = 0xFFFFFFFD) -> Transaction:
+def _spend_wpkh(
+    acct: Account,
+    coins: list[tuple[str, int, int, int, int]],
+    outputs: list[tuple[bytes, int]],
+    sequence: int = 0xFFFFFFFD,
+) -> Transaction:
     """Spends (txid, vout, value, branch, index) coins of a wpkh account to (script, value) outputs."""
-    tx = Transaction(version=2, vin=[TransactionInput(bytes.fromhex(t), v, sequence=sequence)
-                                     for t, v, _, _, _ in coins],
-                     vout=[TransactionOutput(value, escript.Script(spk)) for spk, value in outputs])
+    tx = Transaction(
+        version=2,
+        vin=[TransactionInput(bytes.fromhex(t), v, sequence=sequence) for t, v, _, _, _ in coins],
+        vout=[TransactionOutput(value, escript.Script(spk)) for spk, value in outputs],
+    )
     for n, (_, _, value, branch, index) in enumerate(coins):
         sign_p2wpkh(tx, n, acct.privkey(branch, index), value)
     return tx
@@ -288,12 +331,14 @@ def test_spent_coins_leave_listunspent_and_sends_are_listed(regtest_node):
     tx = node.cli("gettransaction", txid, wallet=w)
     assert (sats(tx["amount"]), sats(tx["fee"])) == (-100_000, -1_000)
     external_addr = escript.Script(external).address(NET)
-    assert tx["details"] == [{"address": external_addr, "category": "send", "amount": -0.001, "vout": 0,
-                              "fee": -0.00001, "abandoned": False}]
+    assert tx["details"] == [
+        {"address": external_addr, "category": "send", "amount": -0.001, "vout": 0, "fee": -0.00001, "abandoned": False}
+    ]
     node.mine(1)
     last = node.cli("listtransactions", "*", 1, wallet=w)
-    assert [(e["txid"], e["category"], e["address"], e["confirmations"]) for e in last] == \
-        [(txid, "send", external_addr, 1)]
+    assert [(e["txid"], e["category"], e["address"], e["confirmations"]) for e in last] == [
+        (txid, "send", external_addr, 1)
+    ]
     assert [u["txid"] for u in node.cli("listunspent", wallet=w)] == [txid]
     assert node.cli("getwalletinfo", wallet=w)["txcount"] == 2
 
@@ -304,8 +349,9 @@ def test_an_rbf_eviction_leaves_the_wallet_balance_and_a_confirmed_conflict_is_n
     funded = node.send_to(payer.address(0, 0), 500_000)
     node.mine(1)
     w = new_wallet(node, acct)
-    to_us = _spend_wpkh(payer, [(funded, 0, 500_000, 0, 0)], [(acct.spk(0, 0).data, 400_000),
-                                                              (payer.spk(1, 0).data, 99_000)])
+    to_us = _spend_wpkh(
+        payer, [(funded, 0, 500_000, 0, 0)], [(acct.spk(0, 0).data, 400_000), (payer.spk(1, 0).data, 99_000)]
+    )
     node.cli("sendrawtransaction", to_us.serialize().hex())
     assert balances(node, w)["untrusted_pending"] == 400_000
     # The payer double-spends it to itself with a higher fee; the node replaces it.
