@@ -8,6 +8,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,6 +30,14 @@ static inline int airlock_set_no_new_privs(void) {
 /// Returns 0, -1 with errno set, or (TSYNC) the id of a thread that could not be synchronised.
 static inline long airlock_seccomp_set_filter(const struct sock_fprog *prog, unsigned int flags) {
     return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, prog);
+}
+
+/// prctl(PR_SET_PDEATHSIG, SIGKILL), then a check that the parent is still there: a hidden child of the signer (probe,
+/// image decoder) never outlives the signer, even when it is being traced (SIGKILL cannot be stopped).
+static inline int airlock_die_with_parent(pid_t parent) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return -1;
+    if (getppid() != parent) _exit(4);
+    return 0;
 }
 
 /// prctl(PR_SET_DUMPABLE, 0): no core dump, no ptrace attach by same-uid processes, /proc/PID owned by root.

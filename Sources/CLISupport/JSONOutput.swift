@@ -19,16 +19,6 @@ public enum JSONOutput {
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
     }
-
-    /// Prints an untyped JSON object (dictionaries, arrays, strings, numbers, booleans, NSNull) to stdout.
-    ///
-    /// Only `airlock-signer sign` still uses it, until its Codable output lands; delete it then (docs/architecture.md rule R9).
-    public static func printObject(_ object: Any) throws {
-        let data = try JSONSerialization.data(
-            withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
-    }
 }
 
 /// An optional value that `--json` spells `null` when absent (a plain optional property leaves its key out).

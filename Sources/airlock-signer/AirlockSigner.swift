@@ -36,6 +36,7 @@ struct AirlockSigner: AsyncParsableCommand {
     /// which is started by `selftest` before its parent's filter goes on and installs the filter itself.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first?.hasPrefix("__airlock-") == true { ProcessHardening.dieWithParent(getppid()) }
         do { try ProcessHardening.harden() } catch { fail(error) }
         signal(SIGPIPE, SIG_IGN)  // a child that stops reading its input must not end the signer
         if arguments.first == SyscallProbe.childArgument {

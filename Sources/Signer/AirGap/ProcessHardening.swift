@@ -15,6 +15,12 @@ public enum ProcessHardening {
     /// - Returns: the descriptors closed.
     /// - Throws: `AirGapError.hardeningFailed` naming the step that failed.
     @discardableResult
+    /// Makes this hidden child of the signer die with its parent (SIGKILL on the parent's exit), so a probe or decoder
+    /// child can never be left behind holding its parent's pipes; `parent` is the parent's pid at start.
+    public static func dieWithParent(_ parent: Int32) {
+        _ = airlock_die_with_parent(parent)
+    }
+
     public static func harden() throws(AirGapError) -> [Int32] {
         var buffer = [Int32](repeating: -1, count: 1024)
         let count = buffer.withUnsafeMutableBufferPointer {

@@ -113,7 +113,6 @@ extension AirlockSigner {
             var child: PreFilterProbeReport?
             if let running = probe.withLock({ $0 }) {
                 if let outcome = try? running.finish(input: [], maximumOutput: 1 << 16) {
-                    let decoder = JSONDecoder()
                     child = try? JSONDecoder().decode(PreFilterProbeReport.self, from: Data(outcome.output))
                 }
             }
