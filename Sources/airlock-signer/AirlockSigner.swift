@@ -28,7 +28,7 @@ struct AirlockSigner: AsyncParsableCommand {
         ]
     )
 
-    /// Hardens the process before anything is parsed or read (DESIGN.md section 5): closes inherited descriptors,
+    /// Hardens the process before anything is parsed or read (docs/architecture.md section 5): closes inherited descriptors,
     /// turns core dumps off, installs the seccomp filter on every thread; then runs the command.
     ///
     /// Two hidden first arguments run fixed routines instead of a command, without reading any file: the image

@@ -4,7 +4,7 @@ import Testing
 
 @testable import CLISupport
 
-/// Image decoding in a child process (DESIGN.md section 5): the answer protocol, and the real child (the built
+/// Image decoding in a child process (docs/architecture.md section 5): the answer protocol, and the real child (the built
 /// airlock-signer in its hidden decode mode, under the decoder's seccomp filter).
 @Suite("IsolatedImageDecoder")
 struct IsolatedImageDecoderTests {

@@ -205,6 +205,7 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
         "--words",
         "12",
         "--skip-backup-check",
+        "--show-secret",
         *KDF,
         "--vault",
         made,

@@ -37,7 +37,8 @@ import pytest
 from embit.psbt import PSBT
 from roundtrip_helpers import Watcher, btc, fee_from_chain, outside_address, outside_holds, sats
 from signer_psbt import Vault, address, new_mnemonic, read_qr_pngs, ur_decode, ur_frames, write_qr_pngs
-from test_regtest_electrum_wallet import ElectrumDaemon
+
+from regtest.testing import ElectrumDaemon
 
 ELECTRUM_PYTHON = "/usr/bin/python3"  # the interpreter the Debian `electrum` script runs on (its library lives there)
 AMOUNTS = [200_000, 100_000]

@@ -1,4 +1,4 @@
-"""The signer's process (DESIGN.md section 5) and its journal (section 2, `audit`), seen from outside.
+"""The signer's process (docs/architecture.md section 5) and its journal (section 2, `audit`), seen from outside.
 
 - `selftest --json`: every way out fails with EPERM under the filter, also connect/sendmsg on sockets made before it;
   the control calls succeed in a child that has no filter yet, and in this Python process;

@@ -2,7 +2,7 @@ internal import CAirGap
 import Foundation
 import Synchronization
 
-/// What the signer does to its own process before anything else (DESIGN.md section 5).
+/// What the signer does to its own process before anything else (docs/architecture.md section 5).
 ///
 /// It closes the descriptors it inherited above 2 and turns core dumps off (`PR_SET_DUMPABLE` 0 and `RLIMIT_CORE`
 /// 0). The seccomp filter follows.

@@ -35,7 +35,7 @@ public struct SyscallProbeResult: Codable, Sendable, Equatable {
 }
 
 /// What the pre-filter probe child saw: the control calls before it installed the filter, the same calls after, on
-/// sockets it made before (DESIGN.md section 5; `airlock-signer selftest`).
+/// sockets it made before (docs/architecture.md section 5; `airlock-signer selftest`).
 public struct PreFilterProbeReport: Codable, Sendable, Equatable {
     /// Before the filter: each call should succeed (`ok`), proving the check can tell the two cases apart.
     public let control: [SyscallProbeResult]

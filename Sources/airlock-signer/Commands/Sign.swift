@@ -110,10 +110,13 @@ extension AirlockSigner {
                 // The review always comes first, on stderr (also under --json): nothing is approved unseen.
                 Diagnostics.print(decision.review.text)
                 guard decision.isApproved else {
-                    if json { try JSONOutput.print(SignOutput(decision, signed: nil)) }
                     let reasons =
                         decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
-                    throw CLIError(.refused, "refused: " + reasons.joined(separator: "; "))
+                    guard json else { throw CLIError(.refused, "refused: " + reasons.joined(separator: "; ")) }
+                    // Under --json the verdict document (verdict "refused", the refusals) is the one answer on stdout.
+                    try JSONOutput.print(SignOutput(decision, signed: nil))
+                    Diagnostics.print("error: refused: " + reasons.joined(separator: "; "))
+                    throw ExitStatus.refused.exitCode
                 }
                 if !yes {
                     guard Prompt.confirm("\nSign this transaction?") else {

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 import select
 import signal
 import socket
@@ -313,3 +315,40 @@ def fresh_regtest_node(tmp_path):
     finally:
         code = node.stop()
     _check_stopped_cleanly(node, code)
+
+
+class ElectrumDaemon:
+    """An Electrum 4.3.4 daemon (the Debian package) on its own data dir, pointed at one regtest server."""
+
+    def __init__(self, data_dir):
+        self.dir = str(data_dir)
+        self.pid: int | None = None
+
+    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        p = subprocess.run(
+            ["electrum", "--regtest", "-D", self.dir, *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
+        if check and p.returncode != 0:
+            raise AssertionError(f"electrum {args[0]} exited {p.returncode}: {p.stdout}\n{p.stderr}")
+        return p
+
+    def start(self, port: int) -> None:
+        p = self.run("daemon", "-d", "--oneserver", "--server", f"127.0.0.1:{port}:t")
+        m = re.search(r"PID (\d+)", p.stdout + p.stderr)
+        self.pid = int(m.group(1)) if m else None
+
+    def stop(self) -> None:
+        self.run("stop", check=False)
+        if self.pid is None:
+            return
+        for _ in range(50):  # the daemon we started, by its pid, if `stop` did not end it
+            try:
+                os.kill(self.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.1)
+        os.kill(self.pid, signal.SIGKILL)
