@@ -236,6 +236,7 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
         "-",
         "--name",
         "team",
+        "--yes",
         input=multisig_descriptor(keys),
     )
     signer("airlock-signer-multisig-list", "multisig", "list")
