@@ -55,7 +55,9 @@ struct AirlockSigner: AsyncParsableCommand {
             Foundation.exit(0)
         }
         let reordered = leadingOptions.reordered(arguments)
-        if reordered.first == "selftest" { Selftest.startProbeChild() }
+        // The probe child only for a selftest that will run: not for --help or a command line that fails to parse,
+        // which exit at once and would leave the probe writing into a closed pipe.
+        if reordered.first == "selftest", (try? Self.parseAsRoot(reordered)) is Selftest { Selftest.startProbeChild() }
         do { try SeccompFilter.install() } catch { fail(error) }
         IsolatedImageDecoder.enable()
         await CommandMain.run(Self.self, arguments: reordered)
