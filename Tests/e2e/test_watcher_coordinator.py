@@ -267,6 +267,8 @@ def test_inspect_shows_own_inputs_outputs_and_labels(run, tmp_path, regtest_node
         {"type": "tx", "ref": coin["txid"], "label": "salary"},
         {"type": "addr", "ref": account.address(0), "label": "payroll address"},
         {"type": "addr", "ref": FAUCET_ADDRESS, "label": "the faucet"},
+        # From an imported file, so from anyone: an escape sequence that clears the screen and a bidi override.
+        {"type": "output", "ref": outpoint, "label": "evil\x1b[2J\u202egnp.exe"},
     ]
     watcher(run, "labels", "import", "-", input="".join(json.dumps(x) + "\n" for x in labels))
     psbt_path = tmp_path / "spend.psbt"
@@ -289,7 +291,7 @@ def test_inspect_shows_own_inputs_outputs_and_labels(run, tmp_path, regtest_node
     assert report["txid"] == sent["txid"] and report["fee"] == sent["fee"] and report["wallet"] == "w"
     [inp] = report["inputs"]
     assert (inp["outpoint"], inp["own"], inp["keychain"], inp["derivation_index"]) == (outpoint, True, "receive", 0)
-    assert sorted(inp["labels"]) == ["payroll address", "salary"]
+    assert sorted(inp["labels"]) == ["evil\x1b[2J\u202egnp.exe", "payroll address", "salary"]  # JSON escapes it
     by_address = {o["address"]: o for o in report["outputs"]}
     payment = by_address[FAUCET_ADDRESS]
     assert (payment["own"], payment["amount"], payment["labels"]) == (False, 100_000, ["the faucet"])
@@ -304,6 +306,11 @@ def test_inspect_shows_own_inputs_outputs_and_labels(run, tmp_path, regtest_node
     assert [o["address"] for o in signer["outputs"]] == [o["address"] for o in report["outputs"]]
     text = watcher(run, "inspect", str(psbt_path)).stdout.decode()
     assert "own (receive 0)" in text and '"salary"' in text and "not this wallet's" in text
+    # On a terminal the hostile label is shown with its control and format characters replaced (the control: the
+    # plain labels beside it are shown verbatim).
+    assert '"evil?[2J?gnp.exe"' in text and "\x1b" not in text and "\u202e" not in text
+    history = watcher(run, "history").stdout.decode()
+    assert "salary" in history and "\x1b" not in history
     # A PSBT this wallet has no part in: nothing own. Bad input exits 2.
     other = tmp_path / "garbage.psbt"
     other.write_bytes(b"psbt\xff" + b"\x00" * 10)

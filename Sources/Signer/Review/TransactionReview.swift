@@ -151,22 +151,3 @@ public struct TransactionReview: Sendable {
 
     static func btc(_ amount: Amount) -> String { "\(amount.btcString) BTC" }
 }
-
-/// Text from outside (PSBT fields, wallet names, descriptors) made safe for a terminal.
-public enum DisplayText {
-    /// `text` without terminal control characters: C0 and C1 controls (escape sequences start there), DEL, and the
-    /// format characters that reorder or hide text (bidirectional overrides, zero-width characters); each becomes `?`.
-    public static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars { result.append(isUnsafe(scalar) ? "?" : scalar) }
-        return String(result)
-    }
-
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator: true
-        default: false
-        }
-    }
-}

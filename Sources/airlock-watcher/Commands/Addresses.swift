@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bitcoin
 import CLISupport
 import Foundation
 import Watcher
@@ -31,7 +32,7 @@ struct Addresses: AsyncParsableCommand {
                 for a in list {
                     print(
                         "\(a.index)\t\(a.address)\t\(a.used ? "used" : "unused")"
-                            + (labels[a.address].map { "\t\($0)" } ?? ""))
+                            + (labels[a.address].map { "\t" + DisplayText.clean($0) } ?? ""))
                 }
             }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bitcoin
 import CLISupport
 import Foundation
 import Watcher
@@ -27,7 +28,7 @@ struct History: AsyncParsableCommand {
             } else {
                 for item in items {
                     let when = item.height.map { "height \($0)" } ?? "unconfirmed"
-                    let label = labels[item.txid.hexString].map { "  \($0)" } ?? ""
+                    let label = labels[item.txid.hexString].map { "  " + DisplayText.clean($0) } ?? ""
                     print("\(item.txid)  \(btcSigned(item.net)) BTC  \(when)\(label)")
                 }
             }

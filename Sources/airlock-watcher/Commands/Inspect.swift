@@ -124,7 +124,9 @@ struct Inspect: AsyncParsableCommand {
                 return
             }
             print(decoded.text, terminator: "")
-            print("wallet '\(wallet.name)':" + (report.label.map { " transaction label \"\($0)\"" } ?? ""))
+            print(
+                "wallet '\(DisplayText.clean(wallet.name))':"
+                    + (report.label.map { " transaction label \"\(DisplayText.clean($0))\"" } ?? ""))
             for entry in inputs { print("  input \(entry.index): " + describe(entry)) }
             for entry in outputs { print("  output \(entry.index): " + describe(entry)) }
             if let net { print("  net for the wallet: \(btcSigned(net)) BTC") }
@@ -133,7 +135,9 @@ struct Inspect: AsyncParsableCommand {
 
     private func describe(_ entry: Entry) -> String {
         var text = entry.own ? "own (\(entry.keychain ?? "?") \(entry.derivationIndex ?? 0))" : "not this wallet's"
-        if !entry.labels.isEmpty { text += "  labels: " + entry.labels.map { "\"\($0)\"" }.joined(separator: ", ") }
+        if !entry.labels.isEmpty {
+            text += "  labels: " + entry.labels.map { "\"\(DisplayText.clean($0))\"" }.joined(separator: ", ")
+        }
         return text
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bitcoin
 import CLISupport
 import Signer
 
