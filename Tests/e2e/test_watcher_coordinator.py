@@ -12,7 +12,7 @@ import subprocess
 
 from embit.psbt import PSBT
 from embit.transaction import Transaction
-from test_watcher_send import jout, setup_wallet, sign, watcher
+from test_watcher_send import jout, send_json, setup_wallet, sign, watcher
 
 from regtest.testing import FAUCET_ADDRESS
 
@@ -51,21 +51,7 @@ def test_frozen_coin_is_not_spent_and_travels_as_bip329_spendable(run, tmp_path,
         check=False,
     )
     assert refused.returncode == 2 and b"insufficient" in refused.stderr.lower()
-    sent = jout(
-        watcher(
-            run,
-            "send",
-            "--to",
-            FAUCET_ADDRESS,
-            "--amount",
-            "150000sat",
-            "--fee-rate",
-            "2",
-            "--out",
-            str(tmp_path / "a.psbt"),
-            "--json",
-        )
-    )
+    sent = send_json(run, "150000sat", tmp_path / "a.psbt")
     assert [i["outpoint"] for i in sent["inputs"]] == [small]
     # Named with --utxo, a frozen coin is spent.
     named = jout(
@@ -114,21 +100,7 @@ def test_cpfp_child_lifts_the_package_to_the_asked_rate(run, tmp_path, regtest_n
     node = regtest_node
     account = setup_wallet(run, node, "wpkh", [400_000])
     parent_psbt = tmp_path / "parent.psbt"
-    parent = jout(
-        watcher(
-            run,
-            "send",
-            "--to",
-            FAUCET_ADDRESS,
-            "--amount",
-            "100000sat",
-            "--fee-rate",
-            "1",
-            "--out",
-            str(parent_psbt),
-            "--json",
-        )
-    )
+    parent = send_json(run, "100000sat", parent_psbt, fee_rate="1")
     assert broadcast_signed(run, tmp_path, parent_psbt.read_bytes(), account, "parent") == parent["txid"]
     watcher(run, "sync")
 
@@ -272,21 +244,7 @@ def test_inspect_shows_own_inputs_outputs_and_labels(run, tmp_path, regtest_node
     ]
     watcher(run, "labels", "import", "-", input="".join(json.dumps(x) + "\n" for x in labels))
     psbt_path = tmp_path / "spend.psbt"
-    sent = jout(
-        watcher(
-            run,
-            "send",
-            "--to",
-            FAUCET_ADDRESS,
-            "--amount",
-            "100000sat",
-            "--fee-rate",
-            "3",
-            "--out",
-            str(psbt_path),
-            "--json",
-        )
-    )
+    sent = send_json(run, "100000sat", psbt_path, fee_rate="3")
     report = jout(watcher(run, "inspect", str(psbt_path), "--json"))
     assert report["txid"] == sent["txid"] and report["fee"] == sent["fee"] and report["wallet"] == "w"
     [inp] = report["inputs"]

@@ -4,19 +4,7 @@ including spends, and the `scantxoutset` fallback on a node without wallet suppo
 
 from __future__ import annotations
 
-import json
-
-from test_watcher_send import SigningAccount, sign
-
-from regtest.testing import FAUCET_ADDRESS
-
-
-def watcher(run, *args, input=None, check=True):
-    return run("airlock-watcher", *args, input=input, check=check)
-
-
-def jout(proc):
-    return json.loads(proc.stdout)
+from test_watcher_send import SigningAccount, jout, send_json, sign_and_broadcast, watcher
 
 
 def core_url(node, wallet: str | None = None) -> str:
@@ -53,24 +41,8 @@ def test_wallet_mode_gives_full_history_with_spends(run, tmp_path, fresh_regtest
 
     # A spend: in the history while unconfirmed and after mining, with its fee; the spent coins are gone.
     unsigned = tmp_path / "unsigned.psbt"
-    sent = jout(
-        watcher(
-            run,
-            "send",
-            "--to",
-            FAUCET_ADDRESS,
-            "--amount",
-            "250000sat",
-            "--fee-rate",
-            "2",
-            "--out",
-            str(unsigned),
-            "--json",
-        )
-    )
-    signed = tmp_path / "signed.psbt"
-    signed.write_bytes(sign(unsigned.read_bytes(), account))
-    assert watcher(run, "broadcast", str(signed)).stdout.decode().strip() == sent["txid"]
+    sent = send_json(run, "250000sat", unsigned)
+    assert sign_and_broadcast(run, unsigned, account, tmp_path / "signed.psbt") == sent["txid"]
     watcher(run, "sync")
     history = {h["txid"]: h for h in jout(watcher(run, "history", "--json"))}
     spend = history[sent["txid"]]
@@ -133,24 +105,8 @@ def test_scantxoutset_fallback_on_a_node_without_wallet_support(run, tmp_path, f
     assert synced["mode"] == "scantxoutset (the node has no wallet support)"
     assert synced["balance"] == 200_000
     unsigned = tmp_path / "unsigned.psbt"
-    sent = jout(
-        watcher(
-            run,
-            "send",
-            "--to",
-            FAUCET_ADDRESS,
-            "--amount",
-            "150000sat",
-            "--fee-rate",
-            "2",
-            "--out",
-            str(unsigned),
-            "--json",
-        )
-    )
-    signed = tmp_path / "signed.psbt"
-    signed.write_bytes(sign(unsigned.read_bytes(), account))
-    watcher(run, "broadcast", str(signed))
+    sent = send_json(run, "150000sat", unsigned)
+    sign_and_broadcast(run, unsigned, account, tmp_path / "signed.psbt")
     node.mine(1)
     watcher(run, "sync")
     balance = jout(watcher(run, "balance", "--json"))

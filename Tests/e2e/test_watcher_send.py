@@ -51,6 +51,21 @@ def jout(proc):
     return json.loads(proc.stdout)
 
 
+def send_json(run, amount: str, out, *extra: str, fee_rate: str = "2", to: str = FAUCET_ADDRESS) -> dict:
+    """`airlock-watcher send` of `amount` to `to`, the unsigned PSBT written to `out`; its --json report."""
+    return jout(
+        watcher(
+            run, "send", "--to", to, "--amount", amount, "--fee-rate", fee_rate, "--out", str(out), *extra, "--json"
+        )
+    )
+
+
+def sign_and_broadcast(run, unsigned, account, signed) -> str:
+    """Signs the PSBT file `unsigned` with `account` (embit) into `signed` and broadcasts it; the txid printed."""
+    signed.write_bytes(sign(unsigned.read_bytes(), account))
+    return watcher(run, "broadcast", str(signed)).stdout.decode().strip()
+
+
 def setup_wallet(run, node, kind: str, amounts: list[int]) -> SigningAccount:
     """Imports a fresh account, pays `amounts` to its first receive addresses, mines, syncs."""
     account = SigningAccount(kind)
@@ -92,21 +107,7 @@ def test_send_sign_broadcast(run, home, regtest_node, tmp_path, kind):
     account = setup_wallet(run, node, kind, [200_000, 300_000])
     before = wallet_outpoints(run)
     unsigned = tmp_path / "unsigned.psbt"
-    sent = jout(
-        watcher(
-            run,
-            "send",
-            "--to",
-            FAUCET_ADDRESS,
-            "--amount",
-            "250000sat",
-            "--fee-rate",
-            "2",
-            "--out",
-            str(unsigned),
-            "--json",
-        )
-    )
+    sent = send_json(run, "250000sat", unsigned)
     raw = unsigned.read_bytes()
     assert raw.startswith(b"psbt\xff")
     assert base64.b64decode(sent["psbt"]) == raw
