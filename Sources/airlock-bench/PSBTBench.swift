@@ -70,6 +70,7 @@ extension AirlockBench {
                 let bytes = workload.psbt.serialized()
                 var times: [Double] = []
                 var wallTimes: [Double] = []
+                var signed: PSBT?
                 for _ in 0..<runs {
                     switch workload.operation {
                     case "sign":
@@ -83,9 +84,10 @@ extension AirlockBench {
                         }
                         times.append(cpu)
                         wallTimes.append(wall)
-                        guard report?.signedInputs.count == workload.psbt.inputs.count else {
+                        guard let report, report.signedInputs.count == workload.psbt.inputs.count else {
                             throw ValidationError("\(workload.name): not every input was signed")
                         }
+                        signed = report.psbt
                     default:
                         var again: [UInt8] = []
                         let (cpu, wall) = try Self.milliseconds { again = try PSBT(serialized: bytes).serialized() }
@@ -98,6 +100,11 @@ extension AirlockBench {
                     name: workload.name, operation: workload.operation, inputs: workload.psbt.inputs.count,
                     bytes: bytes.count, medianMilliseconds: Self.median(times),
                     medianWallMilliseconds: Self.median(wallTimes), runsMilliseconds: times)
+                if let signed, let writePsbt {
+                    // The answer, for scripts/bench to verify and to compare with BDK's.
+                    try Data(signed.serialized()).write(
+                        to: URL(fileURLWithPath: writePsbt).appendingPathComponent(workload.name + ".signed.psbt"))
+                }
                 if workload.operation == "sign" {
                     let floor = try Self.floorMilliseconds(
                         master, kind: workload.kind, path: workload.accountPath, inputs: workload.psbt.inputs.count,
@@ -200,6 +207,7 @@ extension AirlockBench {
                 entries.append([
                     "name": workload.name, "file": file, "operation": workload.operation, "kind": workload.kind,
                     "account_path": workload.accountPath, "inputs": workload.psbt.inputs.count,
+                    "signed_file": workload.name + ".signed.psbt",
                 ])
             }
             let object: [String: Any] = ["mnemonic": Self.mnemonic, "network": "regtest", "workloads": entries]
