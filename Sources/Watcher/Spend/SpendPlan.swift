@@ -119,14 +119,10 @@ public struct SpendPlanner: Sendable {
         }
         let walletID: Int64
         let utxos: [UTXORecord]
-        let transactions: [Txid: Transaction]
         let tip: BlockTip?
         do {
             walletID = try wallet.requireID()
             utxos = try store.utxos(walletID: walletID)
-            transactions = Dictionary(
-                try store.transactions(walletID: walletID).map { ($0.txid, $0.transaction) },
-                uniquingKeysWith: { a, _ in a })
             tip = try store.syncedTip(walletID: walletID)
         } catch {
             throw .store(error)
@@ -194,11 +190,20 @@ public struct SpendPlanner: Sendable {
             outputs.insert(TxOut(value: amount, scriptPubKey: changeRecord.script), at: position)
             change = (position, changeRecord.index)
         }
+        // Only the chosen coins' previous transactions are read and parsed (issue 19: `send` over 10,000 UTXOs
+        // parsed all 5,000 of the wallet's transactions first).
+        let transactions: [Txid: Transaction]
+        do {
+            transactions = try store.transactions(
+                walletID: walletID, txids: Set(result.selected.map(\.outpoint.txid)))
+        } catch {
+            throw .store(error)
+        }
+        let byOutpoint = Dictionary(spendable.map { ($0.outpoint, $0) }, uniquingKeysWith: { a, _ in a })
         var inputs: [PlannedInput] = []
         let sequence: SequenceNumber = rbf ? .replaceByFee : .lockTimeEnabled
         for coin in result.selected {
-            guard let utxo = spendable.first(where: { $0.outpoint == coin.outpoint }),
-                let previous = transactions[coin.outpoint.txid]
+            guard let utxo = byOutpoint[coin.outpoint], let previous = transactions[coin.outpoint.txid]
             else { throw .unknownUTXO(coin.outpoint.description) }
             inputs.append(PlannedInput(utxo: utxo, previousTransaction: previous, sequence: sequence))
         }

@@ -70,6 +70,31 @@ extension Store {
         try read { db in try Self.fetchTransactions(db, walletID: walletID) }
     }
 
+    /// The stored transactions of a wallet with these txids (the previous transactions of the coins a spend chose),
+    /// read through the table's primary key: a spend parses the few it needs, not the wallet's whole history.
+    public func transactions(walletID: Int64, txids: Set<Txid>) throws(StoreError) -> [Txid: Transaction] {
+        try read { db in
+            var found: [Txid: Transaction] = [:]
+            let wanted = txids.map(\.hexString)
+            for start in stride(from: 0, to: wanted.count, by: 500) {
+                let chunk = Array(wanted[start..<min(start + 500, wanted.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT txid, raw FROM tx WHERE wallet_id = ? AND txid IN (\(marks))",
+                    arguments: StatementArguments([walletID as (any DatabaseValueConvertible)] + chunk))
+                while let row = try rows.next() {
+                    let txidText: String = row[0]
+                    let raw: Data = row[1]
+                    guard let transaction = ParsedTransactions.shared.transaction(raw: raw, txid: txidText) else {
+                        throw StoreError.corrupt("transaction \(txidText)")
+                    }
+                    found[transaction.txid] = transaction
+                }
+            }
+            return found
+        }
+    }
+
     static func fetchTransactions(_ db: Database, walletID: Int64) throws -> [TransactionRecord] {
         try Array(
             Row.fetchCursor(
