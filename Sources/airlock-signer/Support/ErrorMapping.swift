@@ -51,3 +51,13 @@ extension AccountError: ExitStatusProviding {
 extension SigningSessionError: ExitStatusProviding {
     public var exitStatus: ExitStatus { .invalidInput }
 }
+
+extension MessageSigningError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .formatNotPossible: .usage
+        case .addressNotFound: .refused
+        case .wrongNetwork, .messageSize, .signing: .invalidInput
+        }
+    }
+}
