@@ -54,10 +54,10 @@ def test_sign_each_script_verified_by_both_sides(vault: Vault, run, script: str)
     for tool in ("airlock-watcher", "airlock-signer"):
         good = verify(run, tool, report["address"], message, report["signature"])
         assert good.returncode == 0, good.stderr
-        assert "valid" in good.stdout
+        assert b"valid" in good.stdout
         # Attack: the same signature for another message, and for another address of the same seed.
         bad = verify(run, tool, report["address"], message + "!", report["signature"])
-        assert bad.returncode == 2 and "invalid" in bad.stderr
+        assert bad.returncode == 2 and b"invalid" in bad.stderr
         other = embit_address(vault.mnemonic, script, 4)
         assert verify(run, tool, other, message, report["signature"]).returncode == 2
 
