@@ -10,8 +10,9 @@ import Testing
 /// descriptor records and their first addresses.
 @Suite("BSMS (BIP129)")
 struct BSMSTests {
-    static let modes: [[String: Any]] =
+    static var modes: [[String: Any]] {
         ((try? Vectors.anyJSON("bsms/bip129_vectors.json")) as? [String: Any])?["modes"] as? [[String: Any]] ?? []
+    }
 
     static func signers(_ mode: [String: Any]) -> [[String: String]] { mode["signers"] as? [[String: String]] ?? [] }
 
@@ -60,7 +61,7 @@ struct BSMSTests {
                 if let single = tokens["all"]?["token"] {
                     tokenHex = single
                 } else {
-                    let number = try #require(file.first(where: \.isNumber))
+                    let number = try #require(file.first { $0.isNumber })
                     tokenHex = try #require(tokens["Signer \(number)"]?["token"])
                 }
                 let token = try BSMSToken(hex: tokenHex)
