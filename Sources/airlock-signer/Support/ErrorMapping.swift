@@ -61,3 +61,13 @@ extension MessageSigningError: ExitStatusProviding {
         }
     }
 }
+
+extension BSMSError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .invalidToken: .usage
+        case .macMismatch: .authentication
+        default: .invalidInput
+        }
+    }
+}
