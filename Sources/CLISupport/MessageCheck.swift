@@ -2,8 +2,10 @@ import ArgumentParser
 import Bitcoin
 import Foundation
 
-/// `message verify` of both executables (docs/signer.md and docs/watcher.md, "Message signing"): checks a BIP322 or
-/// legacy signature of a message for an address. Exit 0 when valid, 2 when invalid or inconclusive.
+/// The options of `message verify` on both executables (docs/signer.md and docs/watcher.md, "Message signing").
+///
+/// It checks a BIP322 or legacy signature of a message for an address: exit 0 when valid, 2 when invalid or
+/// inconclusive.
 public struct MessageVerifyOptions: ParsableArguments {
     @Option(help: "The address the message is signed for.") public var address: String
     @Option(help: "The message text (exactly as signed).") public var message: String?

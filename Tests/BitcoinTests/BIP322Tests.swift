@@ -45,7 +45,8 @@ struct BIP322Tests {
                     for signature in entry["bip322_signatures"] as? [String] ?? [] {
                         out.append(
                             Case(
-                                group: group, type: entry["type"] as? String ?? "", message: entry["message"] as? String ?? "",
+                                group: group, type: entry["type"] as? String ?? "",
+                                message: entry["message"] as? String ?? "",
                                 address: entry["address"] as? String ?? "", signature: signature,
                                 privateKeys: entry["private_keys"] as? [String] ?? [],
                                 lockTime: UInt32(entry["lock_time"] as? Int ?? 0),
@@ -167,20 +168,24 @@ struct BIP322Tests {
         else { throw TestFailure("a flipped bit verified") }
         var none = witness
         none.items[0][none.items[0].count - 1] = 0x02
-        guard case .invalid(let reason) = MessageVerifier.verify(message: message, address: address, signature: .simple(none))
+        guard
+            case .invalid(let reason) = MessageVerifier.verify(
+                message: message, address: address, signature: .simple(none))
         else { throw TestFailure("SIGHASH_NONE verified") }
         #expect(reason.contains("SIGHASH_ALL"))
         // A P2WSH script with OP_MUL (disabled, unknown here): inconclusive, not valid.
         let script = Script([0x51, 0x51, 0x95])
         let p2wsh = try Address(scriptPubKey: script.p2wshWrapped, network: .main)
-        guard case .inconclusive = MessageVerifier.verify(
-            message: message, address: p2wsh, signature: .simple(Witness([script.bytes])))
+        guard
+            case .inconclusive = MessageVerifier.verify(
+                message: message, address: p2wsh, signature: .simple(Witness([script.bytes])))
         else { throw TestFailure("an unknown opcode was not inconclusive") }
         // Control: OP_1 alone is a valid (if pointless) P2WSH script.
         let trivial = Script([0x51])
         let trivialAddress = try Address(scriptPubKey: trivial.p2wshWrapped, network: .main)
         #expect(
-            MessageVerifier.verify(message: message, address: trivialAddress, signature: .simple(Witness([trivial.bytes])))
+            MessageVerifier.verify(
+                message: message, address: trivialAddress, signature: .simple(Witness([trivial.bytes])))
                 == .valid(lockTime: 0, sequence: 0))
     }
 
@@ -198,7 +203,9 @@ struct BIP322Tests {
         let p2pkh = try Address(string: try #require(Self.core["p2pkh_address"]))
         #expect(p2pkh == Address.p2pkh(wif.privateKey.publicKey, network: .test))
         let text = try #require(Self.core["expected_signature"])
-        #expect(MessageVerifier.verify(message: message, address: p2pkh, signature: text) == .valid(lockTime: 0, sequence: 0))
+        #expect(
+            MessageVerifier.verify(message: message, address: p2pkh, signature: text)
+                == .valid(lockTime: 0, sequence: 0))
         // Core: "Address does not refer to key" for the same key's segwit addresses.
         for script in [BIP322.KeyScript.p2wpkh, .p2shP2wpkh] {
             let address = try Address(scriptPubKey: script.scriptPubKey(for: wif.privateKey.publicKey), network: .test)

@@ -35,8 +35,10 @@ struct BSMSTests {
                 #expect(record.text == signer["key_record"])
                 // The key on line 3 is the signing key's (or its xpub's) public key.
                 let signature = try #require(Data(base64Encoded: lines[4]))
-                let text = Array(BSMSKeyRecord.signedText(
-                    token: try BSMSToken(hex: lines[1]), key: lines[2], description: lines[3]).utf8)
+                let text = Array(
+                    BSMSKeyRecord.signedText(
+                        token: try BSMSToken(hex: lines[1]), key: lines[2], description: lines[3]
+                    ).utf8)
                 let address = Address.p2pkh(key.publicKey, network: .main)
                 #expect(LegacyMessage.check(Array(signature), message: text, address: address) == nil)
                 // Attack: another description under the same signature.
@@ -54,7 +56,9 @@ struct BSMSTests {
                 #expect(token.encryptionKey().unsafeCopyToArray().hexString == entry["encryption_key"])
             }
             let plaintexts: [String: String] = Dictionary(
-                uniqueKeysWithValues: Self.signers(mode).enumerated().map { ("signer_\($0.offset + 1)_key.dat", $0.element["key_record"] ?? "") })
+                uniqueKeysWithValues: Self.signers(mode).enumerated().map {
+                    ("signer_\($0.offset + 1)_key.dat", $0.element["key_record"] ?? "")
+                })
             for encrypted in mode["encrypted"] as? [[String: String]] ?? [] {
                 let file = try #require(encrypted["file"])
                 let tokenHex: String
@@ -92,6 +96,8 @@ struct BSMSTests {
             let tampered = try BSMSDescriptorRecord(text: lines.joined(separator: "\n"))
             #expect(throws: BSMSError.self) { try tampered.checkedFirstAddress(network: .main) }
         }
-        #expect(throws: BSMSError.self) { try BSMSDescriptorRecord(text: "BSMS 2.0\nwsh(x)\nNo path restrictions\nbc1q") }
+        #expect(throws: BSMSError.self) {
+            try BSMSDescriptorRecord(text: "BSMS 2.0\nwsh(x)\nNo path restrictions\nbc1q")
+        }
     }
 }

@@ -61,7 +61,9 @@ public struct BSMSDescriptorRecord: Sendable, Equatable {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\r", with: "") }
         let content = Array(lines.reversed().drop(while: \.isEmpty).reversed())
-        guard content.count == 4 else { throw .malformedRecord("a descriptor record has 4 lines, not \(content.count)") }
+        guard content.count == 4 else {
+            throw .malformedRecord("a descriptor record has 4 lines, not \(content.count)")
+        }
         guard content[0] == "BSMS 1.0" else { throw .malformedRecord("the first line is not 'BSMS 1.0'") }
         template = content[1]
         if content[2] == "No path restrictions" {

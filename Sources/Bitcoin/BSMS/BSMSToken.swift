@@ -1,6 +1,8 @@
 import BitcoinCrypto
 
-/// The BIP129 session token and the encryption it keys: PBKDF2-HMAC-SHA512("No SPOF", TOKEN, 2048) for a 32-byte
+/// The BIP129 session token and the encryption it keys.
+///
+/// PBKDF2-HMAC-SHA512("No SPOF", TOKEN, 2048) gives a 32-byte
 /// key, `MAC = HMAC-SHA256(SHA256(key), hex(TOKEN) ‖ data)`, AES-256-CTR from `IV = MAC[0..<16]`; the record
 /// travels as `hex(MAC ‖ ciphertext)`. The token `00` means no encryption.
 ///
@@ -32,7 +34,8 @@ public struct BSMSToken: Sendable, Equatable {
 
     /// The derived `ENCRYPTION_KEY`.
     public func encryptionKey() -> SecretBytes {
-        PBKDF2.hmacSHA512(password: SecretBytes(copying: Array("No SPOF".utf8)), salt: bytes, iterations: 2048, keyLength: 32)
+        PBKDF2.hmacSHA512(
+            password: SecretBytes(copying: Array("No SPOF".utf8)), salt: bytes, iterations: 2048, keyLength: 32)
     }
 
     /// The MAC of `data`.
@@ -56,7 +59,9 @@ public struct BSMSToken: Sendable, Equatable {
             bytes.count > 32
         else { throw .malformedRecord("an encrypted record is hex of a 32-byte MAC and the ciphertext") }
         let mac = Array(bytes.prefix(32))
-        guard let plaintext = try? AES256CTR.apply(key: encryptionKey(), iv: Array(mac.prefix(16)), to: Array(bytes.dropFirst(32)))
+        guard
+            let plaintext = try? AES256CTR.apply(
+                key: encryptionKey(), iv: Array(mac.prefix(16)), to: Array(bytes.dropFirst(32)))
         else { throw .macMismatch }
         guard self.mac(plaintext) == mac else { throw .macMismatch }
         return plaintext

@@ -43,8 +43,9 @@ public enum LegacyMessage {
         return [kind.headerBase + signature.recoveryID] + signature.compact
     }
 
-    /// Checks a 65-byte signature against `address`: recovers the key and compares the address(es) its header
-    /// allows. Returns nil when valid, else the reason.
+    /// Checks a 65-byte signature against `address`, returning nil when valid, else the reason.
+    ///
+    /// It recovers the key and compares the address(es) its header allows.
     public static func check(_ signature: [UInt8], message: some Collection<UInt8>, address: Address) -> String? {
         guard signature.count == 65 else { return "a legacy signature is 65 bytes, not \(signature.count)" }
         let header = signature[0]

@@ -91,7 +91,9 @@ struct MessageScriptVerifier {
         if !witnessUsed, !input.witness.isEmpty { throw .invalid("a witness on an input that takes none") }
     }
 
-    private mutating func verifyWitness(_ program: (version: Int, program: [UInt8]), index: Int, amount: Amount, p2sh: Bool)
+    private mutating func verifyWitness(
+        _ program: (version: Int, program: [UInt8]), index: Int, amount: Amount, p2sh: Bool
+    )
         throws(Failure)
     {
         var items = transaction.inputs[index].witness.items
@@ -105,7 +107,8 @@ struct MessageScriptVerifier {
             guard SHA256.hash(scriptBytes) == program.program else {
                 throw .invalid("invalid signature: the witness script does not match the P2WSH program")
             }
-            try executeWitnessScript(Script(scriptBytes), stack: items, version: .witnessV0, index: index, amount: amount)
+            try executeWitnessScript(
+                Script(scriptBytes), stack: items, version: .witnessV0, index: index, amount: amount)
         case (0, _):
             throw .invalid("a version 0 witness program of \(program.program.count) bytes")
         case (1, 32) where !p2sh:
@@ -147,7 +150,9 @@ struct MessageScriptVerifier {
         }
         let leaf = TapLeaf(tapscript: Script(scriptBytes))
         let root = control.merkleRoot(for: leaf)
-        guard let tweaked = try? control.internalKey.adding(tweak: TaprootTweak.tweak(internalKey: control.internalKey, merkleRoot: root.bytes)),
+        guard
+            let tweaked = try? control.internalKey.adding(
+                tweak: TaprootTweak.tweak(internalKey: control.internalKey, merkleRoot: root.bytes)),
             tweaked.key == outputKey, tweaked.parityIsOdd == control.outputKeyParityIsOdd
         else { throw .invalid("invalid signature: the script is not committed to by the output key") }
         try executeWitnessScript(
@@ -348,7 +353,8 @@ struct MessageScriptVerifier {
             case .base:
                 digest = try cache.legacySignatureHash(inputIndex: index, scriptCode: script, type: .all)
             case .witnessV0:
-                digest = try cache.segwitV0SignatureHash(inputIndex: index, scriptCode: script, amount: amount, type: .all)
+                digest = try cache.segwitV0SignatureHash(
+                    inputIndex: index, scriptCode: script, amount: amount, type: .all)
             case .tapscript: digest = []
             }
         } catch { throw .invalid("the signature hash: \(error)") }

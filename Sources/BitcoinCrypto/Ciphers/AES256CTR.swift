@@ -15,7 +15,7 @@ public enum AES256CTR {
         var schedule = expandKey(key.unsafeCopyToArray())
         defer { SecretBytes.wipe(&schedule) }
         var counter = iv
-        var out = [UInt8]()
+        var out: [UInt8] = []
         out.reserveCapacity(data.count)
         var offset = 0
         while offset < data.count {

@@ -164,7 +164,8 @@ public struct MessageSigner: Sendable {
             }
         } catch { throw .signing(String(describing: error)) }
         // Check our own output before it leaves: the address must verify it.
-        guard case .valid = MessageVerifier.verify(message: review.message, address: review.address, signature: signature)
+        guard
+            case .valid = MessageVerifier.verify(message: review.message, address: review.address, signature: signature)
         else { throw .signing("the signature made does not verify for \(review.address)") }
         return signature
     }

@@ -39,7 +39,7 @@ extension AirlockSigner {
         @Option(help: "Account number.") var account: UInt32 = 0
         @Option(help: "Script: wpkh, sh-wpkh, pkh, tr or wsh-multi (default wpkh; json/ur: all).")
         var script: AccountScript?
-        @Option(help: "descriptor, json or ur.") var format: Format = .descriptor
+        @Option(help: "descriptor, json, ur or bsms.") var format: Format = .descriptor
         @Option(help: "btc, or eth for ur:crypto-hdkey of m/44'/60'/0' (MetaMask's QR wallet).") var chain: Chain = .btc
         @Option(help: "With --format bsms: the BIP129 session token (hex, 8 or 16 bytes; default 00, unencrypted).")
         var token: String?
