@@ -95,3 +95,21 @@ def test_encrypted_record_with_a_wrong_token_is_refused(bin_dir: Path, home, tmp
     path.write_text(data + "\n")
     out = a.run("multisig", "register", str(path), "--token", token, "--yes")
     assert out.returncode == 3 and b"does not authenticate" in out.stderr
+
+
+def test_watcher_imports_the_descriptor_record(bin_dir: Path, home, run, tmp_path: Path):
+    a, b = (Vault(bin_dir, home.env, home.root, n) for n in ("a", "b"))
+    keys = [key_record(v).split("\n")[2] for v in (a, b)]
+    concrete = "wsh(sortedmulti(2," + ",".join(k.replace("'", "h") + "/0/*" for k in keys) + "))"
+    first = Descriptor.from_string(concrete).derive(0).address(NET)
+    bad = tmp_path / "bad.bsms"
+    bad.write_text(descriptor_record(keys, Descriptor.from_string(concrete).derive(2).address(NET)))
+    refused = run("airlock-watcher", "import", str(bad), "--name", "team", "--network", "regtest")
+    assert refused.returncode == 2 and b"first address" in refused.stderr
+    good = tmp_path / "good.bsms"
+    good.write_text(descriptor_record(keys, first))
+    out = run("airlock-watcher", "import", str(good), "--name", "team", "--network", "regtest")
+    assert out.returncode == 0, out.stderr
+    assert f"first address {first}".encode() in out.stderr
+    addresses = run("airlock-watcher", "receive", "--wallet", "team", "--json")
+    assert first in addresses.stdout.decode()
