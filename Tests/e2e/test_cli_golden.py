@@ -240,6 +240,10 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
         input=multisig_descriptor(keys),
     )
     signer("airlock-signer-multisig-list", "multisig", "list")
+    signed = signer("airlock-signer-message-sign", "message", "sign", "--index", "0", "--message", "golden", "--yes")
+    proof = ("--address", signed["address"], "--message", "golden", "--signature", signed["signature"])
+    runs("airlock-signer-message-verify", "airlock-signer", "message", "verify", *proof)
+    runs("airlock-watcher-message-verify", "airlock-watcher", "message", "verify", *proof)
     runs("airlock-signer-selftest", "airlock-signer", "selftest")
     signer("airlock-signer-backup-show", "backup", "show", "--show-secret")
     runs.outputs["airlock-signer-backup-verify"] = _backup_verify(bin_dir, a)

@@ -9,7 +9,7 @@ extension AirlockSigner {
     /// `airlock-signer export`: account descriptors for the watcher or another coordinator.
     struct Export: AsyncParsableCommand {
         enum Format: String, CaseIterable, ExpressibleByArgument {
-            case descriptor, json, ur
+            case descriptor, json, ur, bsms
         }
 
         static let configuration = CommandConfiguration(
@@ -20,6 +20,10 @@ extension AirlockSigner {
                 (for --script wsh-multi the BIP48 cosigner key [fp/48h/1h/0h/2h]tpub…).
                 json: the generic JSON export of Coldcard (bip44, bip49, bip84, bip86, bip48_2), which Sparrow reads.
                 ur: ur:crypto-account with every account (or only --script).
+                bsms: the BIP129 (BSMS 1.0) key record of round 1 for the BIP48 P2WSH cosigner key: BSMS 1.0, the \
+                token, [fp/48h/COINh/ACCOUNTh/2h]xpub, a description and a legacy signature by that key of the \
+                first four lines; with --token HEX (8 or 16 bytes) the record is encrypted (hex MAC and \
+                AES-256-CTR ciphertext), without it the token is 00 and the record is plain text.
 
                 Examples:
                   airlock-signer export --script wpkh
@@ -27,6 +31,7 @@ extension AirlockSigner {
                   airlock-signer export --format json --out coldcard-export.json
                   airlock-signer export --script wsh-multi --account 0 --terminal
                   airlock-signer export --chain eth --qr metamask.png
+                  airlock-signer export --format bsms --token a54044308ceac9b7 --out signer.dat
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -34,11 +39,17 @@ extension AirlockSigner {
         @Option(help: "Account number.") var account: UInt32 = 0
         @Option(help: "Script: wpkh, sh-wpkh, pkh, tr or wsh-multi (default wpkh; json/ur: all).")
         var script: AccountScript?
-        @Option(help: "descriptor, json or ur.") var format: Format = .descriptor
+        @Option(help: "descriptor, json, ur or bsms.") var format: Format = .descriptor
         @Option(help: "btc, or eth for ur:crypto-hdkey of m/44'/60'/0' (MetaMask's QR wallet).") var chain: Chain = .btc
+        @Option(help: "With --format bsms: the BIP129 session token (hex, 8 or 16 bytes; default 00, unencrypted).")
+        var token: String?
 
         func validate() throws {
             guard account < 0x8000_0000 else { throw ValidationError("--account must be below 2^31") }
+            if token != nil, format != .bsms { throw ValidationError("--token is for --format bsms") }
+            if format == .bsms, let script, script != .wshMulti {
+                throw ValidationError("--format bsms exports the wsh-multi cosigner key")
+            }
         }
 
         func run() async throws {
@@ -47,7 +58,9 @@ extension AirlockSigner {
                 let unlocked = try options.unlock()
                 let master = try options.masterKey(of: unlocked)
                 let network = unlocked.network
-                let scripts = script.map { [$0] } ?? (format == .descriptor ? [.wpkh] : AccountScript.allCases)
+                let scripts =
+                    format == .bsms
+                    ? [.wshMulti] : script.map { [$0] } ?? (format == .descriptor ? [.wpkh] : AccountScript.allCases)
                 let accounts = try scripts.map {
                     try AccountKey(master: master, script: $0, account: account, network: network)
                 }
@@ -64,6 +77,15 @@ extension AirlockSigner {
                         withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
                     text = String(decoding: data, as: UTF8.self)
                     payload = .json(text)
+                case .bsms:
+                    guard let cosigner = accounts.first else { throw CLIError(.usage, "no script chosen") }
+                    let bsmsToken = try token.map { try BSMSToken(hex: $0) } ?? .none
+                    let key = cosigner.keyOriginExpression
+                    let record = try BSMSKeyRecord(
+                        token: bsmsToken, key: key, description: "Airlock \(master.fingerprint.hexString) key",
+                        privateKey: try master.derive(cosigner.origin.path).privateKey)
+                    text = bsmsToken.encrypts ? bsmsToken.encrypt(Array(record.text.utf8)) : record.text
+                    payload = .text(text)
                 case .ur:
                     payload = .cryptoAccount(AccountUR.account(master: master, accounts: accounts))
                     text = try FrameEncoder().frames(for: payload, format: .ur).joined(separator: "\n")

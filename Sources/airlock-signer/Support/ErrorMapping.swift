@@ -51,3 +51,23 @@ extension AccountError: ExitStatusProviding {
 extension SigningSessionError: ExitStatusProviding {
     public var exitStatus: ExitStatus { .invalidInput }
 }
+
+extension MessageSigningError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .formatNotPossible: .usage
+        case .addressNotFound: .refused
+        case .wrongNetwork, .messageSize, .signing: .invalidInput
+        }
+    }
+}
+
+extension BSMSError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .invalidToken: .usage
+        case .macMismatch: .authentication
+        default: .invalidInput
+        }
+    }
+}

@@ -18,9 +18,12 @@ struct Import: AsyncParsableCommand {
               - an extended key with origin, [fp/84h/0h/0h]zpub...; the SLIP-132 version picks the script
                 (xpub/tpub: pkh, ypub/upub: sh(wpkh), zpub/vpub: wpkh)
               - the generic JSON export (Coldcard-style, airlock-signer export --format json): bip84 by default
+              - a BSMS 1.0 descriptor record (BIP129 round 2, unencrypted): its first address must be the \
+                descriptor's (else exit 2) and is shown
 
             Examples:
               airlock-watcher import account.txt --name savings --network regtest
+              airlock-watcher import wallet.bsms --name team --network regtest
               airlock-signer export --format json | airlock-watcher import - --section bip86
               airlock-watcher import account.txt --name savings --birthday 2024-03-01
 
@@ -68,8 +71,15 @@ struct Import: AsyncParsableCommand {
                 return parsed
             }
             let read = try InputReader.read(input, expecting: ImportPayload.kinds)
-            let text = try ImportPayload.text(of: read.payload, section: section)
+            var text = try ImportPayload.text(of: read.payload, section: section)
+            // A BSMS 1.0 descriptor record (BIP129 round 2): its descriptor, once its first address is checked.
+            let bsms = text.hasPrefix("BSMS 1.0") ? try BSMSDescriptorRecord(text: text) : nil
+            if let bsms { text = try bsms.descriptor().description }
             let account = try AccountImport.parse(text, network: network.flatMap(Network.init(name:)), section: section)
+            if let bsms {
+                let first = try bsms.checkedFirstAddress(network: account.network)
+                Diagnostics.print("BSMS record: first address \(first) (checked: the descriptor gives the same)")
+            }
             let context = try WatcherContext(global)
             var descriptors: [Keychain: String] = [.external: account.external.description]
             if let change = account.change { descriptors[.internal] = change.description }

@@ -61,3 +61,13 @@ extension CoinSelectionError: ExitStatusProviding {
 extension PSBTError: ExitStatusProviding {
     public var exitStatus: ExitStatus { .invalidInput }
 }
+
+extension BSMSError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .invalidToken: .usage
+        case .macMismatch: .authentication
+        default: .invalidInput
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import AirgapTransport
 import ArgumentParser
+import Bitcoin
 import CLISupport
 import Foundation
 import Signer
@@ -11,8 +12,10 @@ extension AirlockSigner {
             commandName: "register",
             abstract: "Register a multisig wallet: a wsh(sortedmulti(…)) descriptor or the Coldcard/Sparrow text.",
             discussion: """
-                IN is a file (descriptor text, or the multisig text format with Name:, Policy: M of N, \
-                Derivation:, Format: and XFP: xpub lines), '-' for stdin, or PNG QR codes. This vault's key must \
+                IN is a file (descriptor text, the multisig text format with Name:, Policy: M of N, \
+                Derivation:, Format: and XFP: xpub lines, or a BSMS 1.0 descriptor record, encrypted with --token), \
+                '-' for stdin, or PNG QR codes. A BSMS record's first address must be its descriptor's (else exit \
+                2) and is shown. This vault's key must \
                 be one of the cosigners (checked by re-deriving it), else the wallet is refused (exit 4). The same \
                 key twice is refused (exit 4); a descriptor checksum, when present, must match (exit 2).
 
@@ -23,6 +26,8 @@ extension AirlockSigner {
                 Examples:
                   airlock-signer multisig register wallet.txt
                   airlock-signer multisig register wallet.txt --name family --yes
+                  airlock-signer multisig register wallet.bsms --name team --yes
+                  airlock-signer multisig register wallet.dat --token a54044308ceac9b7
                   echo 'wsh(sortedmulti(2,[…]tpub…/<0;1>/*,…))' | airlock-signer multisig register - --name team
                 """)
 
@@ -30,6 +35,7 @@ extension AirlockSigner {
         @Argument(help: "The wallet: a file, '-' for stdin, or PNG images.") var input: [String]
         @Option(help: "Name for the wallet (default: the Name: line, else 'multisig').") var name: String?
         @Flag(help: "Register without asking (the policy is still shown).") var yes = false
+        @Option(help: "The BSMS token (hex) of an encrypted BIP129 descriptor record.") var token: String?
 
         func run() async throws {
             try await ErrorReporting.run {
@@ -37,13 +43,23 @@ extension AirlockSigner {
                 let text: String
                 switch read.payload {
                 case .descriptor(let t), .text(let t), .json(let t): text = t
+                case .bytes(let bytes) where token != nil: text = bytes.hexString  // an encrypted BSMS record
                 default:
                     throw CLIError(
                         .invalidInput,
                         "expected a multisig descriptor or wallet text, got \(read.payload.kind.rawValue)")
                 }
                 let wallet: MultisigWallet
-                if text.lowercased().contains("policy:") {
+                var bsms: BSMSDescriptorRecord?
+                if let token, text.trimmingCharacters(in: .whitespacesAndNewlines).allSatisfy(\.isHexDigit) {
+                    let plaintext = try BSMSToken(hex: token).decrypt(text)
+                    bsms = try BSMSDescriptorRecord(text: String(decoding: plaintext, as: UTF8.self))
+                } else if text.hasPrefix("BSMS 1.0") {
+                    bsms = try BSMSDescriptorRecord(text: text)
+                }
+                if let bsms {
+                    wallet = try MultisigWallet(name: name ?? "bsms", descriptor: try bsms.descriptor().description)
+                } else if text.lowercased().contains("policy:") {
                     wallet = try MultisigWallet(coldcardText: text, name: name)
                 } else {
                     let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
@@ -54,6 +70,13 @@ extension AirlockSigner {
                 let master = try unlocked.masterKey(passphrase: passphrase)
                 let policy = try MultisigPolicy(wallet, master: master, network: unlocked.network)
                 Diagnostics.print(policy.text)
+                if let bsms {
+                    // BIP129 round 2: the record's first address must be the descriptor's, and is shown to compare.
+                    let first = try bsms.checkedFirstAddress(network: unlocked.network)
+                    let restrictions = bsms.restrictions.isEmpty ? "none" : bsms.restrictions.joined(separator: ",")
+                    Diagnostics.print("  BSMS 1.0 record, path restrictions \(restrictions)")
+                    Diagnostics.print("  first address: \(first)  (checked: the descriptor gives the same)")
+                }
                 if !yes {
                     guard isatty(STDIN_FILENO) == 1 else {
                         throw CLIError(
