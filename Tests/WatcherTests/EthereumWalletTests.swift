@@ -303,4 +303,29 @@ struct EthereumWalletTests {
         #expect(throws: BackupError.self) { try target.restore(tampered, force: false) }
         #expect(try target.ethereumAccounts().isEmpty)
     }
+
+    @Test("bump keeps the nonce and raises both fees by at least 12.5%; a mined transaction is not bumped")
+    func bump() throws {
+        let (key, _, _) = try Self.hdKey()
+        let account = try EthereumAccount(name: "main", chainID: Self.chain, hdKey: key, count: 1)
+        let built = try EthereumSpend.build(
+            account: account, entry: account.entries[0], to: account.entries[0].address,
+            payment: .ether(Wei(UInt256(5))),
+            fees: .init(maxFeePerGas: UInt256(3_000_000_000), maxPriorityFeePerGas: UInt256(1_000_000_000)),
+            gasLimit: 21000, nonce: 9, balance: Wei(UInt256(1_000_000_000_000_000)), tokenBalance: nil)
+        var pending = built.record
+        pending.status = .pending
+        let low = EthereumSpend.Fees(maxFeePerGas: UInt256(1), maxPriorityFeePerGas: UInt256(1))
+        let bumped = try EthereumSpend.bump(pending, account: account, fees: low, balance: Wei(UInt256(1_000_000_000_000_000_000)))
+        #expect(bumped.transaction.nonce == 9)
+        #expect(bumped.record.maxFeePerGas == UInt256(3_375_000_000))
+        #expect(bumped.record.maxPriorityFeePerGas == UInt256(1_125_000_000))
+        #expect(bumped.record.replaces == pending.requestID)
+        #expect(bumped.transaction.to == built.transaction.to && bumped.transaction.value == built.transaction.value)
+        var mined = pending
+        mined.status = .mined
+        #expect(throws: EthereumWalletError.self) {
+            _ = try EthereumSpend.bump(mined, account: account, fees: low, balance: Wei(UInt256(1_000_000_000_000_000_000)))
+        }
+    }
 }

@@ -174,3 +174,57 @@ public enum EthereumSpend {
     /// Base units as a decimal with all `decimals` places (`1.500000`).
     public static func decimalString(_ value: UInt256, decimals: Int) -> String { Wei.decimal(value, scale: decimals) }
 }
+
+extension EthereumSpend {
+    /// The smallest raise a node accepts for a replacement: 10% on both fee fields (Geth's default price bump);
+    /// 12.5% is used so that a base-fee-driven cap rounds clear of it.
+    static func raised(_ value: UInt256) -> UInt256 {
+        let (eighth, remainder) = value.quotientAndRemainder(dividingBy: 8)
+        let bump = remainder == 0 ? eighth : ((try? eighth.adding(UInt256(1))) ?? eighth)
+        return (try? value.adding(bump.isZero ? UInt256(1) : bump)) ?? value
+    }
+
+    /// A replacement of a `pending` (or `requested`) transaction: the same nonce, recipient, value and data, with fees
+    /// at least 12.5% above the old ones (or `fees` when higher still).
+    ///
+    /// - Throws: `EthereumWalletError.refused` for a transaction that is mined, failed or replaced, or when the
+    ///   balance does not cover the value and the new worst-case fee.
+    public static func bump(
+        _ record: EthereumTxRecord, account: EthereumAccount, fees suggested: Fees, balance: Wei,
+        requestID: [UInt8] = randomRequestID()
+    ) throws(EthereumWalletError) -> Built {
+        guard record.status == .pending || record.status == .requested else {
+            throw .refused("transaction \(record.hash ?? record.requestID) is \(record.status.rawValue); only a pending one is bumped")
+        }
+        guard let entry = account.entry(of: record.from) else { throw .invalid("the sender is not in this account") }
+        let old: EthereumTransaction
+        do { old = try EthereumTransaction(unsignedSerialized: record.unsigned) } catch {
+            throw .invalid("the stored request does not parse: \(error)")
+        }
+        let tip = Swift.max(raised(record.maxPriorityFeePerGas), suggested.maxPriorityFeePerGas)
+        let cap = Swift.max(raised(record.maxFeePerGas), suggested.maxFeePerGas, tip)
+        let fees = Fees(maxFeePerGas: cap, maxPriorityFeePerGas: tip)
+        let worst: UInt256
+        do { worst = try cap.multiplied(by: old.gasLimit).adding(old.value.amount) } catch { throw .invalid("the fee overflows") }
+        guard worst <= balance.amount else {
+            throw .refused("\(entry.address) has \(balance.etherString) ETH; the replacement needs \(Wei(worst).etherString)")
+        }
+        var transaction = old
+        transaction.kind = .dynamicFee(maxPriorityFeePerGas: tip, maxFeePerGas: cap)
+        let unsigned = transaction.unsignedSerialized()
+        let request = UREthSignRequest(
+            requestID: requestID, signData: unsigned, dataType: .typedTransaction, chainID: account.chainID,
+            derivationPath: account.keypath(index: entry.index), address: entry.address.bytes, origin: "airlock-watcher")
+        var replacement = record
+        replacement.requestID = Hex.encode(requestID)
+        replacement.status = .requested
+        replacement.hash = nil
+        replacement.signed = nil
+        replacement.maxFeePerGas = cap
+        replacement.maxPriorityFeePerGas = tip
+        replacement.unsigned = unsigned
+        replacement.replaces = record.requestID
+        replacement.createdAt = Int(Date().timeIntervalSince1970)
+        return Built(transaction: transaction, request: request, record: replacement)
+    }
+}

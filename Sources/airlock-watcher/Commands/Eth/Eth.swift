@@ -19,6 +19,6 @@ struct Eth: AsyncParsableCommand {
             """,
         subcommands: [
             EthImport.self, EthSync.self, EthBalance.self, EthReceive.self, EthToken.self, EthSend.self,
-            EthBroadcast.self, EthHistory.self,
+            EthBroadcast.self, EthBump.self, EthHistory.self,
         ])
 }
