@@ -149,6 +149,6 @@ let package = Package(
         .testTarget(name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(
             name: "WatcherTests",
-            dependencies: ["Watcher", "ChainCore", "Bitcoin", "Ethereum", "AirgapTransport", "TestSupport"]),,
+            dependencies: ["Watcher", "ChainCore", "Bitcoin", "Ethereum", "AirgapTransport", "TestSupport"]),
     ]
 )

@@ -6,6 +6,10 @@ import Testing
 
 @testable import ChainBackends
 
+
+/// ChainCore's JSON value (the Ethereum module has its own, for EIP-712).
+private typealias JSONValue = ChainCore.JSONValue
+
 /// The Ethereum JSON-RPC client against scripted node answers (raw HTTP responses, parsed by the real `HTTPClient`
 /// parser): quantities are read strictly (docs/architecture.md section 10), broken and lying answers become clear
 /// `ChainError`s, `eth_getLogs` ranges are split when the node limits them, batches are matched by id.

@@ -19,26 +19,21 @@ final class FixedEthereumNode: EthereumNode, @unchecked Sendable {
     var tokenBalances: [EthereumAddress: UInt256] = [:]
     var logList: [EthLog] = []
     var receipts: [[UInt8]: EthReceipt] = [:]
-    /// When set, every read after the chain id fails with it (a node breaking midway).
+    /// When set, `eth_getLogs` fails with it: the node breaks after the balances were read.
     var failure: ChainError?
 
     init(chain: UInt64) { self.chain = chain }
 
     var displayName: String { "fixed-eth" }
     func chainID() async throws(ChainError) -> UInt64 { chain }
-    func blockNumber() async throws(ChainError) -> UInt64 {
-        if let failure { throw failure }
-        return tip
-    }
+    func blockNumber() async throws(ChainError) -> UInt64 { tip }
     func balance(of address: EthereumAddress, at block: EthBlockTag) async throws(ChainError) -> Wei {
-        if let failure { throw failure }
-        return balances[address] ?? Wei(.zero)
+        balances[address] ?? Wei(.zero)
     }
     func transactionCount(of address: EthereumAddress, at block: EthBlockTag) async throws(ChainError) -> UInt64 {
         nonces[address] ?? 0
     }
     func call(_ call: EthCall, at block: EthBlockTag) async throws(ChainError) -> [UInt8] {
-        if let failure { throw failure }
         let owner = try! EthereumAddress(bytes: call.data.suffix(20))
         return (tokenBalances[owner] ?? .zero).bigEndianBytes
     }
@@ -175,7 +170,7 @@ struct EthereumWalletTests {
         // A node breaking midway leaves the database as it was.
         node.balances[me] = Wei(UInt256(1))
         node.tip = 200
-        node.failure = .timeout(operation: "eth_call", seconds: 1)
+        node.failure = .timeout(operation: "eth_getLogs", seconds: 1)
         await #expect(throws: EthereumWalletError.self) {
             _ = try await EthereumSync.sync(account: synced, store: store, node: node)
         }

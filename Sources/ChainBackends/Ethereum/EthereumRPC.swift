@@ -1,7 +1,10 @@
 import ChainCore
-import Ethereum
+import struct Ethereum.EthereumAddress
+import struct Ethereum.UInt256
+import struct Ethereum.Wei
 import Foundation
 import Synchronization
+
 
 /// An Ethereum node's JSON-RPC over HTTP(S) (docs/architecture.md section 10): the transport, TLS and SOCKS proxy of
 /// the Bitcoin backends (`HTTPClient`), one POST per call or per batch, every answer parsed strictly
@@ -20,7 +23,7 @@ public final class EthereumRPC: EthereumNode, Sendable {
     public let maxLogRange: UInt64
 
     /// A client of `http(s)://host:port/path`.
-    public init(
+    public convenience init(
         host: String, port: Int, path: String, tls: NodeURL.TLSOptions?, timeout: Int, proxy: SOCKSProxy? = nil,
         maxLogRange: UInt64 = 50_000
     ) {
@@ -92,7 +95,7 @@ public final class EthereumRPC: EthereumNode, Sendable {
                     ])
                 })
             let reply: JSONValue
-            do { reply = try await post(body) } catch {
+            do throws(ChainError) { reply = try await post(body) } catch {
                 if case .server = error {
                     batching.withLock { $0 = false }
                     return try await oneByOne(requests)
@@ -119,7 +122,7 @@ public final class EthereumRPC: EthereumNode, Sendable {
                 guard let answer = byID[id] else {
                     throw .protocolViolation("the batch answer lacks \(request.method) (id \(id))")
                 }
-                do { out.append(.success(try result(of: answer, id: id, method: request.method))) } catch {
+                do throws(ChainError) { out.append(.success(try result(of: answer, id: id, method: request.method))) } catch {
                     out.append(.failure(error))
                 }
             }
@@ -131,7 +134,7 @@ public final class EthereumRPC: EthereumNode, Sendable {
     private func oneByOne(_ requests: [RPCRequest]) async throws(ChainError) -> [Result<JSONValue, ChainError>] {
         var out: [Result<JSONValue, ChainError>] = []
         for request in requests {
-            do { out.append(.success(try await call(request.method, request.params))) } catch {
+            do throws(ChainError) { out.append(.success(try await call(request.method, request.params))) } catch {
                 if case .server = error { out.append(.failure(error)) } else { throw error }
             }
         }
@@ -231,7 +234,7 @@ public final class EthereumRPC: EthereumNode, Sendable {
 
     public func sendRawTransaction(_ raw: [UInt8]) async throws(ChainError) -> [UInt8] {
         let answer: JSONValue
-        do { answer = try await call("eth_sendRawTransaction", [.string(EthHex.data(raw))]) } catch {
+        do throws(ChainError) { answer = try await call("eth_sendRawTransaction", [.string(EthHex.data(raw))]) } catch {
             if case .server(_, let message) = error { throw .rejected(message) }
             throw error
         }
@@ -304,7 +307,7 @@ public final class EthereumRPC: EthereumNode, Sendable {
             var piece = filter
             piece.fromBlock = start
             piece.toBlock = end
-            do {
+            do throws(ChainError) {
                 out += try await logsOnce(piece)
                 if end == filter.toBlock { break }
                 start = end + 1

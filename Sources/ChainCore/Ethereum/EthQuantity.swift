@@ -12,7 +12,7 @@ public struct EthReplyReader: Sendable {
 
     public init(server: String) { self.server = server }
 
-    func invalid(_ field: String, _ value: JSONValue?) -> ChainError {
+    public func invalid(_ field: String, _ value: JSONValue?) -> ChainError {
         ReplyChecker(server: server).invalid(field, value)
     }
 

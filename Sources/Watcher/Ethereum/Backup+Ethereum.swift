@@ -45,7 +45,7 @@ extension Store {
     func ethereumBackups() throws(StoreError) -> [EthereumAccountBackup] {
         do {
             return try pool.read { db in
-                try Self.fetchEthereumAccounts(db).map { account in
+                try Self.fetchEthereumAccounts(db).map { account -> EthereumAccountBackup in
                     let id = account.id ?? 0
                     var xpub: String?
                     var fingerprint: UInt32?

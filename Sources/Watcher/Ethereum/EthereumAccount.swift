@@ -45,7 +45,7 @@ public struct EthereumAccount: Sendable, Equatable {
         }
         let expected: [URKeypath.Component] = [.index(44, hardened: true), .index(60, hardened: true)]
         guard origin.components.count == 3, Array(origin.components.prefix(2)) == expected,
-            case .index(let accountIndex, true) = origin.components[2]
+            case .index(let accountIndex, hardened: true) = origin.components[2]
         else {
             throw .invalid("the crypto-hdkey is not a BIP44 Ethereum account key (m/44'/60'/N')")
         }

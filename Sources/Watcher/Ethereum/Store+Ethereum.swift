@@ -317,7 +317,7 @@ extension Store {
         try Row.fetchAll(
             db, sql: "SELECT * FROM eth_tx WHERE account_id = ? ORDER BY created_at DESC, nonce DESC, rowid DESC",
             arguments: [accountID]
-        ).map { row in
+        ).map { row -> EthereumTxRecord in
             guard let status = EthereumTxRecord.Status(rawValue: row["status"]) else {
                 throw EthereumWalletError.store(.corrupt("transaction status"))
             }
@@ -364,11 +364,11 @@ extension Store {
             try Row.fetchAll(
                 db, sql: "SELECT * FROM eth_transfer WHERE account_id = ? ORDER BY block DESC, log_index DESC",
                 arguments: [accountID]
-            ).map { row in
+            ).map { row -> EthereumTransfer in
                 EthereumTransfer(
                     txHash: row["tx_hash"], logIndex: UInt64(row["log_index"] as Int64),
-                    token: try parseAddress(row["token"]), from: try parseAddress(row["from_address"]),
-                    to: try parseAddress(row["to_address"]), amount: try parseUInt(row["amount"]),
+                    token: try Self.parseAddress(row["token"]), from: try Self.parseAddress(row["from_address"]),
+                    to: try Self.parseAddress(row["to_address"]), amount: try Self.parseUInt(row["amount"]),
                     block: UInt64(row["block"] as Int64))
             }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLISupport
 import Ethereum
+import Foundation
 import Watcher
 
 /// `airlock-watcher eth history`.

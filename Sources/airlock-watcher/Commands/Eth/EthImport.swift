@@ -68,7 +68,8 @@ struct EthImport: AsyncParsableCommand {
             }
             let context = try EthContext(global)
             let stored = try context.store.addEthereumAccount(account)
-            let kind = if case .hdKey = stored.source { "hdkey" } else { "address" }
+            var kind = "address"
+            if case .hdKey = stored.source { kind = "hdkey" }
             if global.json {
                 try JSONOutput.print(
                     Output(
