@@ -1,14 +1,14 @@
 import ChainCore
-import Ethereum
 import Foundation
 import Synchronization
 import Testing
 
+import struct Ethereum.EthereumAddress
+import enum Ethereum.Hex
+import enum Ethereum.Keccak256
+import struct Ethereum.UInt256
+
 @testable import ChainBackends
-
-
-/// ChainCore's JSON value (the Ethereum module has its own, for EIP-712).
-private typealias JSONValue = ChainCore.JSONValue
 
 /// The Ethereum JSON-RPC client against scripted node answers (raw HTTP responses, parsed by the real `HTTPClient`
 /// parser): quantities are read strictly (docs/architecture.md section 10), broken and lying answers become clear
@@ -28,7 +28,8 @@ struct EthereumRPCTranscriptTests {
                 let request = try JSONValue.parse(body)
                 self.requests.withLock { $0.append(request) }
                 let (status, text) = self.answer(request)
-                let raw = "HTTP/1.1 \(status) X\r\nContent-Type: application/json\r\nContent-Length: \(text.utf8.count)\r\n\r\n\(text)"
+                let raw =
+                    "HTTP/1.1 \(status) X\r\nContent-Type: application/json\r\nContent-Length: \(text.utf8.count)\r\n\r\n\(text)"
                 return try HTTPClient.parse(Array(raw.utf8))
             }
         }
@@ -41,7 +42,7 @@ struct EthereumRPCTranscriptTests {
         (200, "{\"jsonrpc\":\"2.0\",\"id\":\(request["id"]?.int ?? 0),\"result\":\(result)}")
     }
 
-    static func node(result: String) -> Node { Node { ok($0, result) } }
+    static func node(result: String) -> Node { Node { Self.ok($0, result) } }
 
     @Test("quantities: well-formed hex up to 2^256 - 1 is read exactly")
     func quantities() async throws {
@@ -72,7 +73,7 @@ struct EthereumRPCTranscriptTests {
     }
 
     @Test("a nonce or block number above 2^64 - 1 is refused, not truncated")
-    func wideNonce() async {
+    func wideNonce() async throws {
         await #expect(throws: ChainError.self) {
             _ = try await Self.node(result: "\"0x10000000000000000\"").client().blockNumber()
         }
@@ -87,9 +88,14 @@ struct EthereumRPCTranscriptTests {
             _ = try await http500.client().chainID()
         }
         let rpcError = Node { request in
-            (200, "{\"jsonrpc\":\"2.0\",\"id\":\(request["id"]?.int ?? 0),\"error\":{\"code\":-32601,\"message\":\"nope\"}}")
+            (
+                200,
+                "{\"jsonrpc\":\"2.0\",\"id\":\(request["id"]?.int ?? 0),\"error\":{\"code\":-32601,\"message\":\"nope\"}}"
+            )
         }
-        await #expect(throws: ChainError.server(code: -32601, message: "nope")) { _ = try await rpcError.client().chainID() }
+        await #expect(throws: ChainError.server(code: -32601, message: "nope")) {
+            _ = try await rpcError.client().chainID()
+        }
         let wrongID = Node { _ in (200, "{\"jsonrpc\":\"2.0\",\"id\":999,\"result\":\"0x1\"}") }
         await #expect {
             _ = try await wrongID.client().chainID()
@@ -110,7 +116,11 @@ struct EthereumRPCTranscriptTests {
         await #expect {
             try await node.checkChain(131_277_322_940_537)
         } throws: { error in
-            if case ChainError.verificationFailed(let why) = error { return why.contains("chain id 1") } else { return false }
+            if case ChainError.verificationFailed(let why) = error {
+                return why.contains("chain id 1")
+            } else {
+                return false
+            }
         }
         try await node.checkChain(1)
     }
@@ -138,8 +148,8 @@ struct EthereumRPCTranscriptTests {
                     "{\"jsonrpc\":\"2.0\",\"id\":\(request["id"]?.int ?? 0),\"error\":{\"code\":-32005,\"message\":\"query exceeds max block range \(limit)\"}}"
                 )
             }
-            let logs = (from...to).filter { $0 % 7 == 0 }.map { logJSON(block: $0) }
-            return ok(request, "[" + logs.joined(separator: ",") + "]")
+            let logs = (from...to).filter { $0 % 7 == 0 }.map { Self.logJSON(block: $0) }
+            return Self.ok(request, "[" + logs.joined(separator: ",") + "]")
         }
     }
 
@@ -172,7 +182,7 @@ struct EthereumRPCTranscriptTests {
 
     @Test("eth_getLogs: a log outside the asked range or contract is a lie")
     func logOutsideFilter() async throws {
-        let outside = Node { ok($0, "[" + logJSON(block: 500) + "]") }
+        let outside = Node { Self.ok($0, "[" + Self.logJSON(block: 500) + "]") }
         let filter = EthLogFilter(
             fromBlock: 0, toBlock: 100, addresses: [try EthereumAddress(string: Self.token)], topics: [])
         await #expect {
@@ -180,17 +190,19 @@ struct EthereumRPCTranscriptTests {
         } throws: { error in
             if case ChainError.verificationFailed = error { return true } else { return false }
         }
-        let otherContract = Node { ok($0, "[" + logJSON(block: 50, address: "0x" + String(repeating: "cd", count: 20)) + "]") }
+        let otherContract = Node {
+            Self.ok($0, "[" + Self.logJSON(block: 50, address: "0x" + String(repeating: "cd", count: 20)) + "]")
+        }
         await #expect(throws: ChainError.self) { _ = try await otherContract.client().logs(filter) }
         // Control: inside both.
-        let inside = Node { ok($0, "[" + logJSON(block: 50) + "]") }
+        let inside = Node { Self.ok($0, "[" + Self.logJSON(block: 50) + "]") }
         #expect(try await inside.client().logs(filter).count == 1)
     }
 
     @Test("a batch answered out of order is matched by id; a node without batches gets single calls")
     func batches() async throws {
         let reversed = Node { request in
-            guard let calls = request.array else { return ok(request, "\"0x\"") }
+            guard let calls = request.array else { return Self.ok(request, "\"0x\"") }
             let answers = calls.reversed().map { call in
                 "{\"jsonrpc\":\"2.0\",\"id\":\(call["id"]?.int ?? 0),\"result\":\"0x\(String(format: "%064x", call["id"]?.int ?? 0))\"}"
             }
@@ -207,9 +219,12 @@ struct EthereumRPCTranscriptTests {
 
         let noBatch = Node { request in
             if request.array != nil {
-                return (200, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"batch not supported\"}}")
+                return (
+                    200,
+                    "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"batch not supported\"}}"
+                )
             }
-            return ok(request, "\"0x" + String(repeating: "00", count: 31) + "07\"")
+            return Self.ok(request, "\"0x" + String(repeating: "00", count: 31) + "07\"")
         }
         let singles = try await noBatch.client().calls(
             [EthCall(to: contract, data: [1]), EthCall(to: contract, data: [2])], at: .latest)
@@ -217,7 +232,7 @@ struct EthereumRPCTranscriptTests {
         #expect(noBatch.methods == ["eth_call", "eth_call"])
 
         let missing = Node { request in
-            guard let calls = request.array else { return ok(request, "\"0x\"") }
+            guard let calls = request.array else { return Self.ok(request, "\"0x\"") }
             return (200, "[{\"jsonrpc\":\"2.0\",\"id\":\(calls[0]["id"]?.int ?? 0),\"result\":\"0x\"}]")
         }
         await #expect(throws: ChainError.self) {
@@ -258,20 +273,31 @@ struct EthereumRPCTranscriptTests {
         #expect(history.baseFeePerGas.last == UInt256(0x37e1_1d60))
         #expect(history.reward.count == 2)
         let short = Self.node(
-            result: "{\"oldestBlock\":\"0x1\",\"baseFeePerGas\":[\"0x1\"],\"gasUsedRatio\":[0.5,0.1],\"reward\":[[\"0x1\"],[\"0x1\"]]}")
+            result:
+                "{\"oldestBlock\":\"0x1\",\"baseFeePerGas\":[\"0x1\"],\"gasUsedRatio\":[0.5,0.1],\"reward\":[[\"0x1\"],[\"0x1\"]]}"
+        )
         await #expect(throws: ChainError.self) { _ = try await short.client().feeHistory(blocks: 2, percentiles: [50]) }
         let ratio = Self.node(
-            result: "{\"oldestBlock\":\"0x1\",\"baseFeePerGas\":[\"0x1\",\"0x1\"],\"gasUsedRatio\":[7],\"reward\":[[\"0x1\"]]}")
+            result:
+                "{\"oldestBlock\":\"0x1\",\"baseFeePerGas\":[\"0x1\",\"0x1\"],\"gasUsedRatio\":[7],\"reward\":[[\"0x1\"]]}"
+        )
         await #expect(throws: ChainError.self) { _ = try await ratio.client().feeHistory(blocks: 1, percentiles: [50]) }
     }
 
     @Test("a rejected raw transaction is ChainError.rejected with the node's reason; the hash must be 32 bytes")
     func sendRaw() async throws {
         let rejecting = Node { request in
-            (200, "{\"jsonrpc\":\"2.0\",\"id\":\(request["id"]?.int ?? 0),\"error\":{\"code\":-32000,\"message\":\"nonce too low\"}}")
+            (
+                200,
+                "{\"jsonrpc\":\"2.0\",\"id\":\(request["id"]?.int ?? 0),\"error\":{\"code\":-32000,\"message\":\"nonce too low\"}}"
+            )
         }
-        await #expect(throws: ChainError.rejected("nonce too low")) { _ = try await rejecting.client().sendRawTransaction([2]) }
-        await #expect(throws: ChainError.self) { _ = try await Self.node(result: "\"0x1234\"").client().sendRawTransaction([2]) }
+        await #expect(throws: ChainError.rejected("nonce too low")) {
+            _ = try await rejecting.client().sendRawTransaction([2])
+        }
+        await #expect(throws: ChainError.self) {
+            _ = try await Self.node(result: "\"0x1234\"").client().sendRawTransaction([2])
+        }
         let hash = "0x" + String(repeating: "ab", count: 32)
         #expect(try await Self.node(result: "\"\(hash)\"").client().sendRawTransaction([2]) == Hex.decode(hash))
     }

@@ -5,8 +5,8 @@ import ChainCore
 import Ethereum
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import Watcher
 
@@ -34,7 +34,9 @@ final class FixedEthereumNode: EthereumNode, @unchecked Sendable {
         nonces[address] ?? 0
     }
     func call(_ call: EthCall, at block: EthBlockTag) async throws(ChainError) -> [UInt8] {
-        let owner = try! EthereumAddress(bytes: call.data.suffix(20))
+        guard let owner = try? EthereumAddress(bytes: call.data.suffix(20)) else {
+            throw .protocolViolation("balanceOf without an owner")
+        }
         return (tokenBalances[owner] ?? .zero).bigEndianBytes
     }
     func calls(_ calls: [EthCall], at block: EthBlockTag) async throws(ChainError) -> [[UInt8]] {
@@ -105,7 +107,9 @@ struct EthereumWalletTests {
         bitcoin.origin = URKeypath(
             components: [.index(84, hardened: true), .index(0, hardened: true), .index(0, hardened: true)],
             sourceFingerprint: key.origin?.sourceFingerprint)
-        #expect(throws: EthereumWalletError.self) { try EthereumAccount(name: "x", chainID: 1, hdKey: bitcoin, count: 1) }
+        #expect(throws: EthereumWalletError.self) {
+            try EthereumAccount(name: "x", chainID: 1, hdKey: bitcoin, count: 1)
+        }
         var noChainCode = key
         noChainCode.chainCode = nil
         #expect(throws: EthereumWalletError.self) {
@@ -113,17 +117,24 @@ struct EthereumWalletTests {
         }
         var privateKey = key
         privateKey.isPrivate = true
-        #expect(throws: EthereumWalletError.self) { try EthereumAccount(name: "x", chainID: 1, hdKey: privateKey, count: 1) }
+        #expect(throws: EthereumWalletError.self) {
+            try EthereumAccount(name: "x", chainID: 1, hdKey: privateKey, count: 1)
+        }
         // Control.
         _ = try EthereumAccount(name: "x", chainID: 1, hdKey: key, count: 1)
     }
 
-    static func transferLog(token: EthereumAddress, from: EthereumAddress, to: EthereumAddress, amount: UInt64, block: UInt64)
+    static func transferLog(
+        token: EthereumAddress, from: EthereumAddress, to: EthereumAddress, amount: UInt64, block: UInt64
+    )
         -> EthLog
     {
         EthLog(
             address: token,
-            topics: [EthereumSync.transferTopic, [UInt8](repeating: 0, count: 12) + from.bytes, [UInt8](repeating: 0, count: 12) + to.bytes],
+            topics: [
+                EthereumSync.transferTopic, [UInt8](repeating: 0, count: 12) + from.bytes,
+                [UInt8](repeating: 0, count: 12) + to.bytes,
+            ],
             data: UInt256(amount).bigEndianBytes, blockNumber: block, transactionHash: Keccak256.hash([UInt8(block)]),
             logIndex: 0)
     }
@@ -221,7 +232,11 @@ struct EthereumWalletTests {
                 UREthSignature(requestID: request.requestID, signature: forged.compact + [forged.recoveryID]),
                 records: records)
         } throws: { error in
-            if case EthereumWalletError.refused(let why) = error { return why.contains("not by the sender") } else { return false }
+            if case EthereumWalletError.refused(let why) = error {
+                return why.contains("not by the sender")
+            } else {
+                return false
+            }
         }
         // Attack: the signature answers another request id.
         #expect(throws: EthereumWalletError.self) {
@@ -232,7 +247,8 @@ struct EthereumWalletTests {
         let signed = try EthereumBroadcast.assemble(good, records: records)
         #expect(signed.raw.first == 0x02)
         try store.markBroadcast(
-            requestID: signed.record.requestID, accountID: account.id!, hash: EthHex.data(signed.hash), signed: signed.raw)
+            requestID: signed.record.requestID, accountID: account.id!, hash: EthHex.data(signed.hash),
+            signed: signed.raw)
         // Attack: the same signature a second time.
         #expect(throws: EthereumWalletError.self) {
             _ = try EthereumBroadcast.assemble(good, records: try store.ethereumTransactions(accountID: account.id!))
@@ -271,7 +287,9 @@ struct EthereumWalletTests {
         let account = try store.addEthereumAccount(
             try EthereumAccount(name: "main", chainID: Self.chain, hdKey: key, count: 3))
         try store.addEthereumAccount(
-            EthereumAccount(name: "cold", chainID: 1, address: try EthereumAddress(string: "0x" + String(repeating: "56", count: 20))))
+            EthereumAccount(
+                name: "cold", chainID: 1,
+                address: try EthereumAddress(string: "0x" + String(repeating: "56", count: 20))))
         let token = try EthereumAddress(string: "0x" + String(repeating: "ab", count: 20))
         try store.addEthereumToken(
             EthereumToken(contract: token, symbol: "ATT", name: "Test", decimals: 6), accountID: account.id!)
@@ -311,7 +329,8 @@ struct EthereumWalletTests {
         var pending = built.record
         pending.status = .pending
         let low = EthereumSpend.Fees(maxFeePerGas: UInt256(1), maxPriorityFeePerGas: UInt256(1))
-        let bumped = try EthereumSpend.bump(pending, account: account, fees: low, balance: Wei(UInt256(1_000_000_000_000_000_000)))
+        let bumped = try EthereumSpend.bump(
+            pending, account: account, fees: low, balance: Wei(UInt256(1_000_000_000_000_000_000)))
         #expect(bumped.transaction.nonce == 9)
         #expect(bumped.record.maxFeePerGas == UInt256(3_375_000_000))
         #expect(bumped.record.maxPriorityFeePerGas == UInt256(1_125_000_000))
@@ -320,7 +339,8 @@ struct EthereumWalletTests {
         var mined = pending
         mined.status = .mined
         #expect(throws: EthereumWalletError.self) {
-            _ = try EthereumSpend.bump(mined, account: account, fees: low, balance: Wei(UInt256(1_000_000_000_000_000_000)))
+            _ = try EthereumSpend.bump(
+                mined, account: account, fees: low, balance: Wei(UInt256(1_000_000_000_000_000_000)))
         }
     }
 }

@@ -1,12 +1,14 @@
 import ChainCore
-import struct Ethereum.EthereumAddress
-import struct Ethereum.UInt256
-import struct Ethereum.Wei
 import Foundation
 import Synchronization
 
+import struct Ethereum.EthereumAddress
+import struct Ethereum.UInt256
+import struct Ethereum.Wei
 
-/// An Ethereum node's JSON-RPC over HTTP(S) (docs/architecture.md section 10): the transport, TLS and SOCKS proxy of
+/// An Ethereum node's JSON-RPC over HTTP(S) (docs/architecture.md section 10).
+///
+/// The transport, TLS and SOCKS proxy of
 /// the Bitcoin backends (`HTTPClient`), one POST per call or per batch, every answer parsed strictly
 /// (`EthReplyReader`). `eth_getLogs` ranges are split when the node limits them.
 public final class EthereumRPC: EthereumNode, Sendable {
@@ -45,7 +47,12 @@ public final class EthereumRPC: EthereumNode, Sendable {
         self.maxLogRange = max(1, maxLogRange)
     }
 
-    private func takeID() -> Int { nextID.withLock { $0 += 1; return $0 } }
+    private func takeID() -> Int {
+        nextID.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 
     private func post(_ body: JSONValue) async throws(ChainError) -> JSONValue {
         let response = try await transport(body.serialized())
@@ -81,7 +88,9 @@ public final class EthereumRPC: EthereumNode, Sendable {
         return result
     }
 
-    /// Several calls: one batch when the node takes batches, else one after the other. Each answer is matched to
+    /// Several calls: one batch when the node takes batches, else one after the other.
+    ///
+    /// Each answer is matched to
     /// its request by id; a missing or duplicated answer is a protocol violation.
     public func batch(_ requests: [RPCRequest]) async throws(ChainError) -> [Result<JSONValue, ChainError>] {
         if requests.isEmpty { return [] }
@@ -122,7 +131,9 @@ public final class EthereumRPC: EthereumNode, Sendable {
                 guard let answer = byID[id] else {
                     throw .protocolViolation("the batch answer lacks \(request.method) (id \(id))")
                 }
-                do throws(ChainError) { out.append(.success(try result(of: answer, id: id, method: request.method))) } catch {
+                do throws(ChainError) {
+                    out.append(.success(try result(of: answer, id: id, method: request.method)))
+                } catch {
                     out.append(.failure(error))
                 }
             }
@@ -152,7 +163,9 @@ public final class EthereumRPC: EthereumNode, Sendable {
     }
 
     public func balance(of address: EthereumAddress, at block: EthBlockTag) async throws(ChainError) -> Wei {
-        Wei(try reader.quantity(try await call("eth_getBalance", [.string(address.checksummed), block.json]), "balance"))
+        Wei(
+            try reader.quantity(
+                try await call("eth_getBalance", [.string(address.checksummed), block.json]), "balance"))
     }
 
     public func transactionCount(of address: EthereumAddress, at block: EthBlockTag) async throws(ChainError)
@@ -221,7 +234,8 @@ public final class EthereumRPC: EthereumNode, Sendable {
                 rewards.append(parsed)
             }
         }
-        guard !baseFees.isEmpty, baseFees.count == ratios.count + 1, percentiles.isEmpty || rewards.count == ratios.count
+        guard !baseFees.isEmpty, baseFees.count == ratios.count + 1,
+            percentiles.isEmpty || rewards.count == ratios.count
         else {
             throw .protocolViolation("eth_feeHistory: \(baseFees.count) base fees for \(ratios.count) blocks")
         }
@@ -321,7 +335,8 @@ public final class EthereumRPC: EthereumNode, Sendable {
 
     private func logsOnce(_ filter: EthLogFilter) async throws(ChainError) -> [EthLog] {
         var object: [String: JSONValue] = [
-            "fromBlock": .string(EthHex.quantity(filter.fromBlock)), "toBlock": .string(EthHex.quantity(filter.toBlock)),
+            "fromBlock": .string(EthHex.quantity(filter.fromBlock)),
+            "toBlock": .string(EthHex.quantity(filter.toBlock)),
         ]
         if !filter.addresses.isEmpty { object["address"] = .array(filter.addresses.map { .string($0.checksummed) }) }
         if !filter.topics.isEmpty {

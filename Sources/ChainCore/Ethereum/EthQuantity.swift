@@ -1,6 +1,8 @@
 public import Ethereum
 
-/// Strict readers of the JSON-RPC encodings of Ethereum's execution API: a QUANTITY is `0x` and lower-case hex digits
+/// Strict readers of the JSON-RPC encodings of Ethereum's execution API.
+///
+/// A QUANTITY is `0x` and lower-case hex digits
 /// without leading zeros (`0x0` for zero, pattern `^0x(0|[1-9a-f][0-9a-f]*)$`), DATA is `0x` and an even number of hex
 /// digits. Anything else (a JSON number, `0x`, `0x01`, upper case, a value above 2^256 - 1) is
 /// `ChainError.invalidField` naming the server and the field, never a trap.

@@ -134,7 +134,9 @@ public struct EthCall: Sendable, Equatable {
     }
 }
 
-/// An Ethereum node as the wallet sees it (docs/architecture.md section 10): the JSON-RPC reads and the broadcast
+/// An Ethereum node as the wallet sees it (docs/architecture.md section 10).
+///
+/// The JSON-RPC reads and the broadcast
 /// that the watcher needs, each answer already parsed strictly. `ChainBackends.EthereumRPC` is the real one; tests
 /// give fixed answers.
 public protocol EthereumNode: Sendable {

@@ -2,7 +2,9 @@ import Ethereum
 import Foundation
 import GRDB
 
-/// An Ethereum account in a watcher backup: its key or address, tokens and the transactions the watcher built
+/// An Ethereum account in a watcher backup.
+///
+/// Its key or address, tokens and the transactions the watcher built
 /// (requests awaiting a signature included). Balances, transfers and chain state come back with a sync.
 public struct EthereumAccountBackup: Sendable, Equatable, Codable {
     public struct Token: Sendable, Equatable, Codable {
@@ -54,10 +56,13 @@ extension Store {
                         (xpub, fingerprint, path) = (key, master, accountPath)
                     }
                     return EthereumAccountBackup(
-                        name: account.name, chainID: String(account.chainID), xpub: xpub, masterFingerprint: fingerprint,
+                        name: account.name, chainID: String(account.chainID), xpub: xpub,
+                        masterFingerprint: fingerprint,
                         accountPath: path, addresses: account.entries.map(\.address.checksummed),
                         tokens: try Self.fetchTokens(db, accountID: id).map {
-                            .init(contract: $0.contract.checksummed, symbol: $0.symbol, name: $0.name, decimals: $0.decimals)
+                            .init(
+                                contract: $0.contract.checksummed, symbol: $0.symbol, name: $0.name,
+                                decimals: $0.decimals)
                         },
                         transactions: try Self.fetchTransactions(db, accountID: id).map {
                             .init(
@@ -95,24 +100,30 @@ extension Store {
             guard !addresses.isEmpty, addresses.count <= EthereumAccount.maxAddresses else { throw fail("addresses") }
             var account: EthereumAccount
             if let xpub = backup.xpub {
-                guard let fingerprint = backup.masterFingerprint, let derived = try? EthereumAccount.derive(
-                    xpubText: xpub, count: addresses.count), derived == addresses
+                guard let fingerprint = backup.masterFingerprint,
+                    let derived = try? EthereumAccount.derive(
+                        xpubText: xpub, count: addresses.count), derived == addresses
                 else { throw fail("the addresses are not the account key's") }
                 account = EthereumAccount(
                     id: nil, name: backup.name, chainID: chainID,
-                    source: .hdKey(xpub: xpub, masterFingerprint: fingerprint, accountPath: backup.accountPath ?? "m/44'/60'/0'"),
+                    source: .hdKey(
+                        xpub: xpub, masterFingerprint: fingerprint, accountPath: backup.accountPath ?? "m/44'/60'/0'"),
                     entries: [], syncedBlock: nil)
             } else {
                 guard addresses.count == 1 else { throw fail("an address account has one address") }
                 account = EthereumAccount(name: backup.name, chainID: chainID, address: addresses[0])
             }
-            account.entries = addresses.enumerated().map { .init(index: $0.offset, address: $0.element, balance: Wei(.zero), nonce: 0) }
+            account.entries = addresses.enumerated().map {
+                .init(index: $0.offset, address: $0.element, balance: Wei(.zero), nonce: 0)
+            }
             var tokens: [EthereumToken] = []
             for token in backup.tokens {
-                guard let contract = try? EthereumAddress(string: token.contract), (0...77).contains(token.decimals) else {
+                guard let contract = try? EthereumAddress(string: token.contract), (0...77).contains(token.decimals)
+                else {
                     throw fail("token \(token.contract)")
                 }
-                tokens.append(EthereumToken(contract: contract, symbol: token.symbol, name: token.name, decimals: token.decimals))
+                tokens.append(
+                    EthereumToken(contract: contract, symbol: token.symbol, name: token.name, decimals: token.decimals))
             }
             var records: [EthereumTxRecord] = []
             for tx in backup.transactions {
@@ -137,7 +148,8 @@ extension Store {
         return out
     }
 
-    static func insertEthereum(_ parsed: [(EthereumAccount, [EthereumToken], [EthereumTxRecord])], db: Database) throws {
+    static func insertEthereum(_ parsed: [(EthereumAccount, [EthereumToken], [EthereumTxRecord])], db: Database) throws
+    {
         for (account, tokens, records) in parsed {
             let stored = try insert(account, db: db)
             guard let id = stored.id else { continue }

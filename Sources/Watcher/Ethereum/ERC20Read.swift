@@ -28,7 +28,9 @@ public enum ERC20Read {
         return value
     }
 
-    /// An ABI `string` return value (offset 32, length, UTF-8 bytes padded to a word); also the old `bytes32` form
+    /// An ABI `string` return value (offset 32, length, UTF-8 bytes padded to a word).
+    ///
+    /// Also the old `bytes32` form
     /// some tokens return (trailing zeros dropped). Control characters are removed.
     ///
     /// - Throws: `ChainError.invalidField` for a malformed encoding.
@@ -46,7 +48,10 @@ public enum ERC20Read {
             bytes = Array(answer[64..<(64 + Int(length))])
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw fail }
-        return String(text.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint && $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        return String(
+            text.unicodeScalars.filter {
+                !$0.properties.isDefaultIgnorableCodePoint && $0.value >= 0x20 && $0.value != 0x7F
+            }.map(Character.init))
     }
 
     /// A token's metadata from its contract.
@@ -56,7 +61,10 @@ public enum ERC20Read {
         -> EthereumToken
     {
         let answers = try await node.calls(
-            [EthCall(to: contract, data: decimals), EthCall(to: contract, data: symbol), EthCall(to: contract, data: name)],
+            [
+                EthCall(to: contract, data: decimals), EthCall(to: contract, data: symbol),
+                EthCall(to: contract, data: name),
+            ],
             at: .latest)
         guard answers.count == 3 else { throw .protocolViolation("\(answers.count) answers to 3 calls") }
         let places = try uint(answers[0], server: node.displayName, field: "decimals()")

@@ -52,7 +52,9 @@ public struct EthereumAccount: Sendable, Equatable {
         guard (1...Self.maxAddresses).contains(count) else {
             throw .invalid("--addresses must be 1 to \(Self.maxAddresses)")
         }
-        func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        func bigEndian(_ value: UInt32) -> [UInt8] {
+            (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+        }
         let bytes =
             bigEndian(0x0488_B21E) + [fields.depth] + bigEndian(fields.parentFingerprint.rawValue)
             + bigEndian(fields.childNumber) + fields.chainCode + fields.keyData
@@ -63,7 +65,8 @@ public struct EthereumAccount: Sendable, Equatable {
         self.init(
             id: nil, name: name, chainID: chainID,
             source: .hdKey(
-                xpub: xpub.base58String, masterFingerprint: fingerprint.rawValue, accountPath: "m/44'/60'/\(accountIndex)'"),
+                xpub: xpub.base58String, masterFingerprint: fingerprint.rawValue,
+                accountPath: "m/44'/60'/\(accountIndex)'"),
             entries: [], syncedBlock: nil)
         entries = try Self.derive(xpub: xpub, count: count).enumerated().map {
             Entry(index: $0.offset, address: $0.element, balance: Wei(.zero), nonce: 0)
@@ -140,7 +143,8 @@ public struct EthereumToken: Sendable, Equatable {
     public var balances: [EthereumAddress: UInt256]
 
     public init(
-        contract: EthereumAddress, symbol: String, name: String, decimals: Int, balances: [EthereumAddress: UInt256] = [:]
+        contract: EthereumAddress, symbol: String, name: String, decimals: Int,
+        balances: [EthereumAddress: UInt256] = [:]
     ) {
         self.contract = contract
         self.symbol = symbol

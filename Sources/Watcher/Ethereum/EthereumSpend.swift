@@ -43,7 +43,11 @@ public enum EthereumSpend {
         if tip == nil {
             let rewards = (history?.reward ?? []).compactMap(\.first).sorted()
             let median = rewards.isEmpty ? nil : rewards[rewards.count / 2]
-            if let median, !median.isZero { tip = median } else { tip = fallbackPriority ?? median ?? UInt256(1_000_000_000) }
+            if let median, !median.isZero {
+                tip = median
+            } else {
+                tip = fallbackPriority ?? median ?? UInt256(1_000_000_000)
+            }
         }
         let chosenTip = tip ?? .zero
         var cap = maxFee
@@ -55,7 +59,9 @@ public enum EthereumSpend {
         }
         let chosenCap = cap ?? .zero
         guard chosenTip <= chosenCap else {
-            throw .invalid("the priority fee (\(Wei(chosenTip).gweiString) gwei) is above the max fee (\(Wei(chosenCap).gweiString) gwei)")
+            throw .invalid(
+                "the priority fee (\(Wei(chosenTip).gweiString) gwei) is above the max fee (\(Wei(chosenCap).gweiString) gwei)"
+            )
         }
         return Fees(maxFeePerGas: chosenCap, maxPriorityFeePerGas: chosenTip)
     }
@@ -70,9 +76,18 @@ public enum EthereumSpend {
     /// Builds the transaction from `entry` of `account` and its `eth-sign-request`.
     ///
     /// - Parameters:
+    ///   - account: the sending account.
+    ///   - entry: the sending address of the account.
+    ///   - to: the recipient (of the ether, or of the tokens).
+    ///   - payment: what to send.
+    ///   - fees: the EIP-1559 fees.
     ///   - gasLimit: the gas limit (the node's estimate, with a margin the caller adds).
     ///   - nonce: the sender's next nonce (`pending`).
+    ///   - balance: the sender's ether balance.
     ///   - tokenBalance: the sender's balance of the token (for a token payment).
+    ///   - replaces: the request id this one replaces, if any.
+    ///   - requestID: the EIP-4527 request id (random by default).
+    /// - Returns: the transaction, its request and the record to keep.
     /// - Throws: `EthereumWalletError.refused` when the balance does not cover the value and the worst-case fee, or
     ///   the token amount.
     public static func build(
@@ -99,15 +114,21 @@ public enum EthereumSpend {
             }
         case .allEther:
             guard worstFee < balance.amount, let rest = try? Self.subtract(balance.amount, worstFee) else {
-                throw .refused("\(entry.address) has \(balance.etherString) ETH, not more than the fee \(Wei(worstFee).etherString)")
+                throw .refused(
+                    "\(entry.address) has \(balance.etherString) ETH, not more than the fee \(Wei(worstFee).etherString)"
+                )
             }
             value = Wei(rest)
         case .token(let contract, let amount):
             guard let tokenBalance, amount <= tokenBalance else {
-                throw .refused("\(entry.address) holds \(tokenBalance?.description ?? "none") base units of \(contract), less than \(amount)")
+                throw .refused(
+                    "\(entry.address) holds \(tokenBalance?.description ?? "none") base units of \(contract), less than \(amount)"
+                )
             }
             guard worstFee <= balance.amount else {
-                throw .refused("\(entry.address) has \(balance.etherString) ETH, less than the worst-case fee \(Wei(worstFee).etherString)")
+                throw .refused(
+                    "\(entry.address) has \(balance.etherString) ETH, less than the worst-case fee \(Wei(worstFee).etherString)"
+                )
             }
             data = ERC20Call.transfer(to: to, amount: amount).calldata
             recipient = contract
@@ -120,7 +141,8 @@ public enum EthereumSpend {
         let unsigned = transaction.unsignedSerialized()
         let request = UREthSignRequest(
             requestID: requestID, signData: unsigned, dataType: .typedTransaction, chainID: account.chainID,
-            derivationPath: account.keypath(index: entry.index), address: entry.address.bytes, origin: "airlock-watcher")
+            derivationPath: account.keypath(index: entry.index), address: entry.address.bytes, origin: "airlock-watcher"
+        )
         let record = EthereumTxRecord(
             requestID: Hex.encode(requestID), status: .requested, hash: nil, from: entry.address, to: to, value: value,
             token: token, tokenAmount: tokenAmount, nonce: nonce, gasLimit: gasLimit, maxFeePerGas: fees.maxFeePerGas,
@@ -194,7 +216,9 @@ extension EthereumSpend {
         requestID: [UInt8] = randomRequestID()
     ) throws(EthereumWalletError) -> Built {
         guard record.status == .pending || record.status == .requested else {
-            throw .refused("transaction \(record.hash ?? record.requestID) is \(record.status.rawValue); only a pending one is bumped")
+            throw .refused(
+                "transaction \(record.hash ?? record.requestID) is \(record.status.rawValue); only a pending one is bumped"
+            )
         }
         guard let entry = account.entry(of: record.from) else { throw .invalid("the sender is not in this account") }
         let old: EthereumTransaction
@@ -205,16 +229,20 @@ extension EthereumSpend {
         let cap = Swift.max(raised(record.maxFeePerGas), suggested.maxFeePerGas, tip)
         let fees = Fees(maxFeePerGas: cap, maxPriorityFeePerGas: tip)
         let worst: UInt256
-        do { worst = try cap.multiplied(by: old.gasLimit).adding(old.value.amount) } catch { throw .invalid("the fee overflows") }
+        do { worst = try cap.multiplied(by: old.gasLimit).adding(old.value.amount) } catch {
+            throw .invalid("the fee overflows")
+        }
         guard worst <= balance.amount else {
-            throw .refused("\(entry.address) has \(balance.etherString) ETH; the replacement needs \(Wei(worst).etherString)")
+            throw .refused(
+                "\(entry.address) has \(balance.etherString) ETH; the replacement needs \(Wei(worst).etherString)")
         }
         var transaction = old
         transaction.kind = .dynamicFee(maxPriorityFeePerGas: tip, maxFeePerGas: cap)
         let unsigned = transaction.unsignedSerialized()
         let request = UREthSignRequest(
             requestID: requestID, signData: unsigned, dataType: .typedTransaction, chainID: account.chainID,
-            derivationPath: account.keypath(index: entry.index), address: entry.address.bytes, origin: "airlock-watcher")
+            derivationPath: account.keypath(index: entry.index), address: entry.address.bytes, origin: "airlock-watcher"
+        )
         var replacement = record
         replacement.requestID = Hex.encode(requestID)
         replacement.status = .requested

@@ -4,7 +4,9 @@ import Ethereum
 import Foundation
 import GRDB
 
-/// Brings an Ethereum account up to date from a node (docs/architecture.md section 10): the node's chain id is
+/// Brings an Ethereum account up to date from a node (docs/architecture.md section 10).
+///
+/// The node's chain id is
 /// checked first, then balances and nonces, token balances (`balanceOf`), the `Transfer` logs from or to the
 /// account's addresses since the last sync, and the fate of pending transactions. Everything is read first and
 /// written in one database transaction, so a node that fails or lies midway changes nothing.
@@ -52,7 +54,8 @@ public enum EthereumSync {
                 throw ChainError.protocolViolation("\(answers.count) answers to \(calls.count) balanceOf calls")
             }
             for (key, answer) in zip(keys, answers) {
-                tokenBalances.append((key.0, key.1, try ERC20Read.uint(answer, server: node.displayName, field: "balanceOf")))
+                tokenBalances.append(
+                    (key.0, key.1, try ERC20Read.uint(answer, server: node.displayName, field: "balanceOf")))
             }
             var transfers: [EthereumTransfer] = []
             let from = account.syncedBlock.map { $0 + 1 } ?? 0
@@ -64,7 +67,9 @@ public enum EthereumSync {
                     let filter = EthLogFilter(fromBlock: from, toBlock: tip, addresses: contracts, topics: topics)
                     for log in try await node.logs(filter) {
                         guard let transfer = try transferOf(log, server: node.displayName) else { continue }
-                        if seen.insert("\(transfer.txHash):\(transfer.logIndex)").inserted { transfers.append(transfer) }
+                        if seen.insert("\(transfer.txHash):\(transfer.logIndex)").inserted {
+                            transfers.append(transfer)
+                        }
                     }
                 }
             }

@@ -229,7 +229,8 @@ extension Store {
             db, sql: "SELECT * FROM eth_token WHERE account_id = ? ORDER BY symbol, contract", arguments: [accountID])
         {
             let contract = try parseAddress(row["contract"])
-            var token = EthereumToken(contract: contract, symbol: row["symbol"], name: row["name"], decimals: row["decimals"])
+            var token = EthereumToken(
+                contract: contract, symbol: row["symbol"], name: row["name"], decimals: row["decimals"])
             for balance in try Row.fetchAll(
                 db, sql: "SELECT address, balance FROM eth_token_balance WHERE account_id = ? AND contract = ?",
                 arguments: [accountID, contract.checksummed])

@@ -67,7 +67,9 @@ struct EthBalance: AsyncParsableCommand {
                     print("\(EthereumSpend.decimalString(token.total, decimals: token.decimals)) \(token.symbol)")
                 }
                 if account.entries.count > 1 {
-                    for entry in account.entries { print("  \(entry.index)  \(entry.address)  \(entry.balance.etherString) ETH") }
+                    for entry in account.entries {
+                        print("  \(entry.index)  \(entry.address)  \(entry.balance.etherString) ETH")
+                    }
                 }
                 print(account.syncedBlock.map { "(synced to block \($0))" } ?? "(never synced)")
             }

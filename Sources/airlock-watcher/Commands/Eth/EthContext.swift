@@ -5,7 +5,9 @@ import Ethereum
 import Foundation
 import Watcher
 
-/// What an `eth` command works with: the store, the chosen Ethereum account and the node of `node set eth+http(s)://`
+/// What an `eth` command works with.
+///
+/// The store, the chosen Ethereum account and the node of `node set eth+http(s)://`
 /// (docs/architecture.md section 10). The only place that picks the concrete `EthereumNode`.
 struct EthContext {
     let global: GlobalOptions

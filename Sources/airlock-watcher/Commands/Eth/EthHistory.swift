@@ -8,7 +8,8 @@ import Watcher
 struct EthHistory: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "The transactions the watcher built (requested, pending, mined, failed, replaced) and token transfers.",
+        abstract:
+            "The transactions the watcher built (requested, pending, mined, failed, replaced) and token transfers.",
         discussion: """
             Examples:
               airlock-watcher eth history
@@ -76,7 +77,9 @@ struct EthHistory: AsyncParsableCommand {
                             + "\(what) to \(record.to) \(record.hash ?? "(request \(record.requestID))")")
                 }
                 for transfer in transfers {
-                    print("transfer  block \(transfer.block) \(transfer.amount) of \(transfer.token) \(transfer.from) -> \(transfer.to)")
+                    print(
+                        "transfer  block \(transfer.block) \(transfer.amount) of \(transfer.token) \(transfer.from) -> \(transfer.to)"
+                    )
                 }
             }
         }

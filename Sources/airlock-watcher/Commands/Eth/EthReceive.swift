@@ -44,9 +44,11 @@ struct EthReceive: AsyncParsableCommand {
             var uri: String
             if let token {
                 let contract = try parseAddressArgument(token, what: "--token")
-                guard let known = try context.store.ethereumTokens(accountID: account.id ?? 0).first(where: {
-                    $0.contract == contract
-                }) else { throw CLIError(.invalidInput, "the account follows no token \(contract); token add first") }
+                guard
+                    let known = try context.store.ethereumTokens(accountID: account.id ?? 0).first(where: {
+                        $0.contract == contract
+                    })
+                else { throw CLIError(.invalidInput, "the account follows no token \(contract); token add first") }
                 uri = "ethereum:\(contract.checksummed)\(chain)/transfer?address=\(entry.address.checksummed)"
                 if let amount { uri += "&uint256=\(try EthereumSpend.baseUnits(amount, decimals: known.decimals))" }
             } else {

@@ -130,7 +130,9 @@ struct EthSend: AsyncParsableCommand {
             } else {
                 if !output.isRequested { print(urText) }
                 let what =
-                    followed.map { "\(EthereumSpend.decimalString(record.tokenAmount ?? .zero, decimals: $0.decimals)) \($0.symbol)" }
+                    followed.map {
+                        "\(EthereumSpend.decimalString(record.tokenAmount ?? .zero, decimals: $0.decimals)) \($0.symbol)"
+                    }
                     ?? "\(record.value.etherString) ETH"
                 Diagnostics.print(
                     "request \(record.requestID): \(what) from \(record.from) to \(record.to), nonce \(record.nonce), "

@@ -73,7 +73,8 @@ struct EthToken: AsyncParsableCommand {
                     try JSONOutput.print(
                         tokens.map {
                             Entry(
-                                contract: $0.contract.checksummed, symbol: $0.symbol, name: $0.name, decimals: $0.decimals,
+                                contract: $0.contract.checksummed, symbol: $0.symbol, name: $0.name,
+                                decimals: $0.decimals,
                                 balance: $0.total.description)
                         })
                 } else {
