@@ -97,7 +97,7 @@ struct EthereumWalletTests {
         let (key, fixture, _) = try Self.hdKey()
         let account = try EthereumAccount(name: "main", chainID: Self.chain, hdKey: key, count: 10)
         #expect(account.entries.map(\.address.checksummed) == fixture.addresses.prefix(10).map(\.address))
-        #expect(account.keypath(index: 3).pathText == "44'/60'/0'/0/3")
+        #expect(account.keypath(index: 3).pathText == "44h/60h/0h/0/3")
     }
 
     @Test("a private key, a key of another path and a key without chain code are refused")
