@@ -10,6 +10,7 @@ Parse+serialize: BDK's Python API takes and gives base64 text, embit and Airlock
 time (the machine may be shared); wall-clock medians travel along in `wall_ms`.
 """
 
+import importlib.metadata
 import json
 import statistics
 import sys
@@ -17,11 +18,13 @@ import time
 from pathlib import Path
 
 import bdkpython as bdk
-from embit import bip32, bip39
+from embit import bip32, bip39, ec, script
 from embit.networks import NETWORKS
 from embit.psbt import PSBT
 
 NET = NETWORKS["regtest"]
+BDK_VERSION = "bdkpython " + importlib.metadata.version("bdkpython")
+EMBIT_VERSION = "embit " + importlib.metadata.version("embit")
 # embit signs in pure Python (about 50 s for the 1,445 inputs here), so it gets at most this many runs.
 EMBIT_SIGN_RUNS = 2
 
@@ -53,6 +56,38 @@ class Times:
         return row(workload, impl, self.cpu, detail, self.wall)
 
 
+def checked_signatures(name, impl, signed, kind):
+    """Every input's signature checked with embit against the sighash it signs; returns them per input.
+
+    P2WPKH: the partial signature (DER, SIGHASH_ALL) verified under its public key with the BIP143 sighash. P2TR: the
+    key-path signature (PSBT_IN_TAP_KEY_SIG, which embit leaves in `unknown`) verified under the output key with the
+    BIP341 sighash. A missing or wrong signature ends the bench: no time counts for work that was not done.
+    """
+    tx = signed.tx
+    utxos = [signed.utxo(i) for i in range(len(signed.inputs))]
+    found = []
+    for i, inp in enumerate(signed.inputs):
+        if kind == "tr":
+            sig = inp.unknown.get(b"\x13")
+            if sig is None or len(sig) != 64:
+                sys.exit(f"psbt bench: {impl} left input {i} of {name} without a key-path signature")
+            digest = tx.sighash_taproot(i, [u.script_pubkey for u in utxos], [u.value for u in utxos])
+            key = ec.PublicKey.from_xonly(utxos[i].script_pubkey.data[2:])
+            ok = key.schnorr_verify(ec.SchnorrSig(sig), digest)
+            found.append(sig)
+        else:
+            if len(inp.partial_sigs) != 1:
+                sys.exit(f"psbt bench: {impl} left input {i} of {name} with {len(inp.partial_sigs)} signatures")
+            (pub, sig), *_ = inp.partial_sigs.items()
+            script_code = script.p2pkh(pub)
+            digest = tx.sighash_segwit(i, script_code, utxos[i].value)
+            ok = pub.verify(ec.Signature.parse(sig[:-1]), digest) and sig[-1] == 1
+            found.append(sig)
+        if not ok:
+            sys.exit(f"psbt bench: {impl}'s signature on input {i} of {name} does not verify")
+    return found
+
+
 def bdk_wallet(root, kind, path):
     account = root.derive("m/" + path).to_base58(NET["xprv"])
     key = f"[{root.my_fingerprint.hex()}/{path}]{account}"
@@ -77,6 +112,13 @@ def main():
     rows = [
         row(r["name"], "airlock", [r["medianMilliseconds"]], wall=[r["medianWallMilliseconds"]])
         for r in airlock["results"]
+    ]
+    # The floor airlock-bench measured in the same run: libsecp256k1's work alone (a row, so the table prints the
+    # multiple as airlock/peer).
+    rows += [
+        row(r["name"], "libsecp256k1 floor", [r["floorMilliseconds"]], "same keys, sign + key check")
+        for r in airlock["results"]
+        if r.get("floorMilliseconds")
     ]
     root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(spec["mnemonic"]), version=NET["xprv"])
     options = bdk.SignOptions(
@@ -106,16 +148,26 @@ def main():
                 embit_times.measure(lambda: count.append(parsed.sign_with(root)))
                 if count[0] != workload["inputs"]:
                     sys.exit("psbt bench: embit signed {} of {} inputs".format(count[0], workload["inputs"]))
+            # Both sides' answers checked, and compared: RFC 6979 with the same low-R grinding gives byte-identical
+            # ECDSA signatures (BIP340 signatures differ with the auxiliary randomness, so those are only verified).
+            ours = checked_signatures(
+                name, "airlock", PSBT.parse((directory / workload["signed_file"]).read_bytes()), kind
+            )
+            theirs = checked_signatures(name, "bdk", PSBT.from_base64(psbt.serialize()), kind)
+            if kind != "tr" and ours != theirs:
+                sys.exit(f"psbt bench: Airlock's and BDK's ECDSA signatures differ on {name}")
             embit_runs = len(embit_times.cpu)
-            rows.append(bdk_times.row(name, "bdk"))
-            rows.append(embit_times.row(name, "embit", "{} run{}".format(embit_runs, "s"[embit_runs == 1 :])))
+            rows.append(bdk_times.row(name, "bdk", BDK_VERSION))
+            rows.append(
+                embit_times.row(name, "embit", "{}, {} run{}".format(EMBIT_VERSION, embit_runs, "s"[embit_runs == 1 :]))
+            )
         else:
             bdk_times, embit_times = Times(), Times()
             for _ in range(runs):
                 bdk_times.measure(lambda: bdk.Psbt(text).serialize())
                 embit_times.measure(lambda: PSBT.parse(raw).serialize())
-            rows.append(bdk_times.row(name, "bdk", "base64"))
-            rows.append(embit_times.row(name, "embit"))
+            rows.append(bdk_times.row(name, "bdk", BDK_VERSION + ", base64"))
+            rows.append(embit_times.row(name, "embit", EMBIT_VERSION))
     for r in rows:
         print(json.dumps(r))
 
