@@ -68,11 +68,11 @@ let package = Package(
         ),
 
         // Online side. ChainCore is what the wallet and the backends share, with no networking (docs/architecture.md rule R8).
-        .target(name: "ChainCore", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
+        .target(name: "ChainCore", dependencies: ["Bitcoin", "BitcoinCrypto", "Ethereum"], swiftSettings: strict),
         .target(
             name: "ChainBackends",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "ChainCore",
+                "Bitcoin", "BitcoinCrypto", "ChainCore", "Ethereum",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "Watcher",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "ChainCore",
+                "Bitcoin", "BitcoinCrypto", "ChainCore", "Ethereum", "AirgapTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
@@ -94,7 +94,7 @@ let package = Package(
             name: "airlock-watcher",
             dependencies: [
                 "Watcher", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage",
-                "CLISupport",
+                "CLISupport", "Ethereum",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "ChainBackendsTests",
             dependencies: [
-                "ChainBackends", "ChainCore", "Watcher", "Bitcoin", "BitcoinCrypto", "TestSupport",
+                "ChainBackends", "ChainCore", "Watcher", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -147,6 +147,8 @@ let package = Package(
         ),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
         .testTarget(name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
-        .testTarget(name: "WatcherTests", dependencies: ["Watcher", "ChainCore", "Bitcoin", "TestSupport"]),
+        .testTarget(
+            name: "WatcherTests",
+            dependencies: ["Watcher", "ChainCore", "Bitcoin", "Ethereum", "AirgapTransport", "TestSupport"]),
     ]
 )

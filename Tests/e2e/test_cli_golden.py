@@ -305,6 +305,9 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
     watcher("airlock-watcher-bump", "bump", sent["txid"], "--fee-rate", "10", "--out", root / "bump.psbt")
     watcher("airlock-watcher-wallets-delete", "--data-dir", root / "restored", "wallets", "delete", "w", "--yes")
 
+    # Ethereum: the signer's account, the watcher on the devnet
+    _ethereum_runs(runs, signer, watcher, root)
+
     tree = commands(bin_dir)
     for command in tree:
         if command.has_json and not command.has_subcommands:
@@ -320,3 +323,53 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
             f"the --json shape of {golden}",
         )
     assert _stale(GOLDEN / "json", names) == [], "golden JSON files without a run"
+
+
+def _ethereum_runs(runs, signer, watcher, root):
+    from test_watcher_eth import rpc, start_devnet
+
+    proc, devnet = start_devnet()
+    try:
+        signer("airlock-signer-export--eth", "export", "--chain", "eth", "--out", root / "eth.txt")
+        imported = watcher(
+            "airlock-watcher-eth-import",
+            "eth",
+            "import",
+            root / "eth.txt",
+            "--name",
+            "e",
+            "--chain-id",
+            devnet["chain_id"],
+        )
+        address = imported["addresses"][0]["address"]
+        watcher("airlock-watcher-node-set--eth", "node", "set", f"eth+http://127.0.0.1:{devnet['rpc']}")
+        rpc(devnet, "dev_faucet", [address, hex(10**18)])
+        rpc(devnet, "dev_mint", [address, hex(5_000_000)])
+        watcher("airlock-watcher-eth-token-add", "eth", "token", "add", devnet["token"])
+        watcher("airlock-watcher-eth-sync", "eth", "sync")
+        watcher("airlock-watcher-eth-balance", "eth", "balance")
+        watcher("airlock-watcher-eth-token-list", "eth", "token", "list")
+        watcher("airlock-watcher-eth-receive", "eth", "receive", "--amount", "0.5eth")
+        payee = "0x" + "35" * 20
+        watcher(
+            "airlock-watcher-eth-send", "eth", "send", "--to", payee, "--amount", "0.01eth", "--out", root / "eth.req"
+        )
+        signer("airlock-signer-sign--eth", "sign", root / "eth.req", "--yes", "--out", root / "eth.sig")
+        watcher("airlock-watcher-eth-broadcast", "eth", "broadcast", root / "eth.sig", "--wait")
+        waiting = watcher(
+            "airlock-watcher-eth-send--token",
+            "eth",
+            "send",
+            "--to",
+            payee,
+            "--token",
+            devnet["token"],
+            "--amount",
+            "1.5",
+        )
+        watcher("airlock-watcher-eth-bump", "eth", "bump", waiting["request_id"])
+        watcher("airlock-watcher-eth-history", "eth", "history")
+        watcher("airlock-watcher-eth-token-remove", "eth", "token", "remove", devnet["token"])
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

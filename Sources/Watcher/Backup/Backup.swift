@@ -13,6 +13,8 @@ public struct Backup: Sendable, Equatable, Codable {
     public var createdAt: Int
     public var settings: [String: String]
     public var wallets: [Wallet]
+    /// Ethereum accounts (absent in backups from before Ethereum; docs/architecture.md section 10).
+    public var ethereum: [EthereumAccountBackup]?
 
     /// The current format version.
     public static let currentVersion = 1
@@ -78,7 +80,7 @@ extension Store {
         }
         return Backup(
             format: Backup.formatName, version: Backup.currentVersion, createdAt: Int(Date().timeIntervalSince1970),
-            settings: try settings(), wallets: wallets)
+            settings: try settings(), wallets: wallets, ethereum: try ethereumBackups())
     }
 
     /// Restores a backup.
@@ -119,9 +121,12 @@ extension Store {
                     wallet
                 ))
         }
+        let ethereum = try Self.parseEthereum(backup.ethereum ?? [])
         do {
             try pool.write { db in
-                let existing = try Self.fetchWallets(db).map(\.name)
+                let existing =
+                    try Self.fetchWallets(db).map(\.name)
+                    + (try String.fetchAll(db, sql: "SELECT name FROM eth_account")).map { "Ethereum account " + $0 }
                 let settingCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM setting") ?? 0
                 if !force, !existing.isEmpty || settingCount > 0 {
                     var what = existing.map { "wallet '\($0)'" }
@@ -129,6 +134,7 @@ extension Store {
                     throw BackupError.wouldOverwrite(what)
                 }
                 try db.execute(sql: "DELETE FROM wallet")
+                try db.execute(sql: "DELETE FROM eth_account")
                 try db.execute(sql: "DELETE FROM setting")
                 for (key, value) in backup.settings {
                     try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
@@ -158,6 +164,7 @@ extension Store {
                             arguments: [id, label.type, label.ref, label.label, label.origin, label.spendable])
                     }
                 }
+                try Self.insertEthereum(ethereum, db: db)
             }
         } catch let error as BackupError {
             throw error

@@ -35,7 +35,7 @@ public final class Store: Sendable {
     }
 
     /// The names of the migrations, in order.
-    public static let migrationNames = ["v1-wallets", "v2-chain", "v3-labels-settings"]
+    public static let migrationNames = ["v1-wallets", "v2-chain", "v3-labels-settings", "v4-ethereum"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -131,6 +131,7 @@ public final class Store: Sendable {
                     );
                     """)
         }
+        registerEthereum(&migrator)
         return migrator
     }
 

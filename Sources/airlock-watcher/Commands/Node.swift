@@ -26,6 +26,7 @@ struct Node: AsyncParsableCommand {
                 electrums://host:port           over TLS (?insecure=1 for a self-signed certificate, ?ca=PEM)
                 bitcoind://user:pass@host:port[/wallet]   Bitcoin Core RPC (or bitcoind://host:port?cookie=PATH)
                 esplora+https://host/path       Esplora REST (esplora+http:// for plain HTTP)
+                eth+https://host[:port]/path    an Ethereum JSON-RPC node, set apart from the Bitcoin node
 
                 --proxy socks5h://HOST:PORT sends every connection to this node through a SOCKS5 proxy (Tor: \
                 socks5h://127.0.0.1:9050); the proxy resolves the node's name, nothing is resolved locally, and \
@@ -36,6 +37,7 @@ struct Node: AsyncParsableCommand {
                   airlock-watcher node set electrum://127.0.0.1:50001
                   airlock-watcher node set 'bitcoind://127.0.0.1:18443?cookie=/var/lib/bitcoin/regtest/.cookie'
                   airlock-watcher node set electrums://abcd...xyz.onion:50002 --proxy socks5h://127.0.0.1:9050
+                  airlock-watcher node set eth+http://127.0.0.1:8545
                 """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The node URL.") var url: String
@@ -43,6 +45,20 @@ struct Node: AsyncParsableCommand {
 
         func run() async throws {
             try await ErrorReporting.run {
+                if EthereumNodeURL.isEthereum(url) {
+                    let parsed = try EthereumNodeURL(string: url)
+                    let socks = try proxy.map { text throws(ChainError) in try SOCKSProxy(string: text) }
+                    try SOCKSProxy.check(host: parsed.host, proxy: socks)
+                    let context = try WatcherContext(global)
+                    try context.store.setSetting(EthContext.nodeURLKey, url)
+                    try context.store.setSetting(EthContext.nodeProxyKey, socks?.description)
+                    if global.json {
+                        try JSONOutput.print(NodeReport(url: parsed.description, proxy: socks?.description))
+                    } else {
+                        print("Ethereum node: \(parsed)" + (socks.map { " through \($0)" } ?? ""))
+                    }
+                    return
+                }
                 let parsed = try NodeURL(string: url)
                 let socks = try proxy.map { text throws(ChainError) in try SOCKSProxy(string: text) }
                 try SOCKSProxy.check(host: parsed.host, proxy: socks)

@@ -1,0 +1,84 @@
+import AirgapTransport
+import ArgumentParser
+import CLISupport
+import Ethereum
+import Foundation
+import Watcher
+
+/// `airlock-watcher eth import IN|0xADDRESS`.
+struct EthImport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import an Ethereum account: the signer's ur:crypto-hdkey (file, text or PNG), or one address.",
+        discussion: """
+            A crypto-hdkey of m/44'/60'/N' (airlock-signer export --chain eth) follows addresses m/44'/60'/N'/0/0 \
+            and on (--addresses); one address is watched alone, and its requests carry no derivation path.
+
+            Examples:
+              airlock-watcher eth import account.png --name main --chain-id 1 --addresses 3
+              airlock-watcher eth import 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --name cold --chain-id 11155111
+            """)
+
+    struct Output: Encodable {
+        struct Entry: Encodable {
+            let index: Int
+            let address: String
+        }
+        let name: String
+        let chainId: UInt64
+        let kind: String
+        let addresses: [Entry]
+    }
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The ur:crypto-hdkey (file, '-', PNG images) or an address 0x….") var input: [String]
+    @Option(help: "The account's name.") var name = "eth"
+    @Option(name: .customLong("chain-id"), help: "The chain id the account lives on (1: Ethereum mainnet).")
+    var chainID: UInt64 = 1
+    @Option(help: "How many addresses of an account key to follow (1-100).") var addresses = 1
+
+    func validate() throws {
+        guard (1...EthereumAccount.maxAddresses).contains(addresses) else {
+            throw ValidationError("--addresses must be 1 to \(EthereumAccount.maxAddresses)")
+        }
+        guard chainID > 0 else { throw ValidationError("--chain-id must be positive") }
+    }
+
+    func run() async throws {
+        try await ErrorReporting.run {
+            let account: EthereumAccount
+            if input.count == 1, input[0].hasPrefix("0x") || input[0].hasPrefix("0X"),
+                !FileManager.default.fileExists(atPath: input[0])
+            {
+                account = EthereumAccount(
+                    name: name, chainID: chainID, address: try parseAddressArgument(input[0], what: "the address"))
+            } else {
+                let read = try InputReader.read(input, expecting: [.hdKey, .address, .text])
+                switch read.payload {
+                case .hdKey(let key):
+                    account = try EthereumAccount(name: name, chainID: chainID, hdKey: key, count: addresses)
+                case .address(let text), .text(let text):
+                    account = EthereumAccount(
+                        name: name, chainID: chainID,
+                        address: try parseAddressArgument(
+                            text.trimmingCharacters(in: .whitespacesAndNewlines), what: "the address"))
+                default:
+                    throw CLIError(.invalidInput, "a \(read.payload.kind.rawValue) is not an Ethereum account")
+                }
+            }
+            let context = try EthContext(global)
+            let stored = try context.store.addEthereumAccount(account)
+            var kind = "address"
+            if case .hdKey = stored.source { kind = "hdkey" }
+            if global.json {
+                try JSONOutput.print(
+                    Output(
+                        name: stored.name, chainId: stored.chainID, kind: kind,
+                        addresses: stored.entries.map { .init(index: $0.index, address: $0.address.checksummed) }))
+            } else {
+                print("imported Ethereum account '\(stored.name)' on chain \(stored.chainID)")
+                for entry in stored.entries { print("  \(entry.index)  \(entry.address)") }
+            }
+        }
+    }
+}
