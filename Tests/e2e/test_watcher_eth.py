@@ -106,11 +106,12 @@ def make_wallet(run, home, devnet, tmp_path):
     )
     assert imported["addresses"][0]["address"] == ADDRESS0
     run("airlock-watcher", "node", "set", f"eth+http://127.0.0.1:{devnet['rpc']}", check=True)
-    run("airlock-watcher", "eth", "token", "add", devnet["token"], check=True)
+    run("airlock-watcher", "token", "add", devnet["token"], check=True)
 
     def watcher(*args, check=True, input=None):
-        prefix = [] if args[0] == "node" else ["eth"]  # `node set` is the top-level command
-        return run("airlock-watcher", *prefix, *args, check=check, input=input)
+        # The top-level names of docs/architecture.md section 10: with only an Ethereum account in the data
+        # directory, sync/balance/history/send/broadcast/token go to the `eth` group (EthereumRouting).
+        return run("airlock-watcher", *args, check=check, input=input)
 
     def signer(*args, check=True):
         return run("airlock-signer", *args, "--password-file", str(pw), check=check)
@@ -152,7 +153,7 @@ def test_eth_round_trip_through_pngs_with_exact_balances(wallet, devnet, w3, tmp
     assert int(shown["wei"]) == w3.eth.get_balance(ADDRESS0) == before + 10**18
     att = shown["tokens"][0]
     assert att["symbol"] == "ATT" and att["decimals"] == 6
-    assert int(att["balance"]) == token_balance(w3, devnet["token"], ADDRESS0)
+    assert int(att["amount"]) == token_balance(w3, devnet["token"], ADDRESS0)
 
     recipient_before = w3.eth.get_balance(RECIPIENT)
     sent, signature, proc = send_sign_broadcast(
@@ -188,7 +189,7 @@ def test_erc20_round_trip_and_transfer_history(wallet, devnet, w3, tmp_path):
     assert sent["token_amount"] == "1500000"
     assert token_balance(w3, devnet["token"], TOKEN_RECIPIENT) == other_before + 1_500_000
     shown = balance_json(watcher)
-    assert int(shown["tokens"][0]["balance"]) == held - 1_500_000 == token_balance(w3, devnet["token"], ADDRESS0)
+    assert int(shown["tokens"][0]["amount"]) == held - 1_500_000 == token_balance(w3, devnet["token"], ADDRESS0)
     # Transfers from Transfer logs (the node limits eth_getLogs to 3 blocks: the watcher splits the range).
     transfers = json.loads(watcher("history", "--json").stdout)["transfers"]
     assert any(t["to"] == TOKEN_RECIPIENT and t["amount"] == "1500000" for t in transfers)

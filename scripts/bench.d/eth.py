@@ -92,7 +92,7 @@ def main() -> None:
             shown = json.loads(
                 subprocess.run(base + ["eth", "balance", "--json"], check=True, capture_output=True).stdout
             )
-            if int(shown["tokens"][0]["balance"]) != expected:
+            if int(shown["tokens"][0]["amount"]) != expected:
                 fail("airlock's token balance differs from the chain's")
         from web3 import Web3
 

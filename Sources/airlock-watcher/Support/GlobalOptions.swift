@@ -14,7 +14,10 @@ struct GlobalOptions: ParsableArguments {
     var json = false
 
     /// The data directory in force.
-    var resolvedDataDir: String {
+    var resolvedDataDir: String { Self.dataDirectory(dataDir) }
+
+    /// The data directory for a `--data-dir` value (or none).
+    static func dataDirectory(_ dataDir: String?) -> String {
         if let dataDir, !dataDir.isEmpty { return (dataDir as NSString).expandingTildeInPath }
         if let env = ProcessInfo.processInfo.environment["AIRLOCK_HOME"], !env.isEmpty { return env }
         let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()

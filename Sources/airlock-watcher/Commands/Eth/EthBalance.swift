@@ -10,8 +10,8 @@ struct EthBalance: AsyncParsableCommand {
         abstract: "Show ETH and token balances as of the last sync, exact to the last decimal.",
         discussion: """
             --json gives amounts as decimal strings of base units (wei, token units): {"account", "chain_id", \
-            "block", "wei", "addresses": [{"index", "address", "wei", "nonce"}], "tokens": [{"contract", "symbol", \
-            "decimals", "balance"}]}.
+            "block", "wei", "accounts": [{"index", "address", "wei", "nonce"}], "tokens": [{"contract", "symbol", \
+            "decimals", "amount"}]}.
 
             Examples:
               airlock-watcher eth balance
@@ -29,13 +29,13 @@ struct EthBalance: AsyncParsableCommand {
             let contract: String
             let symbol: String
             let decimals: Int
-            let balance: String
+            let amount: String
         }
         let account: String
         let chainId: UInt64
         let block: UInt64?
         let wei: String
-        let addresses: [Entry]
+        let accounts: [Entry]
         let tokens: [Token]
     }
 
@@ -51,7 +51,7 @@ struct EthBalance: AsyncParsableCommand {
                     Output(
                         account: account.name, chainId: account.chainID, block: account.syncedBlock,
                         wei: account.totalBalance.amount.description,
-                        addresses: account.entries.map {
+                        accounts: account.entries.map {
                             .init(
                                 index: $0.index, address: $0.address.checksummed, wei: $0.balance.amount.description,
                                 nonce: $0.nonce)
@@ -59,7 +59,7 @@ struct EthBalance: AsyncParsableCommand {
                         tokens: tokens.map {
                             .init(
                                 contract: $0.contract.checksummed, symbol: $0.symbol, decimals: $0.decimals,
-                                balance: $0.total.description)
+                                amount: $0.total.description)
                         }))
             } else {
                 print("\(account.totalBalance.etherString) ETH")
