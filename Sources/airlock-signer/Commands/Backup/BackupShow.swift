@@ -18,6 +18,11 @@ extension AirlockSigner {
         @OptionGroup var options: VaultOptions
         @Flag(help: "Print the secret words without asking.") var showSecret = false
 
+        /// A SLIP-39 vault has no BIP39 words.
+        static let noWords = CLIError(
+            .usage,
+            "this vault holds a SLIP-39 backup, not BIP39 words; write new shares with `backup slip39 --shares MofN`")
+
         func run() async throws {
             try await ErrorReporting.run {
                 if !showSecret {
@@ -29,8 +34,9 @@ extension AirlockSigner {
                     }
                 }
                 let unlocked = try options.unlock()
+                guard let mnemonic = unlocked.mnemonic else { throw Self.noWords }
                 try BackupCheck.show(
-                    unlocked.mnemonic, json: options.json,
+                    mnemonic, json: options.json,
                     masterFingerprint: unlocked.header.masterFingerprint.hexString)
             }
         }
