@@ -127,13 +127,12 @@ enum SLIP39Backup {
             let text = String(decoding: typed.unsafeCopyToArray(), as: UTF8.self)
             if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             let next = try share(text, number: shares.count + 1)
-            if let first = shares.first, first.identifier != next.identifier {
-                throw CLIError(
-                    .invalidInput, "share \(shares.count + 1) belongs to another backup (its identifier differs)")
-            }
-            if shares.contains(where: { $0.groupIndex == next.groupIndex && $0.memberIndex == next.memberIndex }) {
+            if shares.contains(where: { $0 == next }) {
                 Diagnostics.print("That share was given already.")
                 continue
+            }
+            do throws(SLIP39Error) { _ = try SLIP39.consistentGroups(shares + [next]) } catch {
+                throw CLIError(.invalidInput, "share \(shares.count + 1): " + explain(error))
             }
             shares.append(next)
             if !isComplete(shares) { Diagnostics.print("Still needed: " + missing(shares) + ".") }
@@ -179,17 +178,18 @@ enum SLIP39Backup {
         return parts.joined(separator: "; ")
     }
 
-    /// Exactly the threshold: the first complete groups, the first shares of each; every share is still checked for
-    /// consistency by `SLIP39.recover`.
+    /// Exactly the threshold: the first complete groups, the first shares of each. Every share given is first
+    /// checked against the others (`SLIP39.consistentGroups`), so only consistent surplus shares are left out.
     static func select(_ shares: [SLIP39Share]) throws -> [SLIP39Share] {
+        let groups: [Int: [SLIP39Share]]
+        do throws(SLIP39Error) { groups = try SLIP39.consistentGroups(shares) } catch {
+            throw CLIError(.invalidInput, explain(error))
+        }
         guard isComplete(shares), let first = shares.first else {
             throw CLIError(.invalidInput, "not enough SLIP-39 shares: " + missing(shares))
         }
-        for share in shares where share.identifier != first.identifier {
-            throw CLIError(.invalidInput, "the shares belong to different backups (their identifiers differ)")
-        }
-        let complete = completeGroups(shares).sorted { $0.key < $1.key }.prefix(first.groupThreshold)
-        return complete.flatMap { $0.value.prefix($0.value[0].memberThreshold) }
+        let complete = groups.filter { $0.value.count >= $0.value[0].memberThreshold }.sorted { $0.key < $1.key }
+        return complete.prefix(first.groupThreshold).flatMap { $0.value.prefix($0.value[0].memberThreshold) }
     }
 
     /// The encrypted master secret of `shares`.

@@ -54,13 +54,20 @@ public enum SLIP39 {
     }
 
     /// The encrypted master secret the shares hold, after every consistency check.
-    static func recoverEncryptedSecret(_ shares: [SLIP39Share]) throws(SLIP39Error) -> SecretBytes {
+    /// The shares by group (a share given twice counted once), after checking that they belong to one backup: the
+    /// same identifier and parameters, one member threshold a group, no member index held by two different shares,
+    /// one value length.
+    ///
+    /// - Throws: `.noShares`, `.mismatchedShares`, `.mismatchedMemberThreshold`, `.duplicateMemberIndex`,
+    ///   `.mismatchedLengths`.
+    public static func consistentGroups(_ shares: [SLIP39Share]) throws(SLIP39Error) -> [Int: [SLIP39Share]] {
         guard let first = shares.first else { throw .noShares }
         for share in shares {
             guard share.identifier == first.identifier, share.extendable == first.extendable,
                 share.iterationExponent == first.iterationExponent, share.groupThreshold == first.groupThreshold,
                 share.groupCount == first.groupCount
             else { throw .mismatchedShares }
+            guard share.value.count == first.value.count else { throw .mismatchedLengths }
         }
         var groups: [Int: [SLIP39Share]] = [:]
         for share in shares {
@@ -77,6 +84,12 @@ public enum SLIP39 {
             members.append(share)
             groups[share.groupIndex] = members
         }
+        return groups
+    }
+
+    static func recoverEncryptedSecret(_ shares: [SLIP39Share]) throws(SLIP39Error) -> SecretBytes {
+        guard let first = shares.first else { throw .noShares }
+        let groups = try consistentGroups(shares)
         guard groups.count >= first.groupThreshold else {
             throw .insufficientGroups(required: first.groupThreshold, given: groups.count)
         }
