@@ -19,11 +19,15 @@ extension AirlockSigner {
                   airlock-signer restore --mnemonic-file words.txt --password-file pw.txt --kdf-memory 64
                   airlock-signer restore --slip39
                   airlock-signer restore --slip39 --shares-file shares.txt --passphrase
+                  airlock-signer restore --seedqr card-photo.jpg
 
                 With --slip39 the shares are typed one per line until enough are given (each group's threshold, for \
                 the group threshold of groups), or read from --shares-file (one share a line; blank lines and lines \
                 starting with # are skipped; extra shares are allowed). --passphrase is the SLIP-39 passphrase: \
                 another passphrase gives another wallet, as on a Trezor.
+
+                With --seedqr IN the words come from a SeedQR (SeedSigner's Standard or Compact; told apart by \
+                the payload) in a PNG, JPEG or GIF image, a photo of a card included.
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -36,10 +40,14 @@ extension AirlockSigner {
         @Flag(help: "Restore from SLIP-39 shares instead of BIP39 words.") var slip39 = false
         @Option(help: "Read the SLIP-39 shares from PATH, one a line ('-' is stdin; with --slip39).")
         var sharesFile: String?
+        @Option(help: "Read the words from a SeedQR (standard or compact) in the image IN.") var seedqr: String?
 
         func validate() throws {
             guard Network(name: network) != nil else { throw ValidationError("unknown network '\(network)'") }
             guard kdfMemory >= 64, kdfMemory <= 4096 else { throw ValidationError("--kdf-memory must be 64...4096") }
+            if seedqr != nil, slip39 || mnemonicFile != nil {
+                throw ValidationError("give one of --seedqr, --slip39 and --mnemonic-file")
+            }
             if sharesFile != nil, !slip39 { throw ValidationError("--shares-file needs --slip39") }
             if slip39, mnemonicFile != nil { throw ValidationError("--mnemonic-file is for BIP39 words, not --slip39") }
             if slip39, options.passwordFile == "-", sharesFile == nil || sharesFile == "-" {
@@ -59,12 +67,16 @@ extension AirlockSigner {
                     try restoreSLIP39(vault: vault)
                     return
                 }
-                let phrase =
-                    try mnemonicFile.map { try SecretInput.contents(ofFile: $0) }
-                    ?? Prompt.secret("Mnemonic words (separated by spaces): ")
                 let mnemonic: Mnemonic
-                do throws(MnemonicError) { mnemonic = try Mnemonic(phrase: phrase) } catch {
-                    throw CLIError(.invalidInput, Self.explain(error))
+                if let seedqr {
+                    mnemonic = try Self.readSeedQR(seedqr)
+                } else {
+                    let phrase =
+                        try mnemonicFile.map { try SecretInput.contents(ofFile: $0) }
+                        ?? Prompt.secret("Mnemonic words (separated by spaces): ")
+                    do throws(MnemonicError) { mnemonic = try Mnemonic(phrase: phrase) } catch {
+                        throw CLIError(.invalidInput, Self.explain(error))
+                    }
                 }
                 let password = try SecretInput.newSecret(
                     file: options.passwordFile, prompt: "New vault password: ", what: "password")
@@ -133,6 +145,32 @@ extension AirlockSigner.Restore {
             print(
                 "Vault restored from \(shares.count) SLIP-39 shares to \(options.vaultPath) (network "
                     + "\(header.network.rawValue), master fingerprint \(header.masterFingerprint)).")
+        }
+    }
+}
+
+extension AirlockSigner.Restore {
+    /// The mnemonic of the one SeedQR in the image at `path`.
+    static func readSeedQR(_ path: String) throws -> Mnemonic {
+        var codes = try InputReader.rawCodes(ofImage: path)
+        defer { for i in codes.indices { SecretBytes.wipe(&codes[i]) } }
+        guard codes.count == 1 else {
+            throw CLIError(.invalidInput, "\(path) holds \(codes.count) QR codes; a SeedQR image holds one")
+        }
+        do throws(SeedQRError) {
+            return try SeedQR.read(SecretBytes(copying: codes[0])).mnemonic
+        } catch {
+            switch error {
+            case .unrecognizedPayload(let count):
+                throw CLIError(
+                    .invalidInput,
+                    "the QR code in \(path) is not a SeedQR (\(count) bytes; a SeedQR holds 48-96 digits or "
+                        + "16-32 bytes)")
+            case .indexOutOfRange(let word, let index):
+                throw CLIError(.invalidInput, "SeedQR word \(word) is \(index), above the last word (2047)")
+            case .invalidMnemonic(let inner):
+                throw CLIError(.invalidInput, "the SeedQR in \(path): " + explain(inner))
+            }
         }
     }
 }
