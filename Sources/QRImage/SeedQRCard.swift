@@ -15,14 +15,15 @@ public struct SeedQRCard: Sendable {
     /// The card as a PNG: `cell` pixels a square (12...64), the 4-module quiet zone inside the labels.
     ///
     /// - Throws: `QRImageError.invalidParameter` for a cell size out of range, `.pngWriteFailed`.
-    public func pngData(cell: Int = 24) throws(QRImageError) -> [UInt8] {
+    public func pngData(cell: Int = 32) throws(QRImageError) -> [UInt8] {
         try image(cell: cell).pngData()
     }
 
     func image(cell: Int) throws(QRImageError) -> GrayImage {
         guard (12...64).contains(cell) else { throw .invalidParameter(name: "cell", value: cell) }
         let quiet = 4
-        let scale = max(1, cell / 12)
+        // Two-digit column numbers must fit a square's width; row numbers have the margin to themselves.
+        let scale = max(1, min(cell / 12, (cell - 4) / BitmapFont.width(of: "00", scale: 1)))
         let label = BitmapFont.width(of: "\(code.size)", scale: scale) + 2 * cell / 3
         let origin = label + quiet * cell  // the top-left corner of module (0, 0)
         let side = origin + (code.size + quiet) * cell
