@@ -107,8 +107,10 @@ public enum InputReader {
         }
     }
 
-    /// The raw bytes of every QR code in one image file (PNG, JPEG, GIF; a photo too), decoded as `read` decodes
-    /// (in the sandboxed child under the signer). For payloads that are not Airlock frames (SeedQR).
+    /// The raw bytes of every QR code in one image file (PNG, JPEG, GIF; a photo too).
+    ///
+    /// Decoded as `read` decodes (in the sandboxed child under the signer); for payloads that are not Airlock frames
+    /// (SeedQR).
     ///
     /// - Throws: `CLIError`: I/O (6) for an unreadable file, invalid input (2) for an image without a code.
     public static func rawCodes(ofImage path: String) throws -> [[UInt8]] {

@@ -213,7 +213,8 @@ struct VaultTests {
         #expect(TestHex.string(seed.unsafeCopyToArray()) == vector.secret)
         let restored = try #require(unlocked.secret.slip39)
         #expect(restored.identifier == encrypted.identifier && restored.value == encrypted.value)
-        #expect(restored.iterationExponent == encrypted.iterationExponent && restored.extendable == encrypted.extendable)
+        #expect(
+            restored.iterationExponent == encrypted.iterationExponent && restored.extendable == encrypted.extendable)
         #expect(throws: VaultError.self) { try unlocked.seed(passphrase: SecretBytes(utf8: "")) }
         // Shares split again from the sealed secret restore the same master secret with the same passphrase.
         let again = try SLIP39.split(restored, groupThreshold: 1, groups: [.init(threshold: 3, count: 4)])

@@ -36,7 +36,8 @@ enum SLIP39Backup {
             }
             for group in groups where group.threshold == 1 && group.count > 1 {
                 throw ValidationError(
-                    "a group of 1of\(group.count) would be \(group.count) copies of one share; SLIP-39 allows 1of1 only")
+                    "a group of 1of\(group.count) would be \(group.count) copies of one share; SLIP-39 allows 1of1 only"
+                )
             }
         }
 
@@ -49,8 +50,10 @@ enum SLIP39Backup {
         }
     }
 
-    /// Shows every share once (numbered words, on stdout) and checks each back (three words, one a line on stdin),
-    /// unless `check` is false. Under `json` all shares are printed as one document first, then checked.
+    /// Shows every share once (numbered words, on stdout) and checks each back.
+    ///
+    /// The check asks three words of each share, one a line on stdin, unless `check` is false. Under `json` all shares
+    /// are printed as one document first, then checked.
     static func present(
         _ groups: [[SLIP39Share]], groupThreshold: Int, json: Bool, check: Bool, masterFingerprint: String
     ) throws {
@@ -149,8 +152,8 @@ enum SLIP39Backup {
     /// Complete groups: a group is complete with its member threshold of distinct shares.
     static func completeGroups(_ shares: [SLIP39Share]) -> [Int: [SLIP39Share]] {
         var groups: [Int: [SLIP39Share]] = [:]
-        for share in shares where !(groups[share.groupIndex] ?? []).contains(where: { $0.memberIndex == share.memberIndex })
-        {
+        for share in shares
+        where !(groups[share.groupIndex] ?? []).contains(where: { $0.memberIndex == share.memberIndex }) {
             groups[share.groupIndex, default: []].append(share)
         }
         return groups.filter { $0.value.count >= $0.value[0].memberThreshold }
@@ -178,8 +181,9 @@ enum SLIP39Backup {
         return parts.joined(separator: "; ")
     }
 
-    /// Exactly the threshold: the first complete groups, the first shares of each. Every share given is first
-    /// checked against the others (`SLIP39.consistentGroups`), so only consistent surplus shares are left out.
+    /// Exactly the threshold: the first complete groups, the first shares of each.
+    ///
+    /// Every share given is first checked against the others (`SLIP39.consistentGroups`), so only consistent surplus shares are left out.
     static func select(_ shares: [SLIP39Share]) throws -> [SLIP39Share] {
         let groups: [Int: [SLIP39Share]]
         do throws(SLIP39Error) { groups = try SLIP39.consistentGroups(shares) } catch {

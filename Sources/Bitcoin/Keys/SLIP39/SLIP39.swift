@@ -53,7 +53,9 @@ public enum SLIP39 {
             identifier: first.identifier, extendable: first.extendable)
     }
 
-    /// The encrypted master secret the shares hold, after every consistency check.
+    /// The encrypted master secret the shares hold.
+    ///
+    /// Every consistency check of `consistentGroups` runs first.
     /// The shares by group (a share given twice counted once), after checking that they belong to one backup: the
     /// same identifier and parameters, one member threshold a group, no member index held by two different shares,
     /// one value length.
@@ -282,8 +284,9 @@ public enum SLIP39 {
 // MARK: The encrypted master secret (what a vault keeps)
 
 extension SLIP39 {
-    /// The encrypted master secret with the parameters its decryption needs: what every set of shares of one backup
-    /// restores before the passphrase is applied. A vault keeps this, so a passphrase (or another one, giving another
+    /// The encrypted master secret with the parameters its decryption needs.
+    ///
+    /// It is what every set of shares of one backup restores before the passphrase is applied. A vault keeps this, so a passphrase (or another one, giving another
     /// wallet, as on a Trezor) is applied when the seed is needed, and new shares of the same backup can be made.
     public struct EncryptedMasterSecret: Sendable {
         /// The encrypted master secret (as long as the master secret).
@@ -317,8 +320,9 @@ extension SLIP39 {
                 identifier: identifier, extendable: extendable, iterationExponent: iterationExponent)
         }
 
-        /// The master secret under `passphrase` (the empty one when none was set). Any passphrase gives a secret;
-        /// only the right one gives the wallet the shares were made for.
+        /// The master secret under `passphrase` (the empty one when none was set).
+        ///
+        /// Any passphrase gives a secret; only the right one gives the wallet the shares were made for.
         public func masterSecret(passphrase: SecretBytes) -> SecretBytes {
             SLIP39.decrypt(
                 value, passphrase: passphrase, iterationExponent: iterationExponent, identifier: identifier,

@@ -47,7 +47,9 @@ extension AirlockSigner {
             guard (shares == nil) != (groups == nil) else {
                 throw ValidationError("give exactly one of --shares MofN and --groups G_of_N:MofN,…")
             }
-            if let shares, shares.contains(":") { throw ValidationError("--shares takes MofN; use --groups for groups") }
+            if let shares, shares.contains(":") {
+                throw ValidationError("--shares takes MofN; use --groups for groups")
+            }
             if let groups, !groups.contains(":") { throw ValidationError("--groups takes G_of_N:MofN,MofN,…") }
             _ = try SLIP39Backup.Layout(parsing: shares ?? groups ?? "")
             guard (0...15).contains(iterationExponent) else {
