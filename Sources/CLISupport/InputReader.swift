@@ -107,6 +107,28 @@ public enum InputReader {
         }
     }
 
+    /// The raw bytes of every QR code in one image file (PNG, JPEG, GIF; a photo too).
+    ///
+    /// Decoded as `read` decodes (in the sandboxed child under the signer); for payloads that are not Airlock frames
+    /// (SeedQR).
+    ///
+    /// - Throws: `CLIError`: I/O (6) for an unreadable file, invalid input (2) for an image without a code.
+    public static func rawCodes(ofImage path: String) throws -> [[UInt8]] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw CLIError(.io, "cannot read \(path): no such file")
+        }
+        guard QRReader.isImage(try readFile(path).prefix(16)) else {
+            throw CLIError(.invalidInput, "\(path) is not a PNG, JPEG or GIF image")
+        }
+        guard let (_, answer) = try decodeAll([path]).first else { throw CLIError(.invalidInput, "\(path): no image") }
+        switch answer {
+        case .codes(let found): return found
+        case .noCode: throw CLIError(.invalidInput, "no QR code found in \(path)")
+        case .refused(let reason): throw CLIError(.invalidInput, "cannot read \(path): \(reason)")
+        }
+    }
+
     /// Each image's QR codes, in the order of `paths`: in child processes when `IsolatedImageDecoder` is enabled
     /// (the signer), else in this process.
     static func decodeAll(_ paths: [String]) throws -> [(String, IsolatedImageDecoder.Answer)] {

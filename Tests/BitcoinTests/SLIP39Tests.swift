@@ -129,3 +129,47 @@ struct SLIP39Tests {
         }
     }
 }
+
+/// The encrypted master secret a vault keeps: recovered from shares, split again, decrypted.
+@Suite("SLIP-39 encrypted master secret")
+struct SLIP39EncryptedSecretTests {
+    @Test("recover then decrypt is combine, for every valid vector; split again keeps identifier and secret")
+    func recoverSplitDecrypt() throws {
+        let passphrase = SecretBytes(utf8: "TREZOR")
+        var checked = 0
+        for entry in SLIP39Tests.entries where !entry.secret.isEmpty {
+            let shares = try entry.mnemonics.map { try SLIP39Share(words: $0) }
+            let encrypted = try SLIP39.recover(shares)
+            #expect(TestHex.string(encrypted.masterSecret(passphrase: passphrase).unsafeCopyToArray()) == entry.secret)
+            let again = try SLIP39.split(
+                encrypted, groupThreshold: 2, groups: [.init(threshold: 2, count: 3), .init(threshold: 1, count: 1)])
+            #expect(again.flatMap { $0 }.allSatisfy { $0.identifier == shares[0].identifier })
+            let combined = try SLIP39.combine([again[1][0], again[0][2], again[0][0]], passphrase: passphrase)
+            #expect(TestHex.string(combined.unsafeCopyToArray()) == entry.secret)
+            checked += 1
+        }
+        #expect(checked == 15)
+    }
+
+    @Test("consistentGroups refuses a share of another group threshold or a second share for one index")
+    func consistency() throws {
+        let secret = SecretBytes(copying: [UInt8](repeating: 1, count: 16))
+        let empty = SecretBytes(utf8: "")
+        let a = try SLIP39.split(
+            masterSecret: secret, passphrase: empty, groupThreshold: 1, groups: [.init(threshold: 2, count: 3)],
+            iterationExponent: 0)
+        let b = try SLIP39.split(
+            SLIP39.recover([a[0][0], a[0][1]]), groupThreshold: 1, groups: [.init(threshold: 2, count: 3)])
+        // Control: a share given twice counts once.
+        #expect(try SLIP39.consistentGroups([a[0][0], a[0][0], a[0][1]])[0]?.count == 2)
+        // Same backup, another split: member 1 of `b` differs from member 1 of `a`.
+        #expect(throws: SLIP39Error.duplicateMemberIndex(group: 0, member: 0)) {
+            try SLIP39.consistentGroups([a[0][0], b[0][0]])
+        }
+        let c = try SLIP39.split(
+            SLIP39.recover([a[0][0], a[0][1]]), groupThreshold: 1, groups: [.init(threshold: 3, count: 3)])
+        #expect(throws: SLIP39Error.mismatchedMemberThreshold(group: 0)) {
+            try SLIP39.consistentGroups([a[0][0], c[0][1]])
+        }
+    }
+}

@@ -296,7 +296,7 @@ struct AuditVaultTests {
         old.auditHead = nil
         #expect(old.version == 1)
         try vault.write(
-            header: old, payload: VaultPayload.encode(entropy: unlocked.mnemonic.entropy, passphrase: nil),
+            header: old, payload: VaultPayload.encode(unlocked.secret, passphrase: nil),
             key: unlocked.key, overwrite: true)
         #expect(!(try String(contentsOfFile: vault.path, encoding: .utf8)).contains("\"audit\""))
         for n in 0..<2 {

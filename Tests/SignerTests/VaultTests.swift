@@ -1,6 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Signer
@@ -33,7 +34,7 @@ struct VaultTests {
     func roundTrip() throws {
         let (vault, _) = try Self.makeVault()
         let unlocked = try vault.unlock(password: SecretBytes(utf8: "correct horse"))
-        #expect(unlocked.mnemonic.phrase == SecretBytes(utf8: Self.phrase))
+        #expect(unlocked.mnemonic?.phrase == SecretBytes(utf8: Self.phrase))
         // m of "abandon … about" without passphrase: fingerprint 73c5da0a (BIP84 test vector).
         #expect(unlocked.header.masterFingerprint.hexString == "73c5da0a")
         #expect(try unlocked.masterKey().fingerprint.hexString == "73c5da0a")
@@ -143,7 +144,7 @@ struct VaultTests {
         try unlocked.changePassword(to: SecretBytes(utf8: "battery staple"))
         #expect(throws: VaultError.wrongPassword) { try vault.unlock(password: SecretBytes(utf8: "correct horse")) }
         let again = try vault.unlock(password: SecretBytes(utf8: "battery staple"))
-        #expect(again.mnemonic.phrase == SecretBytes(utf8: Self.phrase))
+        #expect(again.mnemonic?.phrase == SecretBytes(utf8: Self.phrase))
     }
 
     @Test("a BIP39 passphrase that is not stored must be given, and a wrong one is named")
@@ -182,5 +183,61 @@ struct VaultTests {
         try AtomicFile.write(Array("three".utf8), to: path, overwrite: true)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "three")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["f"])
+    }
+
+    // MARK: SLIP-39 vaults
+
+    /// SLIP-39 vector 4 of trezor/python-shamir-mnemonic vectors.json (Tests/Vectors/slip39), "Basic sharing 2-of-3
+    /// (128 bits)", passphrase TREZOR: its shares and master secret.
+    static func slip39Vector() throws -> (shares: [String], secret: String) {
+        let rows = try #require(Vectors.anyJSON("slip39/vectors.json") as? [[Any]])
+        let row = try #require(rows.first { ($0[0] as? String)?.hasPrefix("4. ") == true })
+        return (try #require(row[1] as? [String]), try #require(row[2] as? String))
+    }
+
+    @Test("a SLIP-39 vault seals the encrypted master secret; the passphrase gives the seed, a wrong one is named")
+    func slip39Vault() throws {
+        let vector = try Self.slip39Vector()
+        let shares = try vector.shares.map { try SLIP39Share(words: $0) }
+        let encrypted = try SLIP39.recover(shares)
+        let dir = try Self.temporaryDirectory()
+        let vault = Vault(path: dir + "/vault.airlock")
+        let password = SecretBytes(utf8: "correct horse")
+        try vault.create(
+            secret: .slip39(encrypted), passphrase: SecretBytes(utf8: "TREZOR"), storePassphrase: false,
+            network: .main, password: password, kdf: Self.kdf)
+        let unlocked = try vault.unlock(password: password)
+        #expect(unlocked.mnemonic == nil)
+        #expect(unlocked.needsPassphrase)
+        let seed = try unlocked.seed(passphrase: SecretBytes(utf8: "TREZOR"))
+        #expect(TestHex.string(seed.unsafeCopyToArray()) == vector.secret)
+        let restored = try #require(unlocked.secret.slip39)
+        #expect(restored.identifier == encrypted.identifier && restored.value == encrypted.value)
+        #expect(
+            restored.iterationExponent == encrypted.iterationExponent && restored.extendable == encrypted.extendable)
+        #expect(throws: VaultError.self) { try unlocked.seed(passphrase: SecretBytes(utf8: "")) }
+        // Shares split again from the sealed secret restore the same master secret with the same passphrase.
+        let again = try SLIP39.split(restored, groupThreshold: 1, groups: [.init(threshold: 3, count: 4)])
+        let combined = try SLIP39.combine(Array(again[0][1...]), passphrase: SecretBytes(utf8: "TREZOR"))
+        #expect(combined == seed)
+        #expect(again[0][0].identifier == shares[0].identifier)
+        // The file holds neither the master secret nor the encrypted one.
+        let text = try String(contentsOfFile: vault.path, encoding: .utf8)
+        #expect(!text.contains(vector.secret))
+        #expect(!text.contains(TestHex.string(encrypted.value.unsafeCopyToArray())))
+    }
+
+    @Test("a SLIP-39 payload with parameters out of range is corrupt, and the control decodes")
+    func slip39PayloadBounds() throws {
+        let good: [UInt8] = [2, 1, 1, 0x12, 0x34, 16] + [UInt8](repeating: 9, count: 16) + [0, 0]
+        let decoded = try VaultPayload.decode(SecretBytes(copying: good))
+        #expect(decoded.secret.slip39?.identifier == 0x1234 && decoded.passphrase == nil)
+        var badExponent = good
+        badExponent[2] = 16
+        var oddLength = [UInt8](good[0..<5]) + [15] + [UInt8](repeating: 9, count: 15) + [0, 0]
+        #expect(throws: VaultError.self) { try VaultPayload.decode(SecretBytes(copying: badExponent)) }
+        #expect(throws: VaultError.self) { try VaultPayload.decode(SecretBytes(copying: oddLength)) }
+        oddLength[0] = 3
+        #expect(throws: VaultError.self) { try VaultPayload.decode(SecretBytes(copying: oddLength)) }
     }
 }

@@ -247,6 +247,50 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
     runs("airlock-signer-selftest", "airlock-signer", "selftest")
     signer("airlock-signer-backup-show", "backup", "show", "--show-secret")
     runs.outputs["airlock-signer-backup-verify"] = _backup_verify(bin_dir, a)
+    signer(
+        "airlock-signer-backup-slip39",
+        "backup",
+        "slip39",
+        "--groups",
+        "1of2:2of3,1of1",
+        "--show-secret",
+        "--skip-backup-check",
+    )
+    slip39_vault = root / "slip39.airlock"
+    shares = runs(
+        "airlock-signer-init--slip39",
+        "airlock-signer",
+        "init",
+        "--slip39",
+        "2of3",
+        "--network",
+        "regtest",
+        "--skip-backup-check",
+        "--show-secret",
+        *KDF,
+        "--vault",
+        slip39_vault,
+        "--password-file",
+        a.password_file,
+    )
+    shares_file = root / "shares.txt"
+    shares_file.write_text("\n".join(shares["groups"][0]["shares"][:2]) + "\n")
+    runs(
+        "airlock-signer-restore--slip39",
+        "airlock-signer",
+        "restore",
+        "--slip39",
+        "--shares-file",
+        shares_file,
+        "--network",
+        "regtest",
+        "--force",
+        *KDF,
+        "--vault",
+        slip39_vault,
+        "--password-file",
+        a.password_file,
+    )
     runs("airlock-signer-inspect--descriptor", "airlock-signer", "inspect", "-", input=descriptor)
     runs("airlock-signer-inspect--address", "airlock-signer", "inspect", "-", input=outside_address())
 

@@ -11,17 +11,19 @@ public final class UnlockedVault: Sendable {
     public let vault: Vault
     /// The header, authenticated by the unlock.
     public let header: VaultHeader
-    /// The BIP39 mnemonic (entropy in secret memory).
-    public let mnemonic: Mnemonic
-    /// The BIP39 passphrase when the vault stores it.
+    /// Where the seed comes from: BIP39 words or a SLIP-39 backup (secret memory).
+    public let secret: VaultSecret
+    /// The BIP39 mnemonic (entropy in secret memory), when the vault holds BIP39 words.
+    public var mnemonic: Mnemonic? { secret.mnemonic }
+    /// The BIP39 or SLIP-39 passphrase when the vault stores it.
     public let storedPassphrase: SecretBytes?
     /// The Argon2id key, kept to re-seal after a header change (multisig registration) without a second KDF run.
     let key: SecretBytes
 
-    init(vault: Vault, header: VaultHeader, mnemonic: Mnemonic, storedPassphrase: SecretBytes?, key: SecretBytes) {
+    init(vault: Vault, header: VaultHeader, secret: VaultSecret, storedPassphrase: SecretBytes?, key: SecretBytes) {
         self.vault = vault
         self.header = header
-        self.mnemonic = mnemonic
+        self.secret = secret
         self.storedPassphrase = storedPassphrase
         self.key = key
     }
@@ -36,7 +38,8 @@ public final class UnlockedVault: Sendable {
         return (try? masterKey(passphrase: nil)) == nil
     }
 
-    /// The 64-byte BIP39 seed, checked against the header's master fingerprint.
+    /// The BIP32 seed (64 bytes from BIP39 words; the master secret of a SLIP-39 backup), checked against the
+    /// header's master fingerprint.
     ///
     /// - Parameter passphrase: the BIP39 passphrase when the vault does not store it (nil: the stored one, else
     ///   none).
@@ -44,7 +47,7 @@ public final class UnlockedVault: Sendable {
     /// - Throws: `VaultError.wrongPassphrase` when the result is not the vault's master key.
     public func seed(passphrase: SecretBytes? = nil) throws(VaultError) -> SecretBytes {
         let chosen = passphrase ?? storedPassphrase
-        let seed = chosen.map { mnemonic.seed(passphrase: $0) } ?? mnemonic.seed()
+        let seed = secret.seed(passphrase: chosen)
         let master: ExtendedPrivateKey
         do { master = try ExtendedPrivateKey(seed: seed, network: header.network) } catch {
             throw .corrupt(reason: "the seed gives no valid master key")
@@ -102,7 +105,7 @@ public final class UnlockedVault: Sendable {
     }
 
     /// The key of the signing journal, derived from the seed's entropy (`AuditKey`).
-    public var auditKey: AuditKey { AuditKey(entropy: mnemonic.entropy) }
+    public var auditKey: AuditKey { AuditKey(entropy: secret.journalEntropy) }
 
     /// The journal beside this vault.
     public var auditLog: AuditLog { AuditLog(vaultPath: vault.path) }
@@ -136,6 +139,6 @@ public final class UnlockedVault: Sendable {
 
     /// The plaintext payload again, for a re-seal.
     private func payload() -> SecretBytes {
-        VaultPayload.encode(entropy: mnemonic.entropy, passphrase: storedPassphrase)
+        VaultPayload.encode(secret, passphrase: storedPassphrase)
     }
 }

@@ -37,11 +37,22 @@ public struct Vault: Sendable {
         try VaultFile(serialized: AtomicFile.read(path)).header
     }
 
-    /// Creates a vault for `mnemonic`.
+    /// Creates a vault for `mnemonic` (BIP39 words).
+    @discardableResult
+    public func create(
+        mnemonic: Mnemonic, passphrase: SecretBytes?, storePassphrase: Bool, network: Network,
+        password: SecretBytes, kdf: Argon2Parameters = .default, overwrite: Bool = false
+    ) throws(VaultError) -> VaultHeader {
+        try create(
+            secret: .bip39(mnemonic), passphrase: passphrase, storePassphrase: storePassphrase, network: network,
+            password: password, kdf: kdf, overwrite: overwrite)
+    }
+
+    /// Creates a vault for `secret` (BIP39 words or a SLIP-39 backup).
     ///
     /// - Parameters:
-    ///   - mnemonic: the seed's words.
-    ///   - passphrase: the BIP39 passphrase (nil or empty for none); it decides the master fingerprint.
+    ///   - secret: where the seed comes from.
+    ///   - passphrase: the BIP39 or SLIP-39 passphrase (nil or empty for none); it decides the master fingerprint.
     ///   - storePassphrase: seal the passphrase in the vault; otherwise it is asked for on every unlock.
     ///   - network: the network the vault signs for.
     ///   - password: the vault password.
@@ -51,7 +62,7 @@ public struct Vault: Sendable {
     /// - Throws: `VaultError.alreadyExists`, `.invalidKDFParameters`, `.keyDerivationFailed`, `.io`.
     @discardableResult
     public func create(
-        mnemonic: Mnemonic, passphrase: SecretBytes?, storePassphrase: Bool, network: Network,
+        secret: VaultSecret, passphrase: SecretBytes?, storePassphrase: Bool, network: Network,
         password: SecretBytes, kdf: Argon2Parameters = .default, overwrite: Bool = false
     ) throws(VaultError) -> VaultHeader {
         try Self.checkParameters(kdf)
@@ -59,7 +70,7 @@ public struct Vault: Sendable {
         if let passphrase, passphrase.count > VaultPayload.maximumPassphraseLength {
             throw .corrupt(reason: "the passphrase is longer than \(VaultPayload.maximumPassphraseLength) bytes")
         }
-        let fingerprint = try Self.masterKey(mnemonic: mnemonic, passphrase: passphrase, network: network).fingerprint
+        let fingerprint = try Self.masterKey(secret: secret, passphrase: passphrase, network: network).fingerprint
         let salt = SecureRandom.bytes(PasswordSeal.saltLength)
         let key = try Self.deriveKey(password: password, salt: salt, kdf: kdf)
         let stored = storePassphrase && (passphrase?.count ?? 0) > 0
@@ -74,7 +85,7 @@ public struct Vault: Sendable {
                 throw .io(operation: "move aside", path: journal, reason: String(cString: strerror(errno)))
             }
         }
-        let payload = VaultPayload.encode(entropy: mnemonic.entropy, passphrase: stored ? passphrase : nil)
+        let payload = VaultPayload.encode(secret, passphrase: stored ? passphrase : nil)
         try write(header: header, payload: payload, key: key, overwrite: overwrite)
         return header
     }
@@ -93,15 +104,15 @@ public struct Vault: Sendable {
         do { payload = try PasswordSeal.open(box, key: key, associatedData: file.header.associatedData()) } catch {
             throw .tampered
         }
-        let (mnemonic, passphrase) = try VaultPayload.decode(payload)
+        let (secret, passphrase) = try VaultPayload.decode(payload)
         if file.header.passphraseStored != (passphrase != nil) {
             throw .corrupt(reason: "passphrase_stored does not match the sealed payload")
         }
         let unlocked = UnlockedVault(
-            vault: self, header: file.header, mnemonic: mnemonic, storedPassphrase: passphrase, key: key)
+            vault: self, header: file.header, secret: secret, storedPassphrase: passphrase, key: key)
         if let passphrase {
             // The passphrase is known, so the fingerprint must match: a last consistency check.
-            let actual = try Self.masterKey(mnemonic: mnemonic, passphrase: passphrase, network: file.header.network)
+            let actual = try Self.masterKey(secret: secret, passphrase: passphrase, network: file.header.network)
             guard actual.fingerprint == file.header.masterFingerprint else {
                 throw .corrupt(reason: "the sealed seed does not give the header's master fingerprint")
             }
@@ -126,10 +137,10 @@ public struct Vault: Sendable {
         }
     }
 
-    static func masterKey(mnemonic: Mnemonic, passphrase: SecretBytes?, network: Network) throws(VaultError)
+    static func masterKey(secret: VaultSecret, passphrase: SecretBytes?, network: Network) throws(VaultError)
         -> ExtendedPrivateKey
     {
-        let seed = passphrase.map { mnemonic.seed(passphrase: $0) } ?? mnemonic.seed()
+        let seed = secret.seed(passphrase: passphrase)
         do { return try ExtendedPrivateKey(seed: seed, network: network) } catch {
             throw .corrupt(reason: "the seed gives no valid master key (\(error))")
         }

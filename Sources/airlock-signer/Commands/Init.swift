@@ -24,6 +24,14 @@ extension AirlockSigner {
                   airlock-signer init --network regtest --password-file pw.txt --kdf-memory 64
                   airlock-signer init --dice --passphrase --store-passphrase
                   airlock-signer init --json --show-secret --skip-backup-check --password-file pw.txt > words.json
+                  airlock-signer init --slip39 2of3
+                  airlock-signer init --slip39 1of2:2of3,3of5 --strength 128 --passphrase
+
+                With --slip39 the seed is a SLIP-39 master secret (--strength 128 or 256 bits; shares of 20 or 33 \
+                words) split into shares: "2of3" is one group of three shares, any two of which restore it; \
+                "1of2:2of3,3of5" is two groups, either of which restores it (two of its three, or three of its five \
+                shares). Each share is shown once and checked back (three of its words). --passphrase is then the \
+                SLIP-39 passphrase. The master secret is the BIP32 seed, as on a Trezor (docs/signer.md).
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -38,6 +46,11 @@ extension AirlockSigner {
         @Flag(help: "Skip the word check (for scripts that keep the words themselves).") var skipBackupCheck = false
         @Flag(help: "Print the new words even when standard output is not a terminal (a file or a pipe).")
         var showSecret = false
+        @Option(help: "Make a SLIP-39 backup instead of BIP39 words: MofN or G_of_N:MofN,MofN,… (e.g. 2of3).")
+        var slip39: String?
+        @Option(help: "SLIP-39 master secret size in bits: 128 or 256 (with --slip39).") var strength: Int = 256
+        @Option(help: "SLIP-39 iteration exponent 0-15: 10,000 × 2^E PBKDF2 rounds (with --slip39).")
+        var iterationExponent: Int = 1
 
         func validate() throws {
             guard [12, 24].contains(words) else { throw ValidationError("--words must be 12 or 24") }
@@ -45,6 +58,14 @@ extension AirlockSigner {
             guard kdfMemory >= 64, kdfMemory <= 4096 else { throw ValidationError("--kdf-memory must be 64...4096") }
             if storePassphrase, !passphrase, options.passphraseFile == nil {
                 throw ValidationError("--store-passphrase needs --passphrase")
+            }
+            if let slip39 {
+                _ = try SLIP39Backup.Layout(parsing: slip39)
+                guard [128, 256].contains(strength) else { throw ValidationError("--strength must be 128 or 256") }
+                guard (0...15).contains(iterationExponent) else {
+                    throw ValidationError("--iteration-exponent must be 0...15")
+                }
+                guard !dice else { throw ValidationError("--dice makes BIP39 words; it cannot be used with --slip39") }
             }
         }
 
@@ -61,6 +82,10 @@ extension AirlockSigner {
                             + "nothing was written")
                 }
                 let chosenNetwork = Network(name: network) ?? .main
+                if let slip39 {
+                    try initSLIP39(vault: vault, layout: SLIP39Backup.Layout(parsing: slip39), network: chosenNetwork)
+                    return
+                }
                 let byteCount = words * 4 / 3
                 var entropy = SecureRandom.secret(byteCount)
                 if dice { entropy = try DiceInput.mix(osEntropy: entropy, words: words) }
@@ -89,6 +114,38 @@ extension AirlockSigner {
                         + "master fingerprint \(header.masterFingerprint)).")
             }
         }
+    }
+}
+
+extension AirlockSigner.Init {
+    /// `init --slip39`: a new master secret, split into shares, each shown and checked, then sealed.
+    func initSLIP39(vault: Vault, layout: SLIP39Backup.Layout, network: Network) throws {
+        let masterSecret = SecureRandom.secret(strength / 8)
+        let password = try SecretInput.newSecret(
+            file: options.passwordFile, prompt: "New vault password: ", what: "password")
+        var slip39Passphrase: SecretBytes?
+        if passphrase || options.passphraseFile != nil {
+            slip39Passphrase = try SecretInput.newSecret(
+                file: options.passphraseFile, prompt: "SLIP-39 passphrase: ", what: "passphrase")
+        }
+        let encrypted = SLIP39.EncryptedMasterSecret(
+            encrypting: masterSecret, passphrase: slip39Passphrase ?? SecretBytes(count: 0),
+            iterationExponent: iterationExponent)
+        let groups: [[SLIP39Share]]
+        do throws(SLIP39Error) {
+            groups = try SLIP39.split(encrypted, groupThreshold: layout.groupThreshold, groups: layout.groups)
+        } catch { throw CLIError(.usage, SLIP39Backup.explain(error)) }
+        let fingerprint = try ExtendedPrivateKey(seed: masterSecret, network: network).fingerprint
+        try SLIP39Backup.present(
+            groups, groupThreshold: layout.groupThreshold, json: options.json, check: !skipBackupCheck,
+            masterFingerprint: fingerprint.hexString)
+        let header = try vault.create(
+            secret: .slip39(encrypted), passphrase: slip39Passphrase, storePassphrase: storePassphrase,
+            network: network, password: password,
+            kdf: Argon2Parameters(memoryBytes: kdfMemory << 20, iterations: 3), overwrite: force)
+        Diagnostics.print(
+            "Vault written to \(options.vaultPath) (SLIP-39, network \(header.network.rawValue), "
+                + "master fingerprint \(header.masterFingerprint)).")
     }
 }
 

@@ -6,10 +6,10 @@ import Foundation
 import Signer
 
 extension AirlockSigner {
-    /// `airlock-signer restore`: a vault from an existing BIP39 mnemonic.
+    /// `airlock-signer restore`: a vault from an existing BIP39 mnemonic or SLIP-39 shares.
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create the vault from an existing BIP39 mnemonic.",
+            abstract: "Create the vault from an existing BIP39 mnemonic or SLIP-39 shares.",
             discussion: """
                 The words come from --mnemonic-file (whitespace or newlines between words) or are typed on the \
                 terminal without echo. A word that is not in the BIP39 list gets the nearest valid words as a hint.
@@ -17,6 +17,17 @@ extension AirlockSigner {
                 Examples:
                   airlock-signer restore --network test
                   airlock-signer restore --mnemonic-file words.txt --password-file pw.txt --kdf-memory 64
+                  airlock-signer restore --slip39
+                  airlock-signer restore --slip39 --shares-file shares.txt --passphrase
+                  airlock-signer restore --seedqr card-photo.jpg
+
+                With --slip39 the shares are typed one per line until enough are given (each group's threshold, for \
+                the group threshold of groups), or read from --shares-file (one share a line; blank lines and lines \
+                starting with # are skipped; extra shares are allowed). --passphrase is the SLIP-39 passphrase: \
+                another passphrase gives another wallet, as on a Trezor.
+
+                With --seedqr IN the words come from a SeedQR (SeedSigner's Standard or Compact; told apart by \
+                the payload) in a PNG, JPEG or GIF image, a photo of a card included.
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -26,10 +37,22 @@ extension AirlockSigner {
         @Flag(help: "Seal the BIP39 passphrase in the vault.") var storePassphrase = false
         @Flag(help: "Replace an existing vault.") var force = false
         @Option(help: "Argon2id memory in MiB (at least 64).") var kdfMemory: Int = 256
+        @Flag(help: "Restore from SLIP-39 shares instead of BIP39 words.") var slip39 = false
+        @Option(help: "Read the SLIP-39 shares from PATH, one a line ('-' is stdin; with --slip39).")
+        var sharesFile: String?
+        @Option(help: "Read the words from a SeedQR (standard or compact) in the image IN.") var seedqr: String?
 
         func validate() throws {
             guard Network(name: network) != nil else { throw ValidationError("unknown network '\(network)'") }
             guard kdfMemory >= 64, kdfMemory <= 4096 else { throw ValidationError("--kdf-memory must be 64...4096") }
+            if seedqr != nil, slip39 || mnemonicFile != nil {
+                throw ValidationError("give one of --seedqr, --slip39 and --mnemonic-file")
+            }
+            if sharesFile != nil, !slip39 { throw ValidationError("--shares-file needs --slip39") }
+            if slip39, mnemonicFile != nil { throw ValidationError("--mnemonic-file is for BIP39 words, not --slip39") }
+            if slip39, options.passwordFile == "-", sharesFile == nil || sharesFile == "-" {
+                throw ValidationError("the shares and the password cannot both come from stdin")
+            }
             if mnemonicFile == "-", options.passwordFile == "-" {
                 throw ValidationError("the mnemonic and the password cannot both come from stdin")
             }
@@ -40,12 +63,20 @@ extension AirlockSigner {
                 let vault = Vault(path: options.vaultPath)
                 if vault.exists, !force { throw VaultError.alreadyExists(path: options.vaultPath) }
                 try AirGapGuard.requireOffline(allowNetwork: options.allowNetwork)
-                let phrase =
-                    try mnemonicFile.map { try SecretInput.contents(ofFile: $0) }
-                    ?? Prompt.secret("Mnemonic words (separated by spaces): ")
+                if slip39 {
+                    try restoreSLIP39(vault: vault)
+                    return
+                }
                 let mnemonic: Mnemonic
-                do throws(MnemonicError) { mnemonic = try Mnemonic(phrase: phrase) } catch {
-                    throw CLIError(.invalidInput, Self.explain(error))
+                if let seedqr {
+                    mnemonic = try Self.readSeedQR(seedqr)
+                } else {
+                    let phrase =
+                        try mnemonicFile.map { try SecretInput.contents(ofFile: $0) }
+                        ?? Prompt.secret("Mnemonic words (separated by spaces): ")
+                    do throws(MnemonicError) { mnemonic = try Mnemonic(phrase: phrase) } catch {
+                        throw CLIError(.invalidInput, Self.explain(error))
+                    }
                 }
                 let password = try SecretInput.newSecret(
                     file: options.passwordFile, prompt: "New vault password: ", what: "password")
@@ -83,6 +114,62 @@ extension AirlockSigner {
                 return "\(count) words; a mnemonic has 12, 15, 18, 21 or 24"
             case .invalidEntropyLength(let count):
                 return "invalid entropy length \(count)"
+            }
+        }
+    }
+}
+
+extension AirlockSigner.Restore {
+    /// `restore --slip39`: the encrypted master secret from the shares, sealed with the SLIP-39 passphrase's choice.
+    func restoreSLIP39(vault: Vault) throws {
+        let shares = try SLIP39Backup.readShares(file: sharesFile)
+        let encrypted = try SLIP39Backup.recover(shares)
+        let password = try SecretInput.newSecret(
+            file: options.passwordFile, prompt: "New vault password: ", what: "password")
+        var slip39Passphrase: SecretBytes?
+        if passphrase || options.passphraseFile != nil {
+            slip39Passphrase = try SecretInput.newSecret(
+                file: options.passphraseFile, prompt: "SLIP-39 passphrase: ", what: "passphrase")
+        }
+        let header = try vault.create(
+            secret: .slip39(encrypted), passphrase: slip39Passphrase, storePassphrase: storePassphrase,
+            network: Network(name: network) ?? .main, password: password,
+            kdf: Argon2Parameters(memoryBytes: kdfMemory << 20, iterations: 3), overwrite: force)
+        if options.json {
+            try JSONOutput.print(
+                RestoreSLIP39JSON(
+                    vault: options.vaultPath, network: header.network.rawValue,
+                    masterFingerprint: header.masterFingerprint.hexString, sharesUsed: shares.count,
+                    secretBytes: encrypted.value.count))
+        } else {
+            print(
+                "Vault restored from \(shares.count) SLIP-39 shares to \(options.vaultPath) (network "
+                    + "\(header.network.rawValue), master fingerprint \(header.masterFingerprint)).")
+        }
+    }
+}
+
+extension AirlockSigner.Restore {
+    /// The mnemonic of the one SeedQR in the image at `path`.
+    static func readSeedQR(_ path: String) throws -> Mnemonic {
+        var codes = try InputReader.rawCodes(ofImage: path)
+        defer { for i in codes.indices { SecretBytes.wipe(&codes[i]) } }
+        guard codes.count == 1 else {
+            throw CLIError(.invalidInput, "\(path) holds \(codes.count) QR codes; a SeedQR image holds one")
+        }
+        do throws(SeedQRError) {
+            return try SeedQR.read(SecretBytes(copying: codes[0])).mnemonic
+        } catch {
+            switch error {
+            case .unrecognizedPayload(let count):
+                throw CLIError(
+                    .invalidInput,
+                    "the QR code in \(path) is not a SeedQR (\(count) bytes; a SeedQR holds 48-96 digits or "
+                        + "16-32 bytes)")
+            case .indexOutOfRange(let word, let index):
+                throw CLIError(.invalidInput, "SeedQR word \(word) is \(index), above the last word (2047)")
+            case .invalidMnemonic(let inner):
+                throw CLIError(.invalidInput, "the SeedQR in \(path): " + explain(inner))
             }
         }
     }

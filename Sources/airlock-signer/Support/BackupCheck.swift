@@ -14,12 +14,17 @@ enum BackupCheck {
     ///
     /// - Throws: `CLIError` (refused, exit 4) after `attempts` wrong answers for a position or at end of input.
     static func run(_ mnemonic: Mnemonic) throws {
+        try run(wordCount: mnemonic.wordCount, what: "your written backup") { mnemonic.word(at: $0) }
+    }
+
+    /// Asks for `positions` distinct random words of a backup of `wordCount` words; `word` gives word `n` (0-based).
+    static func run(wordCount: Int, what: String, word: (Int) -> String) throws {
         var chosen: [Int] = []
-        while chosen.count < min(positions, mnemonic.wordCount) {
-            let index = Int(SecureRandom.uniform(UInt32(mnemonic.wordCount)))
+        while chosen.count < min(positions, wordCount) {
+            let index = Int(SecureRandom.uniform(UInt32(wordCount)))
             if !chosen.contains(index) { chosen.append(index) }
         }
-        Diagnostics.print("Backup check: type the requested words of your written backup.")
+        Diagnostics.print("Backup check: type the requested words of \(what).")
         for index in chosen.sorted() {
             var passed = false
             for attempt in 1...attempts {
@@ -28,7 +33,7 @@ enum BackupCheck {
                 guard let answer = Prompt.secretLineFromStandardInput() else {
                     throw CLIError(.refused, "backup check aborted (end of input); nothing was written")
                 }
-                if Self.matches(answer, Array(mnemonic.word(at: index).utf8)) {
+                if Self.matches(answer, Array(word(index).utf8)) {
                     passed = true
                     break
                 }

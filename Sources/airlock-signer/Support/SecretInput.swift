@@ -9,12 +9,12 @@ enum SecretInput {
         try Prompt.secret(fromFile: path)
     }
 
-    /// A whole file (`-` is stdin), at most 4 KiB, into secret memory.
-    static func contents(ofFile path: String) throws -> SecretBytes {
+    /// A whole file (`-` is stdin), at most `limit` bytes (4 KiB unless told), into secret memory.
+    static func contents(ofFile path: String, limit: Int = 4096) throws -> SecretBytes {
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CLIError(.io, "cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { if fd != STDIN_FILENO { close(fd) } }
-        let buffer = SecretBytes(count: 4096)
+        let buffer = SecretBytes(count: limit)
         var length = 0
         while length < buffer.count {
             let n = buffer.withUnsafeMutableBytes { raw in

@@ -53,14 +53,23 @@ public enum SLIP39 {
             identifier: first.identifier, extendable: first.extendable)
     }
 
-    /// The encrypted master secret the shares hold, after every consistency check.
-    static func recoverEncryptedSecret(_ shares: [SLIP39Share]) throws(SLIP39Error) -> SecretBytes {
+    /// The encrypted master secret the shares hold.
+    ///
+    /// Every consistency check of `consistentGroups` runs first.
+    /// The shares by group (a share given twice counted once), after checking that they belong to one backup: the
+    /// same identifier and parameters, one member threshold a group, no member index held by two different shares,
+    /// one value length.
+    ///
+    /// - Throws: `.noShares`, `.mismatchedShares`, `.mismatchedMemberThreshold`, `.duplicateMemberIndex`,
+    ///   `.mismatchedLengths`.
+    public static func consistentGroups(_ shares: [SLIP39Share]) throws(SLIP39Error) -> [Int: [SLIP39Share]] {
         guard let first = shares.first else { throw .noShares }
         for share in shares {
             guard share.identifier == first.identifier, share.extendable == first.extendable,
                 share.iterationExponent == first.iterationExponent, share.groupThreshold == first.groupThreshold,
                 share.groupCount == first.groupCount
             else { throw .mismatchedShares }
+            guard share.value.count == first.value.count else { throw .mismatchedLengths }
         }
         var groups: [Int: [SLIP39Share]] = [:]
         for share in shares {
@@ -77,6 +86,12 @@ public enum SLIP39 {
             members.append(share)
             groups[share.groupIndex] = members
         }
+        return groups
+    }
+
+    static func recoverEncryptedSecret(_ shares: [SLIP39Share]) throws(SLIP39Error) -> SecretBytes {
+        guard let first = shares.first else { throw .noShares }
+        let groups = try consistentGroups(shares)
         guard groups.count >= first.groupThreshold else {
             throw .insufficientGroups(required: first.groupThreshold, given: groups.count)
         }
@@ -237,38 +252,13 @@ public enum SLIP39 {
         iterationExponent: Int = 1,
         random: (Int) -> [UInt8] = SecureRandom.bytes
     ) throws(SLIP39Error) -> [[SLIP39Share]] {
-        guard masterSecret.count >= 16, masterSecret.count % 2 == 0 else {
-            throw .invalidParameters("the master secret must be at least 16 bytes and of even length")
-        }
-        guard (0...15).contains(iterationExponent) else {
-            throw .invalidParameters("the iteration exponent must be 0 to 15")
-        }
-        guard (1...maxShareCount).contains(groups.count), (1...groups.count).contains(groupThreshold) else {
-            throw .invalidParameters("the group threshold must be 1 to the number of groups (at most 16)")
-        }
-        for group in groups {
-            guard (1...maxShareCount).contains(group.count), (1...group.count).contains(group.threshold) else {
-                throw .invalidParameters("a group's threshold must be 1 to its share count (at most 16)")
-            }
-            guard !(group.threshold == 1 && group.count > 1) else {
-                throw .invalidParameters("a group of threshold 1 must have 1 share (use 1of1)")
-            }
-        }
-        let idBytes = random(2)
-        let identifier = (UInt16(idBytes[0]) << 8 | UInt16(idBytes[1])) & 0x7FFF
-        let encrypted = encrypt(
-            masterSecret, passphrase: passphrase, iterationExponent: iterationExponent, identifier: identifier,
-            extendable: extendable)
-        let groupSecrets = splitSecret(
-            threshold: groupThreshold, count: groups.count, secret: encrypted, random: random)
-        return zip(groups, groupSecrets).map { group, groupSecret in
-            splitSecret(threshold: group.threshold, count: group.count, secret: groupSecret.value, random: random).map {
-                SLIP39Share(
-                    identifier: identifier, extendable: extendable, iterationExponent: iterationExponent,
-                    groupIndex: Int(groupSecret.x), groupThreshold: groupThreshold, groupCount: groups.count,
-                    memberIndex: Int($0.x), memberThreshold: group.threshold, value: $0.value)
-            }
-        }
+        try checkSplit(
+            secretLength: masterSecret.count, iterationExponent: iterationExponent, groupThreshold: groupThreshold,
+            groups: groups)
+        let encrypted = EncryptedMasterSecret(
+            encrypting: masterSecret, passphrase: passphrase, extendable: extendable,
+            iterationExponent: iterationExponent, random: random)
+        return try split(encrypted, groupThreshold: groupThreshold, groups: groups, random: random)
     }
 
     /// Shamir-splits one secret: threshold − 2 random shares, the digest share and the secret fix the polynomial.
@@ -288,5 +278,111 @@ public enum SLIP39 {
             shares.append((UInt8(x), value))
         }
         return shares
+    }
+}
+
+// MARK: The encrypted master secret (what a vault keeps)
+
+extension SLIP39 {
+    /// The encrypted master secret with the parameters its decryption needs.
+    ///
+    /// It is what every set of shares of one backup restores before the passphrase is applied. A vault keeps this, so a passphrase (or another one, giving another
+    /// wallet, as on a Trezor) is applied when the seed is needed, and new shares of the same backup can be made.
+    public struct EncryptedMasterSecret: Sendable {
+        /// The encrypted master secret (as long as the master secret).
+        public let value: SecretBytes
+        /// The 15-bit identifier of the backup.
+        public let identifier: UInt16
+        /// Whether the identifier is left out of the encryption salt.
+        public let extendable: Bool
+        /// The PBKDF2 iteration exponent (0...15).
+        public let iterationExponent: Int
+
+        /// An encrypted master secret with its parameters (as read from a vault).
+        public init(value: SecretBytes, identifier: UInt16, extendable: Bool, iterationExponent: Int) {
+            self.value = value
+            self.identifier = identifier & 0x7FFF
+            self.extendable = extendable
+            self.iterationExponent = iterationExponent
+        }
+
+        /// Encrypts `masterSecret` with `passphrase` under a new random identifier.
+        public init(
+            encrypting masterSecret: SecretBytes, passphrase: SecretBytes, extendable: Bool = true,
+            iterationExponent: Int = 1, random: (Int) -> [UInt8] = SecureRandom.bytes
+        ) {
+            let idBytes = random(2)
+            let identifier = (UInt16(idBytes[0]) << 8 | UInt16(idBytes[1])) & 0x7FFF
+            self.init(
+                value: SLIP39.encrypt(
+                    masterSecret, passphrase: passphrase, iterationExponent: iterationExponent,
+                    identifier: identifier, extendable: extendable),
+                identifier: identifier, extendable: extendable, iterationExponent: iterationExponent)
+        }
+
+        /// The master secret under `passphrase` (the empty one when none was set).
+        ///
+        /// Any passphrase gives a secret; only the right one gives the wallet the shares were made for.
+        public func masterSecret(passphrase: SecretBytes) -> SecretBytes {
+            SLIP39.decrypt(
+                value, passphrase: passphrase, iterationExponent: iterationExponent, identifier: identifier,
+                extendable: extendable)
+        }
+    }
+
+    /// Restores the encrypted master secret from `shares` (every consistency check and the digest of `combine`).
+    ///
+    /// - Throws: `SLIP39Error`.
+    public static func recover(_ shares: [SLIP39Share]) throws(SLIP39Error) -> EncryptedMasterSecret {
+        guard let first = shares.first else { throw .noShares }
+        return EncryptedMasterSecret(
+            value: try recoverEncryptedSecret(shares), identifier: first.identifier, extendable: first.extendable,
+            iterationExponent: first.iterationExponent)
+    }
+
+    /// Splits an encrypted master secret into groups of shares (the same backup: same identifier, same passphrase).
+    ///
+    /// - Throws: `SLIP39Error.invalidParameters` naming what is out of range.
+    public static func split(
+        _ encrypted: EncryptedMasterSecret, groupThreshold: Int, groups: [GroupSpec],
+        random: (Int) -> [UInt8] = SecureRandom.bytes
+    ) throws(SLIP39Error) -> [[SLIP39Share]] {
+        try checkSplit(
+            secretLength: encrypted.value.count, iterationExponent: encrypted.iterationExponent,
+            groupThreshold: groupThreshold, groups: groups)
+        let groupSecrets = splitSecret(
+            threshold: groupThreshold, count: groups.count, secret: encrypted.value, random: random)
+        return zip(groups, groupSecrets).map { group, groupSecret in
+            splitSecret(threshold: group.threshold, count: group.count, secret: groupSecret.value, random: random).map {
+                SLIP39Share(
+                    identifier: encrypted.identifier, extendable: encrypted.extendable,
+                    iterationExponent: encrypted.iterationExponent, groupIndex: Int(groupSecret.x),
+                    groupThreshold: groupThreshold, groupCount: groups.count, memberIndex: Int($0.x),
+                    memberThreshold: group.threshold, value: $0.value)
+            }
+        }
+    }
+
+    /// The parameter checks of a split.
+    static func checkSplit(secretLength: Int, iterationExponent: Int, groupThreshold: Int, groups: [GroupSpec])
+        throws(SLIP39Error)
+    {
+        guard secretLength >= 16, secretLength % 2 == 0 else {
+            throw .invalidParameters("the master secret must be at least 16 bytes and of even length")
+        }
+        guard (0...15).contains(iterationExponent) else {
+            throw .invalidParameters("the iteration exponent must be 0 to 15")
+        }
+        guard (1...maxShareCount).contains(groups.count), (1...groups.count).contains(groupThreshold) else {
+            throw .invalidParameters("the group threshold must be 1 to the number of groups (at most 16)")
+        }
+        for group in groups {
+            guard (1...maxShareCount).contains(group.count), (1...group.count).contains(group.threshold) else {
+                throw .invalidParameters("a group's threshold must be 1 to its share count (at most 16)")
+            }
+            guard !(group.threshold == 1 && group.count > 1) else {
+                throw .invalidParameters("a group of threshold 1 must have 1 share (use 1of1)")
+            }
+        }
     }
 }

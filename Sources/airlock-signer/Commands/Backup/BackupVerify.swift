@@ -21,7 +21,8 @@ extension AirlockSigner {
         func run() async throws {
             try await ErrorReporting.run {
                 let unlocked = try options.unlock()
-                try BackupCheck.run(unlocked.mnemonic)
+                guard let mnemonic = unlocked.mnemonic else { throw BackupShow.noWords }
+                try BackupCheck.run(mnemonic)
                 if options.json { try JSONOutput.print(BackupVerifyJSON(backupCheck: "passed")) }
             }
         }
