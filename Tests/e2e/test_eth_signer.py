@@ -6,6 +6,7 @@ and malformed requests exit 2."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 import zlib
@@ -236,3 +237,47 @@ def test_export_crypto_hdkey(signer, vectors):
     assert key[10] == "account.standard"
     expected = [Account.from_mnemonic(MNEMONIC, account_path=f"m/44'/60'/0'/0/{i}").address for i in range(5)]
     assert [a["address"] for a in out["addresses"]] == expected
+
+
+def test_eth_signatures_are_in_the_audit_journal(signer, vectors, home):
+    """An Ethereum signature is journalled like a PSBT (docs/formats.md): kind, chain, from, to, value, worst-case
+    fee, the ERC-20 call and the transaction hash eth-account computes; `audit --verify` checks it, and an edited
+    value is found (exit 3). A refused request leaves no entry."""
+    tx = TXS["eip1559"]
+    account = Account.from_mnemonic(MNEMONIC, account_path="m/44'/60'/0'/0/0")
+    expected = account.sign_transaction(tx)
+    data = unsigned_bytes(tx)
+    _, text = sign_request(vectors, data, 4, 1)
+    # Refused (fee above the maximum): nothing is journalled.
+    assert signer("sign", "-", "--yes", "--max-fee-eth", "0.001", input=text).returncode == 4
+    assert json.loads(signer("audit", "--json", check=True).stdout) == []
+    answer(vectors, signer("sign", "-", "--yes", input=text))
+    message = b"journal me"
+    _, text = sign_request(vectors, message, 3, 1, index=1)
+    answer(vectors, signer("sign", "-", "--yes", input=text))
+
+    entries = json.loads(signer("audit", "--json", check=True).stdout)
+    assert [e["seq"] for e in entries] == [1, 2]
+    first, second = entries
+    assert first["chain"] == "eth" and first["kind"] == "transaction" and first["chain_id"] == 1
+    assert first["from"] == account.address and first["to"] == TOKEN
+    assert first["value_wei"] == "0" and first["fee_wei"] == str(60_000 * 30_000_000_000)
+    assert first["call"] == f"transfer 12500000 base units to {to_checksum_address('0x' + 'cd' * 20)}"
+    assert first["txid"] == "0x" + bytes(expected.hash).hex()
+    assert first["data_sha256"] == hashlib.sha256(data).hexdigest() and "psbt_sha256" not in first
+    assert second["kind"] == "personal-message" and second["txid"] == "0x" + bytes(
+        keccak(b"\x19Ethereum Signed Message:\n" + str(len(message)).encode() + message)
+    ).hex()
+    assert second["from"] == Account.from_mnemonic(MNEMONIC, account_path="m/44'/60'/0'/0/1").address
+    listing = signer("audit", check=True).stdout.decode()
+    assert f"eth transaction 0x{bytes(expected.hash).hex()} chain 1 from {account.address}" in listing
+    assert f"0 wei -> {TOKEN}" in listing
+
+    report = json.loads(signer("audit", "--verify", "--json", check=True).stdout)
+    assert report["entries"] == 2 and report["keyed"] == 2 and report["intact"]
+    journal = home.vault.parent / (home.vault.name + ".audit")
+    lines = journal.read_text().splitlines()
+    assert '"value_wei":"0"' in lines[0]
+    journal.write_text("\n".join([lines[0].replace('"value_wei":"0"', '"value_wei":"1"'), lines[1]]) + "\n")
+    proc = signer("audit", "--verify")
+    assert proc.returncode == 3 and b"line 1" in proc.stderr

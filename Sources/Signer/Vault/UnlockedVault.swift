@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Ethereum
 import Foundation
 
 /// An opened vault: its authenticated header and the secrets, in `SecretBytes` only.
@@ -121,6 +122,37 @@ public final class UnlockedVault: Sendable {
     {
         let entry = try auditLog.append(
             unsignedPSBT: unsignedPSBT, summary: summary, key: auditKey, anchor: header.auditHead, time: time)
+        var next = header
+        next.auditHead = AuditHead(count: entry.sequence, hash: entry.hash)
+        try vault.write(header: next, payload: payload(), key: key, overwrite: true)
+        return entry
+    }
+
+    /// Records an Ethereum signature in the journal (an entry with `"chain": "eth"`) and its head in the vault, as
+    /// `recordSignature(unsignedPSBT:summary:time:)` does for a PSBT.
+    ///
+    /// - Parameters:
+    ///   - signData: the request's sign-data as read (only its SHA-256 is stored).
+    ///   - review: what the user approved.
+    ///   - signature: the signature given; a transaction's hash is that of the signed transaction.
+    ///   - allowFlags: the overrides in effect.
+    ///   - time: the time recorded.
+    /// - Returns: the entry written.
+    /// - Throws: as `recordSignature(unsignedPSBT:summary:time:)`.
+    @discardableResult
+    public func recordEthereumSignature(
+        signData: [UInt8], review: EthereumReview, signature: EthereumSignature, allowFlags: [String],
+        time: Date = Date()
+    ) throws -> AuditEntry {
+        let identifier: [UInt8]
+        switch review.content {
+        case .transaction(let tx, _): identifier = Keccak256.hash(try tx.signedSerialized(signature: signature.signature))
+        case .typedData, .personalMessage: identifier = review.signingHash
+        }
+        let entry = try auditLog.append(
+            signData: signData, record: EthereumAuditRecord(review: review),
+            summary: AuditSummary(txid: "0x" + Ethereum.Hex.encode(identifier), destinations: [], allowFlags: allowFlags),
+            key: auditKey, anchor: header.auditHead, time: time)
         var next = header
         next.auditHead = AuditHead(count: entry.sequence, hash: entry.hash)
         try vault.write(header: next, payload: payload(), key: key, overwrite: true)

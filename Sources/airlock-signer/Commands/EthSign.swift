@@ -109,6 +109,8 @@ enum EthereumSignCommand {
         do { signature = try session.sign(review, path: path) } catch {
             throw CLIError(.refused, "not signed: \(error)")
         }
+        try unlocked.recordEthereumSignature(
+            signData: request.signData, review: review, signature: signature, allowFlags: vault.airGapOverrides)
         let answer = UREthSignature(requestID: request.requestID, signature: signature.bytes, origin: "airlock-signer")
         let urText = try URRegistryItem.ethSignature(answer).ur().string
         let preferred: QRFormatOption? = format == .ur ? .ur : nil
