@@ -16,15 +16,49 @@ public final class UnlockedVault: Sendable {
     public let mnemonic: Mnemonic
     /// The BIP39 passphrase when the vault stores it.
     public let storedPassphrase: SecretBytes?
+    /// Private keys imported with `key import`, sealed in the payload with the seed.
+    public let importedKeys: [ImportedKey]
     /// The Argon2id key, kept to re-seal after a header change (multisig registration) without a second KDF run.
     let key: SecretBytes
 
-    init(vault: Vault, header: VaultHeader, mnemonic: Mnemonic, storedPassphrase: SecretBytes?, key: SecretBytes) {
+    init(
+        vault: Vault, header: VaultHeader, mnemonic: Mnemonic, storedPassphrase: SecretBytes?,
+        importedKeys: [ImportedKey] = [], key: SecretBytes
+    ) {
         self.vault = vault
         self.header = header
         self.mnemonic = mnemonic
         self.storedPassphrase = storedPassphrase
+        self.importedKeys = importedKeys
         self.key = key
+    }
+
+    /// The imported Ethereum key with `address`, if one was imported.
+    public func importedEthereumKey(address: EthereumAddress) -> ImportedKey? {
+        importedKeys.first { $0.chain == .ethereum && $0.ethereumAddress == address }
+    }
+
+    /// Seals `imported` into the vault with the keys already there (re-sealed atomically under the same key, fresh
+    /// nonce; the header and the journal's head are unchanged).
+    ///
+    /// - Returns: the vault's keys after the import.
+    /// - Throws: `VaultError.duplicateKey` when the same key is already imported for that chain, `.tooManyKeys`,
+    ///   `.io`.
+    @discardableResult
+    public func importKey(_ imported: ImportedKey) throws(VaultError) -> [ImportedKey] {
+        let address = imported.address(network: network)
+        if importedKeys.contains(where: { $0.chain == imported.chain && $0.address(network: network) == address }) {
+            throw .duplicateKey(address: address)
+        }
+        guard importedKeys.count < VaultPayload.maximumImportedKeys else {
+            throw .tooManyKeys(maximum: VaultPayload.maximumImportedKeys)
+        }
+        let keys = importedKeys + [imported]
+        try vault.write(
+            header: header,
+            payload: VaultPayload.encode(entropy: mnemonic.entropy, passphrase: storedPassphrase, importedKeys: keys),
+            key: key, overwrite: true)
+        return keys
     }
 
     /// The network of the vault.
@@ -168,6 +202,6 @@ public final class UnlockedVault: Sendable {
 
     /// The plaintext payload again, for a re-seal.
     private func payload() -> SecretBytes {
-        VaultPayload.encode(entropy: mnemonic.entropy, passphrase: storedPassphrase)
+        VaultPayload.encode(entropy: mnemonic.entropy, passphrase: storedPassphrase, importedKeys: importedKeys)
     }
 }

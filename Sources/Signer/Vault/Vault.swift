@@ -93,12 +93,13 @@ public struct Vault: Sendable {
         do { payload = try PasswordSeal.open(box, key: key, associatedData: file.header.associatedData()) } catch {
             throw .tampered
         }
-        let (mnemonic, passphrase) = try VaultPayload.decode(payload)
+        let (mnemonic, passphrase, importedKeys) = try VaultPayload.decode(payload)
         if file.header.passphraseStored != (passphrase != nil) {
             throw .corrupt(reason: "passphrase_stored does not match the sealed payload")
         }
         let unlocked = UnlockedVault(
-            vault: self, header: file.header, mnemonic: mnemonic, storedPassphrase: passphrase, key: key)
+            vault: self, header: file.header, mnemonic: mnemonic, storedPassphrase: passphrase,
+            importedKeys: importedKeys, key: key)
         if let passphrase {
             // The passphrase is known, so the fingerprint must match: a last consistency check.
             let actual = try Self.masterKey(mnemonic: mnemonic, passphrase: passphrase, network: file.header.network)

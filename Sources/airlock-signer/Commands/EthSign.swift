@@ -41,10 +41,6 @@ enum EthereumSignCommand {
         do { maxFee = try Wei(etherString: maxFeeEth) } catch {
             throw CLIError(.usage, "--max-fee-eth is not an amount of ETH: \(maxFeeEth)")
         }
-        guard !request.derivationPath.components.isEmpty else {
-            throw CLIError(
-                .refused, "refused: the request names no derivation path (an imported key), none is held here")
-        }
         var children: [ChildNumber] = []
         for component in request.derivationPath.components {
             guard case .index(let index, let hardened) = component,
@@ -66,11 +62,24 @@ enum EthereumSignCommand {
             }
         let unlocked = try vault.unlock()
         let master = try vault.masterKey(of: unlocked)
-        if let source = request.derivationPath.sourceFingerprint, source.rawValue != master.fingerprint.value {
-            throw CLIError(
-                .refused, "refused: the request is for seed \(source), this vault is \(master.fingerprint.hexString)")
+        let imported = address.flatMap { unlocked.importedEthereumKey(address: $0) }
+        if imported == nil {
+            // A key of the seed: the request must be for this seed and name a path.
+            if let source = request.derivationPath.sourceFingerprint, source.rawValue != master.fingerprint.value {
+                throw CLIError(
+                    .refused,
+                    "refused: the request is for seed \(source), this vault is \(master.fingerprint.hexString)")
+            }
+            guard !children.isEmpty else {
+                throw CLIError(
+                    .refused,
+                    "refused: the request names no derivation path, and no imported key has "
+                        + (address.map { "its address \($0.checksummed)" } ?? "an address it names"))
+            }
         }
-        let session = EthereumSigningSession(master: master, maxFee: maxFee)
+        let session = EthereumSigningSession(
+            master: master, maxFee: maxFee,
+            importedKeys: unlocked.importedKeys.filter { $0.chain == .ethereum }.map(\.key))
         let review: EthereumReview
         do {
             review = try session.review(
@@ -106,7 +115,7 @@ enum EthereumSignCommand {
             }
         }
         let signature: EthereumSignature
-        do { signature = try session.sign(review, path: path) } catch {
+        do { signature = try session.sign(review, path: path, address: address) } catch {
             throw CLIError(.refused, "not signed: \(error)")
         }
         try unlocked.recordEthereumSignature(

@@ -20,6 +20,8 @@ struct InfoJSON: Encodable, Sendable {
     let passphraseStored: Bool
     let multisig: [MultisigJSON]
     let auditEntries: Int
+    /// The keys imported with `key import` (chain, address, label; no secret).
+    let importedKeys: [KeyJSON]
 }
 
 /// One registered multisig wallet (`multisig list`, `multisig register`, `info`).
