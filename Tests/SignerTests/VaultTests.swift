@@ -184,3 +184,40 @@ struct VaultTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["f"])
     }
 }
+
+/// The sealed payload with imported keys (layout 2) and without (layout 1, what older builds wrote and read).
+@Suite("Vault payload")
+struct VaultPayloadTests {
+    static let entropy = SecretBytes(copying: [UInt8](repeating: 0, count: 16))
+
+    @Test("without imported keys the payload keeps layout 1, byte for byte what older builds wrote")
+    func layoutOne() throws {
+        let payload = VaultPayload.encode(entropy: Self.entropy, passphrase: nil)
+        #expect(payload.unsafeCopyToArray() == [1, 16] + [UInt8](repeating: 0, count: 16) + [0, 0])
+        let (mnemonic, passphrase, keys) = try VaultPayload.decode(payload)
+        #expect(mnemonic.entropy == Self.entropy && passphrase == nil && keys.isEmpty)
+    }
+
+    @Test("imported keys round-trip in layout 2 with chain, compression and label")
+    func layoutTwo() throws {
+        let eth = try PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0x11, count: 32)))
+        let btc = try PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0x22, count: 32)))
+        let payload = VaultPayload.encode(
+            entropy: Self.entropy, passphrase: SecretBytes(utf8: "pass"),
+            importedKeys: [
+                ImportedKey(chain: .ethereum, key: eth, label: "hot ✓"),
+                ImportedKey(chain: .bitcoin, key: btc, compressed: false, label: ""),
+            ])
+        #expect(payload.unsafeCopyToArray().first == 2)
+        let (_, passphrase, keys) = try VaultPayload.decode(payload)
+        #expect(passphrase == SecretBytes(utf8: "pass"))
+        #expect(keys.map(\.chain) == [.ethereum, .bitcoin] && keys.map(\.label) == ["hot ✓", ""])
+        #expect(keys[0].key.secret == eth.secret && keys[1].key.secret == btc.secret)
+        #expect(keys.map(\.compressed) == [true, false])
+        // Attack: a truncated or extended payload is corrupt, not half-read.
+        let bytes = payload.unsafeCopyToArray()
+        for bad in [Array(bytes.dropLast()), bytes + [0]] {
+            #expect(throws: VaultError.self) { try VaultPayload.decode(SecretBytes(copying: bad)) }
+        }
+    }
+}
