@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "airlock-bench",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "Signer", "Watcher",
+                "Bitcoin", "BitcoinCrypto", "Ethereum", "AirgapTransport", "QRImage", "Signer", "Watcher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -25,7 +25,10 @@ struct KeystoreV3Tests {
     @Test("every Geth vector decrypts to its key (short keys left-padded) with its password")
     func gethVectors() throws {
         let all = try Self.cases()
-        #expect(all.map(\.name) == ["30_byte_key", "31_byte_key", "wikipage_test_vector_pbkdf2", "wikipage_test_vector_scrypt"])
+        #expect(
+            all.map(\.name) == [
+                "30_byte_key", "31_byte_key", "wikipage_test_vector_pbkdf2", "wikipage_test_vector_scrypt",
+            ])
         for c in all {
             let (key, address) = try KeystoreV3.decrypt(json: c.json, password: SecretBytes(utf8: c.password))
             let expected = String(repeating: "0", count: 64 - c.priv.count) + c.priv
@@ -75,10 +78,12 @@ struct KeystoreV3Tests {
         var object = try #require(try JSONSerialization.jsonObject(with: Data(c.json)) as? [String: Any])
         object["address"] = String(repeating: "35", count: 20)
         let lying = Array(try JSONSerialization.data(withJSONObject: object))
-        #expect(performing: { try KeystoreV3.decrypt(json: lying, password: SecretBytes(utf8: c.password)) }) {
-            if case .addressMismatch = $0 as? KeystoreError { return true }
-            return false
-        }
+        #expect(
+            performing: { try KeystoreV3.decrypt(json: lying, password: SecretBytes(utf8: c.password)) },
+            throws: { error in
+                if case .addressMismatch = error as? KeystoreError { return true }
+                return false
+            })
         #expect(throws: Never.self) { try KeystoreV3.decrypt(json: c.json, password: SecretBytes(utf8: c.password)) }
     }
 
@@ -86,8 +91,10 @@ struct KeystoreV3Tests {
     func costlyParameters() throws {
         func file(_ kdfparams: String, kdf: String = "scrypt") -> [UInt8] {
             Array(
-                ("{\"version\":3,\"crypto\":{\"cipher\":\"aes-128-ctr\",\"cipherparams\":{\"iv\":\"" + String(repeating: "00", count: 16)
-                    + "\"},\"ciphertext\":\"" + String(repeating: "11", count: 32) + "\",\"kdf\":\"\(kdf)\",\"kdfparams\":"
+                ("{\"version\":3,\"crypto\":{\"cipher\":\"aes-128-ctr\",\"cipherparams\":{\"iv\":\""
+                    + String(repeating: "00", count: 16)
+                    + "\"},\"ciphertext\":\"" + String(repeating: "11", count: 32)
+                    + "\",\"kdf\":\"\(kdf)\",\"kdfparams\":"
                     + kdfparams + ",\"mac\":\"" + String(repeating: "22", count: 32) + "\"}}").utf8)
         }
         let salt = "\"salt\":\"00\""
@@ -95,18 +102,18 @@ struct KeystoreV3Tests {
             "{\"dklen\":32,\"n\":16777216,\"r\":8,\"p\":1,\(salt)}",  // 16 GiB
             "{\"dklen\":32,\"n\":262144,\"r\":8,\"p\":16,\(salt)}",  // work 2^25
         ] {
-            #expect(performing: { try KeystoreV3.decrypt(json: file(params), password: SecretBytes(utf8: "x")) }) {
-                if case .parametersTooCostly = $0 as? KeystoreError { return true }
-                return false
-            }
+            #expect(
+                performing: { try KeystoreV3.decrypt(json: file(params), password: SecretBytes(utf8: "x")) },
+                throws: { error in
+                    if case .parametersTooCostly = error as? KeystoreError { return true }
+                    return false
+                })
         }
-        #expect(
-            throws: KeystoreError.parametersTooCostly("over 10,000,000 PBKDF2 iterations"),
-            performing: {
-                try KeystoreV3.decrypt(
-                    json: file("{\"c\":20000000,\"dklen\":32,\"prf\":\"hmac-sha256\",\(salt)}", kdf: "pbkdf2"),
-                    password: SecretBytes(utf8: "x"))
-            })
+        #expect(throws: KeystoreError.parametersTooCostly("over 10,000,000 PBKDF2 iterations")) {
+            try KeystoreV3.decrypt(
+                json: file("{\"c\":20000000,\"dklen\":32,\"prf\":\"hmac-sha256\",\(salt)}", kdf: "pbkdf2"),
+                password: SecretBytes(utf8: "x"))
+        }
         // Control: small valid parameters get as far as the MAC.
         #expect(throws: KeystoreError.wrongPassword) {
             try KeystoreV3.decrypt(
@@ -117,7 +124,8 @@ struct KeystoreV3Tests {
                 json: file("{\"dklen\":32,\"n\":1000,\"r\":8,\"p\":1,\(salt)}"), password: SecretBytes(utf8: "x"))
         }
         #expect(throws: KeystoreError.unsupportedKDF("argon2")) {
-            try KeystoreV3.decrypt(json: file("{\"dklen\":32,\(salt)}", kdf: "argon2"), password: SecretBytes(utf8: "x"))
+            try KeystoreV3.decrypt(
+                json: file("{\"dklen\":32,\(salt)}", kdf: "argon2"), password: SecretBytes(utf8: "x"))
         }
         #expect(throws: KeystoreError.invalidJSON) {
             try KeystoreV3.decrypt(json: Array("[1]".utf8), password: SecretBytes(utf8: "x"))

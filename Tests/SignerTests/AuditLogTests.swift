@@ -107,7 +107,8 @@ struct AuditLogTests {
         var (log, head) = try makeLog(entries: 2)
         let eth = try log.append(
             signData: Array("eth sign-data".utf8), record: ethRecord,
-            summary: AuditSummary(txid: "0x" + String(repeating: "ab", count: 32), destinations: [],
+            summary: AuditSummary(
+                txid: "0x" + String(repeating: "ab", count: 32), destinations: [],
                 allowFlags: ["--allow-network"]),
             key: key, anchor: head, time: time(2))
         head = AuditHead(count: eth.sequence, hash: eth.hash)
@@ -146,8 +147,10 @@ struct AuditLogTests {
         "an edited Ethereum field (value, recipient, fee, kind, chain id) is found at its line",
         arguments: [
             ("\"value_wei\":\"1000000000000000000\"", "\"value_wei\":\"9000000000000000000\""),
-            ("\"to\":\"0x3535353535353535353535353535353535353535\"",
-                "\"to\":\"0x3636363636363636363636363636363636363636\""),
+            (
+                "\"to\":\"0x3535353535353535353535353535353535353535\"",
+                "\"to\":\"0x3636363636363636363636363636363636363636\""
+            ),
             ("\"fee_wei\":\"630000000000000\"", "\"fee_wei\":\"63000000000000\""),
             ("\"kind\":\"transaction\"", "\"kind\":\"personal-message\""),
             ("\"chain_id\":131277322940537", "\"chain_id\":1"),
@@ -172,10 +175,12 @@ struct AuditLogTests {
             #expect(lines[2].contains(from))
             lines[2] = lines[2].replacingOccurrences(of: from, with: to)
             try Self.write(lines, to: log)
-            #expect(performing: { try log.verify(key: Self.key, anchor: head) }) { error in
-                if case .malformedLine(let line, _) = error as? AuditError { return line == 3 }
-                return false
-            }
+            #expect(
+                performing: { try log.verify(key: Self.key, anchor: head) },
+                throws: { error in
+                    if case .malformedLine(let line, _) = error as? AuditError { return line == 3 }
+                    return false
+                })
         }
     }
 
