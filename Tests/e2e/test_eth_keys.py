@@ -129,6 +129,9 @@ def test_eth_keyfile_keystore_imports_and_signs(signer, home, vectors, kdf):
     text = ur_text(vectors, "eth-sign-request", cbor2.dumps(fields))
     sig = answer(vectors, signer("sign", "-", "--yes", input=text))[2]
     assert Account.recover_message(encode_defunct(primitive=message), signature=sig) == account.address
+    report = json.loads(signer("sign", "-", "--yes", "--json", input=text, check=True).stdout)
+    assert report["from"] == account.address
+    assert {"label": "Key", "value": "imported (from eth-keyfile)"} in report["review"]
     # Control: the same request naming an address no key here has is refused.
     other = Account.create().address
     fields[6] = bytes.fromhex(other[2:])

@@ -265,9 +265,11 @@ def test_eth_signatures_are_in_the_audit_journal(signer, vectors, home):
     assert first["call"] == f"transfer 12500000 base units to {to_checksum_address('0x' + 'cd' * 20)}"
     assert first["txid"] == "0x" + bytes(expected.hash).hex()
     assert first["data_sha256"] == hashlib.sha256(data).hexdigest() and "psbt_sha256" not in first
-    assert second["kind"] == "personal-message" and second["txid"] == "0x" + bytes(
-        keccak(b"\x19Ethereum Signed Message:\n" + str(len(message)).encode() + message)
-    ).hex()
+    assert (
+        second["kind"] == "personal-message"
+        and second["txid"]
+        == "0x" + bytes(keccak(b"\x19Ethereum Signed Message:\n" + str(len(message)).encode() + message)).hex()
+    )
     assert second["from"] == Account.from_mnemonic(MNEMONIC, account_path="m/44'/60'/0'/0/1").address
     listing = signer("audit", check=True).stdout.decode()
     assert f"eth transaction 0x{bytes(expected.hash).hex()} chain 1 from {account.address}" in listing

@@ -95,14 +95,20 @@ enum EthereumSignCommand {
             case .typedData: "eth-typed-data"
             case .personalMessage: "eth-personal-message"
             }
+        // A key imported into the vault (`key import`) is named in the review, so the user sees which key signs.
+        var lines = review.lines
+        if let imported {
+            let label = DisplayText.clean(imported.label)
+            lines.insert(("Key", "imported" + (label.isEmpty ? "" : " (\(label))")), at: min(1, lines.count))
+        }
         func report(_ verdict: String, signature: String?, ur: String?, written: [String]) -> Output {
             Output(
                 verdict: verdict, type: type, chainID: review.chainID, from: review.from.checksummed,
-                review: review.lines.map { Output.Line(label: $0.label, value: $0.value) }, warnings: review.warnings,
+                review: lines.map { Output.Line(label: $0.label, value: $0.value) }, warnings: review.warnings,
                 refusals: review.refusals.map(\.description), signature: signature, ur: ur, written: written)
         }
         if !vault.json {
-            Diagnostics.print(review.lines.map { "\($0.label): \($0.value)" }.joined(separator: "\n"))
+            Diagnostics.print(lines.map { "\($0.label): \($0.value)" }.joined(separator: "\n"))
             for warning in review.warnings { Diagnostics.print("!!! \(warning)") }
         }
         guard review.refusals.isEmpty else {
