@@ -4,8 +4,9 @@ import BitcoinCrypto
 import Ethereum
 import Foundation
 
-/// `airlock-bench eth`: Airlock's side of the Ethereum section of `scripts/bench` (beside eth-account): derive N
-/// addresses `m/44'/60'/0'/0/i` from the seed (each path from the master key, as eth-account's `key_from_seed` does)
+/// `airlock-bench eth`: Airlock's side of the Ethereum section of `scripts/bench` (beside eth-account).
+///
+/// It derives N addresses `m/44'/60'/0'/0/i` from the seed (each path from the master key, as eth-account's `key_from_seed` does)
 /// and sign N EIP-1559 transactions (nonce i, otherwise fixed fields) with the key of index 0, each hashed, signed
 /// with RFC 6979 and serialized. Writes the addresses and raw transactions so the peer's can be compared byte for byte.
 struct EthereumBench: ParsableCommand {

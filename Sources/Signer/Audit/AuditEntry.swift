@@ -24,7 +24,9 @@ public struct AuditEntry: Sendable, Equatable {
     public let hash: [UInt8]
     /// Whether the hash is an HMAC under the journal key (v2), not a plain SHA-256 (v1).
     public let keyed: Bool
-    /// For an Ethereum signature (`"chain": "eth"`, always keyed): what was signed. Then `psbtDigest` is the SHA-256
+    /// For an Ethereum signature (`"chain": "eth"`, always keyed): what was signed.
+    ///
+    /// Then `psbtDigest` is the SHA-256
     /// of the request's sign-data, `summary.txid` the transaction hash (of the signed transaction) or, for a
     /// message, the hash signed, and the summary has no destinations, change, fee or signed inputs.
     public let ethereum: EthereumAuditRecord?
@@ -315,7 +317,8 @@ public struct AuditEntry: Sendable, Equatable {
         ]
         if let extra = o.keys.first(where: { !known.contains($0) }) { throw fail("unknown field '\(extra)'") }
         let record = EthereumAuditRecord(
-            kind: kind, chainID: chainID, from: from, to: try optionalText("to"), valueWei: try optionalText("value_wei"),
+            kind: kind, chainID: chainID, from: from, to: try optionalText("to"),
+            valueWei: try optionalText("value_wei"),
             feeWei: try optionalText("fee_wei"), call: try optionalText("call"))
         self.init(
             sequence: sequence, time: time, psbtDigest: digest,

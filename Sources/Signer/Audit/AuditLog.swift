@@ -50,7 +50,10 @@ public struct AuditLog: Sendable {
     ///   - signData: the request's sign-data as read; only its SHA-256 is stored.
     ///   - record: what was signed.
     ///   - summary: the transaction hash (or the hash a message signature covers), the overrides in effect.
-    ///   - key, anchor, time: as for a PSBT.
+    ///   - key: the journal key.
+    ///   - anchor: the head the vault header records.
+    ///   - time: the time recorded in the entry.
+    /// - Returns: the entry written.
     /// - Throws: as for a PSBT.
     @discardableResult
     func append(

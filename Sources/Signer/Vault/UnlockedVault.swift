@@ -180,12 +180,14 @@ public final class UnlockedVault: Sendable {
     ) throws -> AuditEntry {
         let identifier: [UInt8]
         switch review.content {
-        case .transaction(let tx, _): identifier = Keccak256.hash(try tx.signedSerialized(signature: signature.signature))
+        case .transaction(let tx, _):
+            identifier = Keccak256.hash(try tx.signedSerialized(signature: signature.signature))
         case .typedData, .personalMessage: identifier = review.signingHash
         }
         let entry = try auditLog.append(
             signData: signData, record: EthereumAuditRecord(review: review),
-            summary: AuditSummary(txid: "0x" + Ethereum.Hex.encode(identifier), destinations: [], allowFlags: allowFlags),
+            summary: AuditSummary(
+                txid: "0x" + Ethereum.Hex.encode(identifier), destinations: [], allowFlags: allowFlags),
             key: auditKey, anchor: header.auditHead, time: time)
         var next = header
         next.auditHead = AuditHead(count: entry.sequence, hash: entry.hash)

@@ -17,7 +17,8 @@ enum VaultPayload {
     static let maximumImportedKeys = 1000
 
     /// Encodes the entropy, the optional passphrase and the imported keys.
-    static func encode(entropy: SecretBytes, passphrase: SecretBytes?, importedKeys: [ImportedKey] = []) -> SecretBytes {
+    static func encode(entropy: SecretBytes, passphrase: SecretBytes?, importedKeys: [ImportedKey] = []) -> SecretBytes
+    {
         let passphraseCount = passphrase?.count ?? 0
         let keysCount = importedKeys.isEmpty ? 0 : 2 + importedKeys.reduce(0) { $0 + 35 + Array($1.label.utf8).count }
         let out = SecretBytes(count: 2 + entropy.count + 2 + passphraseCount + keysCount)

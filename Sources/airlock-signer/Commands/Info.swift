@@ -7,7 +7,8 @@ extension AirlockSigner {
     /// `airlock-signer info`: what the vault header says, once the password has authenticated it; no secrets.
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the vault's network, master fingerprint, registered wallets and imported keys (no secrets).",
+            abstract:
+                "Show the vault's network, master fingerprint, registered wallets and imported keys (no secrets).",
             discussion: """
                 Asks for the password (or --password-file) and shows only what the vault key authenticates: the \
                 header is bound to the sealed payload, so an edited header (a wallet slipped in) fails (exit 3).
@@ -55,7 +56,8 @@ extension AirlockSigner {
                     }
                     text += "imported keys: \(keys.count)\n"
                     for key in keys {
-                        text += "  \(key.chain) \(key.address)" + (key.label?.isEmpty == false ? " \(key.label!)" : "") + "\n"
+                        let label = key.label ?? ""
+                        text += "  \(key.chain) \(key.address)" + (label.isEmpty ? "" : " \(label)") + "\n"
                     }
                     text += "audit entries: \(auditEntries)"
                     print(text)

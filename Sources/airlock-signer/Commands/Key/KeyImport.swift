@@ -65,7 +65,8 @@ extension AirlockSigner {
                     guard (wif.network == .main) == (unlocked.network == .main) else {
                         throw CLIError(
                             .invalidInput,
-                            "the WIF key is for \(wif.network.rawValue) but this vault is on \(unlocked.network.rawValue)")
+                            "the WIF key is for \(wif.network.rawValue) but this vault is on \(unlocked.network.rawValue)"
+                        )
                     }
                     return try store(
                         ImportedKey(chain: .bitcoin, key: wif.privateKey, compressed: wif.isCompressed, label: label),

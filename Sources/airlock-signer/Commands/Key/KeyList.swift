@@ -31,7 +31,8 @@ extension AirlockSigner {
                     print("No imported keys.")
                 } else {
                     for key in keys {
-                        print("\(key.chain)  \(key.address)" + (key.label?.isEmpty == false ? "  \(key.label!)" : ""))
+                        let label = key.label ?? ""
+                        print("\(key.chain)  \(key.address)" + (label.isEmpty ? "" : "  \(label)"))
                     }
                 }
             }
