@@ -283,3 +283,55 @@ def test_eth_signatures_are_in_the_audit_journal(signer, vectors, home):
     journal.write_text("\n".join([lines[0].replace('"value_wei":"0"', '"value_wei":"1"'), lines[1]]) + "\n")
     proc = signer("audit", "--verify")
     assert proc.returncode == 3 and b"line 1" in proc.stderr
+
+
+def test_unlimited_approval_and_permit_are_flagged(signer, vectors):
+    """As a user sees the review (stderr): an unlimited ERC-20 approval and an EIP-2612 permit carry a warning; a
+    finite approval and a plain typed message do not (controls)."""
+    spender = to_checksum_address("0x" + "ee" * 20)
+
+    def approve(amount: int) -> dict:
+        data = "0x095ea7b3" + "00" * 12 + spender[2:].lower() + f"{amount:064x}"
+        return dict(TXS["eip1559"], data=data)
+
+    _, text = sign_request(vectors, unsigned_bytes(approve(2**256 - 1)), 4, 1)
+    proc = signer("sign", "-", "--yes", input=text, check=True)
+    assert f"ERC-20: approve UNLIMITED for {spender}" in proc.stderr.decode()
+    assert "!!! unlimited token approval" in proc.stderr.decode()
+    _, text = sign_request(vectors, unsigned_bytes(approve(5_000_000)), 4, 1)
+    proc = signer("sign", "-", "--yes", input=text, check=True)
+    assert "approve 5000000 base units" in proc.stderr.decode() and "!!!" not in proc.stderr.decode()
+
+    permit = {
+        "types": {
+            "EIP712Domain": [
+                {"name": "name", "type": "string"},
+                {"name": "version", "type": "string"},
+                {"name": "chainId", "type": "uint256"},
+                {"name": "verifyingContract", "type": "address"},
+            ],
+            "Permit": [
+                {"name": "owner", "type": "address"},
+                {"name": "spender", "type": "address"},
+                {"name": "value", "type": "uint256"},
+                {"name": "nonce", "type": "uint256"},
+                {"name": "deadline", "type": "uint256"},
+            ],
+        },
+        "primaryType": "Permit",
+        "domain": {"name": "Token", "version": "1", "chainId": 1, "verifyingContract": TOKEN},
+        "message": {
+            "owner": Account.from_mnemonic(MNEMONIC, account_path="m/44'/60'/0'/0/0").address,
+            "spender": spender,
+            "value": 2**256 - 1,
+            "nonce": 0,
+            "deadline": 2**32,
+        },
+    }
+    _, text = sign_request(vectors, json.dumps(permit).encode(), 2, 1)
+    out = json.loads(signer("sign", "-", "--yes", "--json", input=text, check=True).stdout)
+    assert any("permit" in w for w in out["warnings"])
+    mail = json.loads((vectors / "ethereum" / "eip712" / "eip712_example_mail.json").read_text())["typed_data"]
+    _, text = sign_request(vectors, json.dumps(mail).encode(), 2, 1)
+    out = json.loads(signer("sign", "-", "--yes", "--json", input=text, check=True).stdout)
+    assert out["warnings"] == []
