@@ -46,6 +46,9 @@ extension AirlockBench {
             let medianMilliseconds: Double
             let medianWallMilliseconds: Double
             let runsMilliseconds: [Double]
+            /// Sign workloads: the libsecp256k1 floor measured in the same run, and Airlock's time as a multiple of it.
+            var floorMilliseconds: Double?
+            var floorMultiple: Double?
         }
 
         func run() throws {
@@ -70,11 +73,13 @@ extension AirlockBench {
                 for _ in 0..<runs {
                     switch workload.operation {
                     case "sign":
-                        // A fresh provider each run: its account cache starts cold, as on a signing device.
+                        // A fresh provider each run: its account cache starts cold, as on a signing device; and a
+                        // freshly parsed PSBT, as the peers get, so no run reuses what an earlier one decoded.
                         let provider = SeedKeyProvider(master: master)
+                        let parsed = try PSBT(serialized: bytes)
                         var report: SigningReport?
                         let (cpu, wall) = try Self.milliseconds {
-                            report = try PSBTSigner().sign(workload.psbt, with: provider)
+                            report = try PSBTSigner().sign(parsed, with: provider)
                         }
                         times.append(cpu)
                         wallTimes.append(wall)
@@ -89,11 +94,18 @@ extension AirlockBench {
                         guard again == bytes else { throw ValidationError("\(workload.name): round trip differs") }
                     }
                 }
-                results.append(
-                    Result(
-                        name: workload.name, operation: workload.operation, inputs: workload.psbt.inputs.count,
-                        bytes: bytes.count, medianMilliseconds: Self.median(times),
-                        medianWallMilliseconds: Self.median(wallTimes), runsMilliseconds: times))
+                var result = Result(
+                    name: workload.name, operation: workload.operation, inputs: workload.psbt.inputs.count,
+                    bytes: bytes.count, medianMilliseconds: Self.median(times),
+                    medianWallMilliseconds: Self.median(wallTimes), runsMilliseconds: times)
+                if workload.operation == "sign" {
+                    let floor = try Self.floorMilliseconds(
+                        master, kind: workload.kind, path: workload.accountPath, inputs: workload.psbt.inputs.count,
+                        runs: runs)
+                    result.floorMilliseconds = floor
+                    result.floorMultiple = result.medianMilliseconds / floor
+                }
+                results.append(result)
             }
             if json {
                 let encoder = JSONEncoder()
@@ -101,14 +113,19 @@ extension AirlockBench {
                 print(String(decoding: try encoder.encode(Report(runs: runs, results: results)), as: UTF8.self))
             } else {
                 print("PSBT workloads (median of \(runs) runs)")
-                print("workload                 inputs       bytes    CPU ms   wall ms")
+                print("workload                 inputs       bytes    CPU ms   wall ms  floor ms  × floor")
                 for r in results {
                     let name = r.name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                    let floor = r.floorMilliseconds.map { String(format: "%9.2f", $0) } ?? ""
+                    let multiple = r.floorMultiple.map { String(format: "%8.2f", $0) } ?? ""
                     print(
                         String(
                             format: "%@ %8d %11d %9.2f %9.2f", name, r.inputs, r.bytes, r.medianMilliseconds,
-                            r.medianWallMilliseconds))
+                            r.medianWallMilliseconds) + " " + floor + " " + multiple)
                 }
+                print("floor: per input, libsecp256k1's work alone on keys derived beforehand (untimed): P2WPKH")
+                print("  key check (secp256k1_ec_pubkey_create) + ECDSA sign with the same low-R grinding; P2TR")
+                print("  keypair_create + keypair_xonly_tweak_add + schnorrsig_sign")
             }
         }
 
@@ -116,6 +133,60 @@ extension AirlockBench {
             var benchmark = "psbt"
             let runs: Int
             let results: [Result]
+        }
+
+        /// The median process CPU time of libsecp256k1's work alone for `inputs` signatures of the account at `path`.
+        ///
+        /// The keys (receive branch, indexes 0…) are derived before the clock starts and each input gets its own
+        /// 32-byte message. ECDSA (P2WPKH): `PrivateKey(secret:)` (secp256k1_ec_seckey_verify +
+        /// secp256k1_ec_pubkey_create, the public-key check a signer must make) and `signECDSA` with low-R grinding,
+        /// as the signer signs. Taproot: `TaprootKeyPair(internalSecret:)` (keypair_create + keypair_xonly_tweak_add)
+        /// and a Schnorr signature. Every signature is verified after the clock stops.
+        static func floorMilliseconds(
+            _ master: ExtendedPrivateKey, kind: String, path: String, inputs: Int, runs: Int
+        ) throws -> Double {
+            let branch = try master.derive(try DerivationPath(string: "m/" + path + "/0"))
+            let secrets = try (0..<inputs).map {
+                try branch.deriveChild(ChildNumber(rawValue: UInt32($0))).privateKey.secret
+            }
+            let messages = (0..<inputs).map { SHA256.hash(Array("airlock-bench floor \($0)".utf8)) }
+            var times: [Double] = []
+            for _ in 0..<runs {
+                var verified = 0
+                if kind == "tr" {
+                    var signed: [(XOnlyPublicKey, SchnorrSignature)] = []
+                    signed.reserveCapacity(inputs)
+                    let (cpu, _) = try Self.milliseconds {
+                        for index in 0..<inputs {
+                            let pair = try TaprootKeyPair(internalSecret: secrets[index], merkleRoot: nil)
+                            signed.append((pair.outputKey, try pair.signSchnorr(message: messages[index])))
+                        }
+                    }
+                    times.append(cpu)
+                    for (index, (key, signature)) in signed.enumerated()
+                    where key.verify(signature, message: messages[index]) {
+                        verified += 1
+                    }
+                } else {
+                    var signed: [(PublicKey, ECDSASignature)] = []
+                    signed.reserveCapacity(inputs)
+                    let (cpu, _) = try Self.milliseconds {
+                        for index in 0..<inputs {
+                            let key = try PrivateKey(secret: secrets[index])
+                            signed.append((key.publicKey, try key.signECDSA(digest: messages[index], grindLowR: true)))
+                        }
+                    }
+                    times.append(cpu)
+                    for (index, (key, signature)) in signed.enumerated()
+                    where key.verify(signature, digest: messages[index]) {
+                        verified += 1
+                    }
+                }
+                guard verified == inputs else {
+                    throw ValidationError("floor (\(kind)): \(inputs - verified) signatures do not verify")
+                }
+            }
+            return Self.median(times)
         }
 
         /// Writes each workload as `NAME.psbt` (binary) and describes them in `workloads.json` for the peers.

@@ -85,6 +85,31 @@ struct KeyTests {
         #expect(secret != SecretBytes(copying: [0xDE, 0xAD, 0xBE, 0xEE]))
     }
 
+    @Test("Small secrets share arena slots: a released slot comes back zeroed, live secrets never overlap")
+    func arenaSlots() {
+        // Fill and release many 64-byte secrets, then allocate again: every new secret starts zeroed (slots reused).
+        var addresses = Set<UInt>()
+        for round in 0..<3 {
+            var live: [SecretBytes] = []
+            for index in 0..<2_000 {
+                let secret = SecretBytes(count: 64)
+                #expect(secret.withUnsafeBytes { $0.allSatisfy { $0 == 0 } })
+                secret.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: UInt8(index % 255 + 1)) }
+                live.append(secret)
+            }
+            let starts = live.map { secret in secret.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) } }
+            #expect(Set(starts).count == live.count, "two live secrets share a slot")
+            if round > 0 { #expect(!addresses.isDisjoint(with: starts), "released slots are not reused") }
+            addresses.formUnion(starts)
+            for (index, secret) in live.enumerated() {
+                #expect(secret.withUnsafeBytes { $0.allSatisfy { $0 == UInt8(index % 255 + 1) } })
+            }
+        }
+        // Larger secrets come from their own sodium_malloc allocation and still start zeroed.
+        let large = SecretBytes(count: 4_096)
+        #expect(large.withUnsafeBytes { $0.count == 4_096 && $0.allSatisfy { $0 == 0 } })
+    }
+
     @Test("Sealing round-trips and detects tampering, a wrong password and wrong associated data")
     func sealing() throws {
         let parameters = Argon2Parameters(memoryBytes: 1 << 20, iterations: 1)

@@ -173,6 +173,13 @@ struct BIP341Tests {
         #expect([(signature.bytes + suffix).hexString] == vector.witness)
         let outputKey = try #require(vector.spent[vector.index].scriptPubKey.template.taprootKey)
         #expect(outputKey.verify(signature, message: sighash))
+
+        // The signer's path: a key pair tweaked by libsecp256k1 gives the same output key and the same signature.
+        let pair = try TaprootKeyPair(internalKey: key, merkleRoot: merkleRoot)
+        #expect(pair.outputKey == outputKey)
+        let pairSignature = try pair.signSchnorr(
+            message: sighash, auxiliaryRandomness: [UInt8](repeating: 0, count: 32))
+        #expect([(pairSignature.bytes + suffix).hexString] == vector.witness)
     }
 
     @Test("Taproot sighash refuses bad types, a missing SINGLE output, a bad annex and missing spent outputs")

@@ -78,6 +78,13 @@ def main():
         row(r["name"], "airlock", [r["medianMilliseconds"]], wall=[r["medianWallMilliseconds"]])
         for r in airlock["results"]
     ]
+    # The floor airlock-bench measured in the same run: libsecp256k1's work alone (a row, so the table prints the
+    # multiple as airlock/peer).
+    rows += [
+        row(r["name"], "libsecp256k1 floor", [r["floorMilliseconds"]], "same keys, sign + key check")
+        for r in airlock["results"]
+        if r.get("floorMilliseconds")
+    ]
     root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(spec["mnemonic"]), version=NET["xprv"])
     options = bdk.SignOptions(
         trust_witness_utxo=False,

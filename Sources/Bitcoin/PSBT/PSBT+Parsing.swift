@@ -160,8 +160,8 @@ struct PSBTParser {
         for index in 0..<inputCount {
             guard !reader.isAtEnd else { throw .inputCountMismatch(expected: inputCount, actual: index) }
             let map = try readMap(.input(index))
-            try validateInput(map, index: index, version: version)
             let input = PSBTInput(map: map)
+            try validateInput(input, index: index, version: version)
             if let previous = input.nonWitnessUTXO {
                 let outpoint: OutPoint? =
                     version == 0 ? unsignedTx?.inputs[index].previousOutput : input.previousOutpoint
@@ -309,7 +309,8 @@ struct PSBTParser {
         }
     }
 
-    private func validateInput(_ map: PSBTMap, index: Int, version: UInt32) throws(PSBTError) {
+    private func validateInput(_ input: PSBTInput, index: Int, version: UInt32) throws(PSBTError) {
+        let map = input.map
         let location = PSBTLocation.input(index)
         typealias T = PSBTKeyType.Input
         var sawTxid = false
@@ -318,7 +319,7 @@ struct PSBTParser {
             switch entry.keyType {
             case T.nonWitnessUTXO:
                 try expectKeySize(entry, 1, "Input Non-witness UTXO", location)
-                guard (try? Transaction(serialized: entry.value)) != nil else {
+                guard input.nonWitnessUTXO != nil else {  // decoded once, kept for the review and the signer
                     throw .invalidValue(
                         field: "PSBT_IN_NON_WITNESS_UTXO", location: location, reason: "not a transaction")
                 }

@@ -1,18 +1,34 @@
 import BitcoinCrypto
+import Synchronization
 
 /// One input's map of a PSBT, with typed views of its fields.
+///
+/// The views that cost the most to decode (the previous transaction, the BIP32 derivations, whose public keys are
+/// decompressed on the curve) are decoded once per map: a review and a signature read them several times for every
+/// input, and a 1,445-input PSBT decoded its previous transactions five times and its keys six (issue 19's profile,
+/// docs/benchmarks.md). Any change to `map` drops the decoded values.
 public struct PSBTInput: Sendable, Hashable {
     /// The records of this input, byte for byte.
-    public var map: PSBTMap
+    public var map: PSBTMap {
+        didSet { decoded = DecodedFields() }
+    }
+
+    /// Values decoded from `map`, shared by copies of an unchanged input.
+    private var decoded = DecodedFields()
 
     /// An input holding `map`.
     public init(map: PSBTMap) { self.map = map }
+
+    public static func == (lhs: PSBTInput, rhs: PSBTInput) -> Bool { lhs.map == rhs.map }
+    public func hash(into hasher: inout Hasher) { hasher.combine(map) }
 
     private typealias T = PSBTKeyType.Input
 
     /// The full previous transaction (PSBT_IN_NON_WITNESS_UTXO).
     public var nonWitnessUTXO: Transaction? {
-        map.value(T.nonWitnessUTXO).flatMap { try? Transaction(serialized: $0) }
+        decoded.previousTransaction {
+            map.value(T.nonWitnessUTXO).flatMap { try? Transaction(serialized: $0) }
+        }
     }
 
     /// The spent output (PSBT_IN_WITNESS_UTXO).
@@ -45,12 +61,15 @@ public struct PSBTInput: Sendable, Hashable {
 
     /// BIP32 derivations: public key → key origin.
     public var bip32Derivations: [(publicKey: PublicKey, origin: KeyOrigin)] {
-        map.entries(T.bip32Derivation).compactMap { entry in
-            guard let key = try? PublicKey(serialized: entry.keyData), let origin = KeyOrigin(psbtBytes: entry.value)
-            else {
-                return nil
+        decoded.derivations {
+            map.entries(T.bip32Derivation).compactMap { entry in
+                guard let key = try? PublicKey(serialized: entry.keyData),
+                    let origin = KeyOrigin(psbtBytes: entry.value)
+                else {
+                    return nil
+                }
+                return (key, origin)
             }
-            return (key, origin)
         }
     }
 
@@ -143,5 +162,31 @@ public struct PSBTInput: Sendable, Hashable {
         }
         guard let origin = KeyOrigin(psbtBytes: Array(bytes[reader.offset...])) else { return nil }
         return (hashes, origin)
+    }
+}
+
+/// The decoded views of one input's map, filled on first use (behind a mutex: a `PSBTInput` is `Sendable`).
+private final class DecodedFields: Sendable {
+    private struct State {
+        var transaction: Transaction??
+        var derivations: [(publicKey: PublicKey, origin: KeyOrigin)]?
+    }
+
+    private let state = Mutex(State())
+
+    func previousTransaction(_ decode: () -> Transaction?) -> Transaction? {
+        if let cached = state.withLock({ $0.transaction }) { return cached }
+        let value = decode()
+        state.withLock { $0.transaction = .some(value) }
+        return value
+    }
+
+    func derivations(
+        _ decode: () -> [(publicKey: PublicKey, origin: KeyOrigin)]
+    ) -> [(publicKey: PublicKey, origin: KeyOrigin)] {
+        if let cached = state.withLock({ $0.derivations }) { return cached }
+        let value = decode()
+        state.withLock { $0.derivations = value }
+        return value
     }
 }

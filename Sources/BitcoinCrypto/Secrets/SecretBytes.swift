@@ -1,7 +1,14 @@
 internal import CSodium
+import Synchronization
 
 /// Bytes of secret material (entropy, seeds, private keys, passwords) in memory that libsodium allocates with guard
 /// pages, locks against swapping where the system allows, and zeroes when released.
+///
+/// Secrets of up to 64 bytes (keys, chain codes, HMAC outputs) take a slot of a `SecretArena`: 64 KiB blocks from
+/// `sodium_malloc`, so locked and fenced by guard pages as a block, handed out and zeroed on release without a system
+/// call. One `sodium_malloc` per secret cost some 8 system calls (mmap, mprotect ×4, mlock, madvise) and as many to
+/// free; signing one input derives four such secrets, and the 1,445-input benchmark spent more time in those calls
+/// than in the signatures (issue 19, docs/benchmarks.md).
 ///
 /// Secrets never sit in `Data`, `[UInt8]` or `String` longer than a call (docs/architecture.md rule R6). The description is redacted,
 /// comparison is constant-time, and there is deliberately no `Codable` conformance.
@@ -14,11 +21,15 @@ public final class SecretBytes: @unchecked Sendable {
     public init(count: Int) {
         precondition(count >= 0, "negative SecretBytes size")
         Sodium.ensure()
-        guard let pointer = sodium_malloc(Swift.max(count, 1)) else {
-            preconditionFailure("sodium_malloc(\(count)) failed: out of memory")
+        if count <= SecretArena.slotSize {
+            self.base = SecretArena.shared.allocate()
+        } else {
+            guard let pointer = sodium_malloc(count) else {
+                preconditionFailure("sodium_malloc(\(count)) failed: out of memory")
+            }
+            sodium_memzero(pointer, count)
+            self.base = pointer
         }
-        sodium_memzero(pointer, Swift.max(count, 1))
-        self.base = pointer
         self.count = count
     }
 
@@ -44,7 +55,13 @@ public final class SecretBytes: @unchecked Sendable {
         SecretBytes.wipe(&utf8)
     }
 
-    deinit { sodium_free(base) }
+    deinit {
+        if count <= SecretArena.slotSize {
+            SecretArena.shared.release(base)
+        } else {
+            sodium_free(base)
+        }
+    }
 
     /// Calls `body` with read access to the secret bytes; the pointer must not escape.
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
@@ -125,4 +142,46 @@ extension SecretBytes: Equatable {
 extension SecretBytes: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String { "SecretBytes(\(count) bytes, <redacted>)" }
     public var debugDescription: String { description }
+}
+
+/// Fixed 64-byte slots for small secrets, carved from 64 KiB `sodium_malloc` blocks.
+///
+/// Guard pages fence each block and it is locked against swapping where the system allows. A released slot is zeroed
+/// before it is reused; blocks live as long as the process.
+final class SecretArena: Sendable {
+    static let slotSize = 64
+    static let blockSize = 64 * 1024
+    static let shared = SecretArena()
+
+    private struct State {
+        var free: [UInt] = []  // slot addresses
+    }
+
+    private let state = Mutex(State())
+
+    /// A zeroed slot.
+    func allocate() -> UnsafeMutableRawPointer {
+        let address = state.withLock { state in
+            if state.free.isEmpty {
+                guard let block = sodium_malloc(Self.blockSize) else {
+                    preconditionFailure("sodium_malloc(\(Self.blockSize)) failed: out of memory")
+                }
+                sodium_memzero(block, Self.blockSize)
+                let slots = Self.blockSize / Self.slotSize
+                state.free.reserveCapacity(state.free.count + slots)
+                let start = UInt(bitPattern: block)
+                for slot in (0..<slots).reversed() { state.free.append(start + UInt(slot * Self.slotSize)) }
+            }
+            return state.free.removeLast()
+        }
+        guard let slot = UnsafeMutableRawPointer(bitPattern: address) else { preconditionFailure("null secret slot") }
+        return slot
+    }
+
+    /// Zeroes `slot` and returns it to the free list.
+    func release(_ slot: UnsafeMutableRawPointer) {
+        sodium_memzero(slot, Self.slotSize)
+        let address = UInt(bitPattern: slot)
+        state.withLock { $0.free.append(address) }
+    }
 }

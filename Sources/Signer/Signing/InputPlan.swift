@@ -6,7 +6,7 @@ enum SigningKey {
     /// An ECDSA key for `publicKey` (the bytes as the PSBT names them).
     case ecdsa(PrivateKey, publicKeyBytes: [UInt8])
     /// The taproot key path: the tweaked output key's private key.
-    case taprootKeyPath(PrivateKey)
+    case taprootKeyPath(TaprootKeyPair)
     /// A taproot script path: the key for `xOnly` in the leaf with hash `leafHash`.
     case taprootScriptPath(PrivateKey, xOnly: XOnlyPublicKey, leafHash: TapNodeHash)
 }
@@ -135,10 +135,10 @@ struct InputPlan {
             else { continue }
             if derivation.key == input.tapInternalKey || (derivation.leafHashes.isEmpty && input.tapInternalKey == nil)
             {
-                if let tweaked = try? privateKey.taprootTweaked(merkleRoot: input.tapMerkleRoot),
-                    tweaked.publicKey.xOnly.key == outputKey
+                if let pair = try? TaprootKeyPair(internalKey: privateKey, merkleRoot: input.tapMerkleRoot),
+                    pair.outputKey == outputKey
                 {
-                    keys.append(.taprootKeyPath(tweaked))
+                    keys.append(.taprootKeyPath(pair))
                 }
             }
             for leafHash in derivation.leafHashes {
@@ -167,9 +167,9 @@ struct InputPlan {
                 map.set(
                     PSBTKeyType.Input.partialSig, keyData: publicKeyBytes,
                     value: signature.der + [UInt8(sighashType.rawValue & 0xFF)])
-            case .taprootKeyPath(let privateKey):
+            case .taprootKeyPath(let pair):
                 let digest = try cache.taprootSignatureHash(inputIndex: index, type: sighashType)
-                let signature = try privateKey.signSchnorr(message: digest)
+                let signature = try pair.signSchnorr(message: digest)
                 map.set(
                     PSBTKeyType.Input.tapKeySig,
                     value: signature.bytes + (sighashType.rawValue == 0 ? [] : [UInt8(sighashType.rawValue)]))
