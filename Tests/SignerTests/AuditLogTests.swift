@@ -59,7 +59,7 @@ struct AuditLogTests {
         return entries.map { entry in
             let forged = AuditEntry(
                 sequence: entry.sequence, time: entry.time, psbtDigest: entry.psbtDigest, summary: entry.summary,
-                previousHash: previous, key: key)
+                previousHash: previous, key: key, ethereum: entry.ethereum)
             previous = forged.hash
             return forged.line()
         }
@@ -95,6 +95,93 @@ struct AuditLogTests {
         #expect(entry.hash != Self.otherKey.tag(encoding))
         #expect(entry.hashIsValid(key: Self.key))
         #expect(!entry.hashIsValid(key: Self.otherKey))
+    }
+
+    static let ethRecord = EthereumAuditRecord(
+        kind: .transaction, chainID: 131_277_322_940_537, from: "0x9858EfFD232B4033E47d90003D41EC34EcaEda94",
+        to: "0x3535353535353535353535353535353535353535", valueWei: "1000000000000000000", feeWei: "630000000000000",
+        call: "transfer 5 base units to 0xCdCdcDcDCDCdCdcDcdCDcdCdCdCdcdCdCdCDcdcD")
+
+    /// Two Bitcoin entries, an Ethereum entry, a Bitcoin entry; returns the journal and its head.
+    static func mixedLog() throws -> (AuditLog, AuditHead) {
+        var (log, head) = try makeLog(entries: 2)
+        let eth = try log.append(
+            signData: Array("eth sign-data".utf8), record: ethRecord,
+            summary: AuditSummary(
+                txid: "0x" + String(repeating: "ab", count: 32), destinations: [],
+                allowFlags: ["--allow-network"]),
+            key: key, anchor: head, time: time(2))
+        head = AuditHead(count: eth.sequence, hash: eth.hash)
+        let last = try log.append(
+            unsignedPSBT: Array("psbt 3".utf8), summary: summary(3), key: key, anchor: head, time: time(3))
+        return (log, AuditHead(count: last.sequence, hash: last.hash))
+    }
+
+    @Test("an Ethereum entry chains between PSBT entries, round-trips its fields and verifies")
+    func ethereumEntry() throws {
+        let (log, head) = try Self.mixedLog()
+        let entries = try log.entries()
+        #expect(entries.map(\.sequence) == [1, 2, 3, 4])
+        #expect(entries[2].ethereum == Self.ethRecord)
+        #expect(entries[2].keyed && entries[2].summary.allowFlags == ["--allow-network"])
+        #expect(entries[2].psbtDigest == SHA256.hash(Array("eth sign-data".utf8)))
+        #expect(entries.filter { $0.ethereum == nil }.count == 3)
+        let lines = try Self.lines(log)
+        #expect(lines[2].contains("\"chain\":\"eth\"") && lines[2].contains("\"chain_id\":131277322940537"))
+        #expect(lines[2].contains("\"value_wei\":\"1000000000000000000\"") && !lines[2].contains("psbt_sha256"))
+        // The PSBT entries keep their format: no Ethereum field.
+        #expect(!lines[1].contains("chain") && !lines[3].contains("chain") && lines[3].contains("psbt_sha256"))
+        #expect(try log.verify(key: Self.key, anchor: head).entries == 4)
+        // Its encoding has its own label: not the bytes of a PSBT entry with the same summary.
+        let entry = entries[2]
+        let ethBytes = AuditEntry.encoding(
+            sequence: 3, time: entry.time, psbtDigest: entry.psbtDigest, summary: entry.summary,
+            previousHash: entry.previousHash, keyed: true, ethereum: entry.ethereum)
+        let plainBytes = AuditEntry.encoding(
+            sequence: 3, time: entry.time, psbtDigest: entry.psbtDigest, summary: entry.summary,
+            previousHash: entry.previousHash, keyed: true)
+        #expect(entry.hash == Self.key.tag(ethBytes) && ethBytes != plainBytes)
+    }
+
+    @Test(
+        "an edited Ethereum field (value, recipient, fee, kind, chain id) is found at its line",
+        arguments: [
+            ("\"value_wei\":\"1000000000000000000\"", "\"value_wei\":\"9000000000000000000\""),
+            (
+                "\"to\":\"0x3535353535353535353535353535353535353535\"",
+                "\"to\":\"0x3636363636363636363636363636363636363636\""
+            ),
+            ("\"fee_wei\":\"630000000000000\"", "\"fee_wei\":\"63000000000000\""),
+            ("\"kind\":\"transaction\"", "\"kind\":\"personal-message\""),
+            ("\"chain_id\":131277322940537", "\"chain_id\":1"),
+        ])
+    func ethereumEdited(from: String, to: String) throws {
+        let (log, head) = try Self.mixedLog()
+        var lines = try Self.lines(log)
+        #expect(lines[2].contains(from))
+        lines[2] = lines[2].replacingOccurrences(of: from, with: to)
+        try Self.write(lines, to: log)
+        #expect(performing: { try log.verify(key: Self.key, anchor: head) }, throws: Self.brokenAt(3))
+    }
+
+    @Test("an Ethereum line without v 2, with an unknown kind or an unknown field is not an entry")
+    func ethereumMalformed() throws {
+        for (from, to) in [
+            ("\"v\":2", "\"v\":1"), ("\"kind\":\"transaction\"", "\"kind\":\"bribe\""),
+            ("\"chain\":\"eth\"", "\"chain\":\"eth\",\"extra\":1"), ("\"chain\":\"eth\"", "\"chain\":\"btc\""),
+        ] {
+            let (log, head) = try Self.mixedLog()
+            var lines = try Self.lines(log)
+            #expect(lines[2].contains(from))
+            lines[2] = lines[2].replacingOccurrences(of: from, with: to)
+            try Self.write(lines, to: log)
+            #expect(
+                performing: { try log.verify(key: Self.key, anchor: head) },
+                throws: { error in
+                    if case .malformedLine(let line, _) = error as? AuditError { return line == 3 }
+                    return false
+                })
+        }
     }
 
     @Test("an edited amount is found at its line (exit 3)")

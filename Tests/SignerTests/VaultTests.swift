@@ -237,7 +237,66 @@ struct VaultTests {
         var oddLength = [UInt8](good[0..<5]) + [15] + [UInt8](repeating: 9, count: 15) + [0, 0]
         #expect(throws: VaultError.self) { try VaultPayload.decode(SecretBytes(copying: badExponent)) }
         #expect(throws: VaultError.self) { try VaultPayload.decode(SecretBytes(copying: oddLength)) }
-        oddLength[0] = 3
+        oddLength[0] = 5
         #expect(throws: VaultError.self) { try VaultPayload.decode(SecretBytes(copying: oddLength)) }
+    }
+}
+
+/// The sealed payload with imported keys (layouts 3 and 4) and without (layouts 1 and 2, what older builds wrote and
+/// read).
+@Suite("Vault payload")
+struct VaultPayloadTests {
+    static let entropy = SecretBytes(copying: [UInt8](repeating: 0, count: 16))
+
+    @Test("without imported keys the payload keeps layout 1, byte for byte what older builds wrote")
+    func layoutOne() throws {
+        let payload = VaultPayload.encode(entropy: Self.entropy, passphrase: nil)
+        #expect(payload.unsafeCopyToArray() == [1, 16] + [UInt8](repeating: 0, count: 16) + [0, 0])
+        let (secret, passphrase, keys) = try VaultPayload.decode(payload)
+        #expect(secret.mnemonic?.entropy == Self.entropy && passphrase == nil && keys.isEmpty)
+    }
+
+    @Test("imported keys round-trip in layout 3 with chain, compression and label")
+    func layoutThree() throws {
+        let eth = try PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0x11, count: 32)))
+        let btc = try PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0x22, count: 32)))
+        let payload = VaultPayload.encode(
+            entropy: Self.entropy, passphrase: SecretBytes(utf8: "pass"),
+            importedKeys: [
+                ImportedKey(chain: .ethereum, key: eth, label: "hot ✓"),
+                ImportedKey(chain: .bitcoin, key: btc, compressed: false, label: ""),
+            ])
+        #expect(payload.unsafeCopyToArray().first == 3)
+        let (secret, passphrase, keys) = try VaultPayload.decode(payload)
+        #expect(secret.mnemonic?.entropy == Self.entropy)
+        #expect(passphrase == SecretBytes(utf8: "pass"))
+        #expect(keys.map(\.chain) == [.ethereum, .bitcoin] && keys.map(\.label) == ["hot ✓", ""])
+        #expect(keys[0].key.secret == eth.secret && keys[1].key.secret == btc.secret)
+        #expect(keys.map(\.compressed) == [true, false])
+        // Attack: a truncated or extended payload is corrupt, not half-read.
+        let bytes = payload.unsafeCopyToArray()
+        for bad in [Array(bytes.dropLast()), bytes + [0]] {
+            #expect(throws: VaultError.self) { try VaultPayload.decode(SecretBytes(copying: bad)) }
+        }
+    }
+
+    @Test("a SLIP-39 vault with imported keys is layout 4 and keeps its SLIP-39 parameters")
+    func layoutFour() throws {
+        let encrypted = SLIP39.EncryptedMasterSecret(
+            value: SecretBytes(copying: [UInt8](repeating: 7, count: 16)), identifier: 0x0ABC, extendable: true,
+            iterationExponent: 2)
+        let eth = try PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0x33, count: 32)))
+        let withKeys = VaultPayload.encode(
+            .slip39(encrypted), passphrase: nil, importedKeys: [ImportedKey(chain: .ethereum, key: eth, label: "a")])
+        #expect(withKeys.unsafeCopyToArray().first == 4)
+        let (secret, passphrase, keys) = try VaultPayload.decode(withKeys)
+        let restored = try #require(secret.slip39)
+        #expect(restored.value == encrypted.value && restored.identifier == 0x0ABC)
+        #expect(restored.extendable && restored.iterationExponent == 2 && passphrase == nil)
+        #expect(keys.count == 1 && keys[0].key.secret == eth.secret)
+        // Control: the same secret without keys stays at layout 2.
+        let without = VaultPayload.encode(.slip39(encrypted), passphrase: nil)
+        #expect(without.unsafeCopyToArray().first == 2)
+        #expect(try VaultPayload.decode(without).importedKeys.isEmpty)
     }
 }

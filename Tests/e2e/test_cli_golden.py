@@ -22,6 +22,7 @@ from pathlib import Path
 from cli_tree import GOLDEN, commands, help_env, update_golden
 from roundtrip_helpers import outside_address
 from signer_psbt import KDF, Vault, multisig_descriptor
+from test_eth_signer import sign_request
 
 
 def _compare(path: Path, actual: str, what: str) -> None:
@@ -178,7 +179,7 @@ def _backup_verify(bin_dir: Path, vault: Vault) -> dict:
     return json.loads(out)
 
 
-def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
+def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vectors):
     node, root = regtest_node, home.root
     runs = Runs(bin_dir, home.env, root)
     a, b, c = (Vault(bin_dir, home.env, root, name) for name in ("a", "b", "c"))
@@ -225,6 +226,24 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
         "--new-password-file",
         new_password,
     )
+    keystore_password = root / "keystore-pw.txt"
+    keystore_password.write_text("keystore\n")
+    signer(
+        "airlock-signer-key-export",
+        "key",
+        "export",
+        "--chain",
+        "eth",
+        "--kdf",
+        "pbkdf2",
+        "--keystore-password-file",
+        keystore_password,
+        "--yes",
+    )
+    hex_key = root / "key.hex"
+    hex_key.write_text("0x" + "11" * 32 + "\n")
+    signer("airlock-signer-key-import", "key", "import", hex_key, "--chain", "eth", "--label", "golden")
+    signer("airlock-signer-key-list", "key", "list")
     signer("airlock-signer-info", "info")
     descriptor = signer("airlock-signer-export", "export", "--script", "wpkh")["data"]
     signer("airlock-signer-address", "address", "--index", "0")
@@ -338,6 +357,8 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node):
     runs("airlock-signer-inspect--psbt", "airlock-signer", "inspect", root / "unsigned.psbt")
     watcher("airlock-watcher-inspect", "inspect", root / "unsigned.psbt")
     signer("airlock-signer-sign", "sign", root / "unsigned.psbt", "--yes", "--out", root / "signed.psbt")
+    _, eth_request = sign_request(vectors, b"golden", 3, 1)
+    signer("airlock-signer-sign--eth-stdin", "sign", "-", "--yes", input=eth_request)
     signer("airlock-signer-audit", "audit")
     signer("airlock-signer-audit--verify", "audit", "--verify")
     watcher("airlock-watcher-combine", "combine", root / "signed.psbt", "--out", root / "combined.psbt")

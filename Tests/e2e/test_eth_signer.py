@@ -6,6 +6,7 @@ and malformed requests exit 2."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 import zlib
@@ -236,3 +237,101 @@ def test_export_crypto_hdkey(signer, vectors):
     assert key[10] == "account.standard"
     expected = [Account.from_mnemonic(MNEMONIC, account_path=f"m/44'/60'/0'/0/{i}").address for i in range(5)]
     assert [a["address"] for a in out["addresses"]] == expected
+
+
+def test_eth_signatures_are_in_the_audit_journal(signer, vectors, home):
+    """An Ethereum signature is journalled like a PSBT (docs/formats.md): kind, chain, from, to, value, worst-case
+    fee, the ERC-20 call and the transaction hash eth-account computes; `audit --verify` checks it, and an edited
+    value is found (exit 3). A refused request leaves no entry."""
+    tx = TXS["eip1559"]
+    account = Account.from_mnemonic(MNEMONIC, account_path="m/44'/60'/0'/0/0")
+    expected = account.sign_transaction(tx)
+    data = unsigned_bytes(tx)
+    _, text = sign_request(vectors, data, 4, 1)
+    # Refused (fee above the maximum): nothing is journalled.
+    assert signer("sign", "-", "--yes", "--max-fee-eth", "0.001", input=text).returncode == 4
+    assert json.loads(signer("audit", "--json", check=True).stdout) == []
+    answer(vectors, signer("sign", "-", "--yes", input=text))
+    message = b"journal me"
+    _, text = sign_request(vectors, message, 3, 1, index=1)
+    answer(vectors, signer("sign", "-", "--yes", input=text))
+
+    entries = json.loads(signer("audit", "--json", check=True).stdout)
+    assert [e["seq"] for e in entries] == [1, 2]
+    first, second = entries
+    assert first["chain"] == "eth" and first["kind"] == "transaction" and first["chain_id"] == 1
+    assert first["from"] == account.address and first["to"] == TOKEN
+    assert first["value_wei"] == "0" and first["fee_wei"] == str(60_000 * 30_000_000_000)
+    assert first["call"] == f"transfer 12500000 base units to {to_checksum_address('0x' + 'cd' * 20)}"
+    assert first["txid"] == "0x" + bytes(expected.hash).hex()
+    assert first["data_sha256"] == hashlib.sha256(data).hexdigest() and "psbt_sha256" not in first
+    assert (
+        second["kind"] == "personal-message"
+        and second["txid"]
+        == "0x" + bytes(keccak(b"\x19Ethereum Signed Message:\n" + str(len(message)).encode() + message)).hex()
+    )
+    assert second["from"] == Account.from_mnemonic(MNEMONIC, account_path="m/44'/60'/0'/0/1").address
+    listing = signer("audit", check=True).stdout.decode()
+    assert f"eth transaction 0x{bytes(expected.hash).hex()} chain 1 from {account.address}" in listing
+    assert f"0 wei -> {TOKEN}" in listing
+
+    report = json.loads(signer("audit", "--verify", "--json", check=True).stdout)
+    assert report["entries"] == 2 and report["keyed"] == 2 and report["intact"]
+    journal = home.vault.parent / (home.vault.name + ".audit")
+    lines = journal.read_text().splitlines()
+    assert '"value_wei":"0"' in lines[0]
+    journal.write_text("\n".join([lines[0].replace('"value_wei":"0"', '"value_wei":"1"'), lines[1]]) + "\n")
+    proc = signer("audit", "--verify")
+    assert proc.returncode == 3 and b"line 1" in proc.stderr
+
+
+def test_unlimited_approval_and_permit_are_flagged(signer, vectors):
+    """As a user sees the review (stderr): an unlimited ERC-20 approval and an EIP-2612 permit carry a warning; a
+    finite approval and a plain typed message do not (controls)."""
+    spender = to_checksum_address("0x" + "ee" * 20)
+
+    def approve(amount: int) -> dict:
+        data = "0x095ea7b3" + "00" * 12 + spender[2:].lower() + f"{amount:064x}"
+        return dict(TXS["eip1559"], data=data)
+
+    _, text = sign_request(vectors, unsigned_bytes(approve(2**256 - 1)), 4, 1)
+    proc = signer("sign", "-", "--yes", input=text, check=True)
+    assert f"ERC-20: approve UNLIMITED for {spender}" in proc.stderr.decode()
+    assert "!!! unlimited token approval" in proc.stderr.decode()
+    _, text = sign_request(vectors, unsigned_bytes(approve(5_000_000)), 4, 1)
+    proc = signer("sign", "-", "--yes", input=text, check=True)
+    assert "approve 5000000 base units" in proc.stderr.decode() and "!!!" not in proc.stderr.decode()
+
+    permit = {
+        "types": {
+            "EIP712Domain": [
+                {"name": "name", "type": "string"},
+                {"name": "version", "type": "string"},
+                {"name": "chainId", "type": "uint256"},
+                {"name": "verifyingContract", "type": "address"},
+            ],
+            "Permit": [
+                {"name": "owner", "type": "address"},
+                {"name": "spender", "type": "address"},
+                {"name": "value", "type": "uint256"},
+                {"name": "nonce", "type": "uint256"},
+                {"name": "deadline", "type": "uint256"},
+            ],
+        },
+        "primaryType": "Permit",
+        "domain": {"name": "Token", "version": "1", "chainId": 1, "verifyingContract": TOKEN},
+        "message": {
+            "owner": Account.from_mnemonic(MNEMONIC, account_path="m/44'/60'/0'/0/0").address,
+            "spender": spender,
+            "value": 2**256 - 1,
+            "nonce": 0,
+            "deadline": 2**32,
+        },
+    }
+    _, text = sign_request(vectors, json.dumps(permit).encode(), 2, 1)
+    out = json.loads(signer("sign", "-", "--yes", "--json", input=text, check=True).stdout)
+    assert any("permit" in w for w in out["warnings"])
+    mail = json.loads((vectors / "ethereum" / "eip712" / "eip712_example_mail.json").read_text())["typed_data"]
+    _, text = sign_request(vectors, json.dumps(mail).encode(), 2, 1)
+    out = json.loads(signer("sign", "-", "--yes", "--json", input=text, check=True).stdout)
+    assert out["warnings"] == []

@@ -13,6 +13,7 @@ import pytest
 import shamir_mnemonic
 from embit import bip32, bip39
 from embit.networks import NETWORKS
+from eth_account import Account
 
 MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow"
 NET = NETWORKS["regtest"]
@@ -301,3 +302,36 @@ def test_init_slip39_checks_every_share(run, home, bin_dir):
     failed = run("airlock-signer", *args, *KDF, input="nope\n" * 9)
     assert failed.returncode == 4 and b"backup check failed" in failed.stderr
     assert not home.vault.exists()
+
+
+def test_slip39_vault_keeps_its_backup_when_a_key_is_imported(run, home):
+    """Both extensions of the sealed payload at once (docs/formats.md, layout 0x04): an imported key is listed and the
+    SLIP-39 backup split again afterwards still combines to the vault's seed."""
+    doc = init_slip39(run, home, "2of3")
+    pw = str(home.root / "pw.txt")
+    key = bytes(range(1, 33))
+    expected = Account.from_key(key).address
+    hex_file = write(home, "key.hex", key.hex())
+    imported = run(
+        "airlock-signer", "key", "import", hex_file, "--chain", "eth", "--label", "k", "--password-file", pw, "--json"
+    )
+    assert imported.returncode == 0, imported.stderr
+    listed = json.loads(run("airlock-signer", "key", "list", "--password-file", pw, "--json", check=True).stdout)
+    assert [k["address"] for k in listed["keys"]] == [expected]
+    again = run(
+        "airlock-signer",
+        "backup",
+        "slip39",
+        "--shares",
+        "2of3",
+        "--password-file",
+        pw,
+        "--json",
+        "--show-secret",
+        "--skip-backup-check",
+        check=True,
+    )
+    new = json.loads(again.stdout)
+    assert new["identifier"] == doc["identifier"]
+    secret = shamir_mnemonic.combine_mnemonics(new["groups"][0]["shares"][:2], b"")
+    assert fingerprint(secret) == doc["master_fingerprint"] == info(run, pw)["master_fingerprint"]

@@ -24,13 +24,20 @@ public struct AuditEntry: Sendable, Equatable {
     public let hash: [UInt8]
     /// Whether the hash is an HMAC under the journal key (v2), not a plain SHA-256 (v1).
     public let keyed: Bool
+    /// For an Ethereum signature (`"chain": "eth"`, always keyed): what was signed.
+    ///
+    /// Then `psbtDigest` is the SHA-256
+    /// of the request's sign-data, `summary.txid` the transaction hash (of the signed transaction) or, for a
+    /// message, the hash signed, and the summary has no destinations, change, fee or signed inputs.
+    public let ethereum: EthereumAuditRecord?
 
     /// The hash of the first entry's predecessor.
     public static let genesisHash = [UInt8](repeating: 0, count: 32)
 
     /// A new entry chained to `previousHash`, its hash computed: an HMAC under `key`, or (nil) the legacy SHA-256.
     init(
-        sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8], key: AuditKey?
+        sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8], key: AuditKey?,
+        ethereum: EthereumAuditRecord? = nil
     ) {
         self.sequence = sequence
         self.time = time
@@ -38,15 +45,16 @@ public struct AuditEntry: Sendable, Equatable {
         self.summary = summary
         self.previousHash = previousHash
         self.keyed = key != nil
+        self.ethereum = ethereum
         let encoding = Self.encoding(
             sequence: sequence, time: time, psbtDigest: psbtDigest, summary: summary, previousHash: previousHash,
-            keyed: key != nil)
+            keyed: key != nil, ethereum: ethereum)
         self.hash = key.map { $0.tag(encoding) } ?? SHA256.hash(encoding)
     }
 
     private init(
         sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8], hash: [UInt8],
-        keyed: Bool
+        keyed: Bool, ethereum: EthereumAuditRecord?
     ) {
         self.sequence = sequence
         self.time = time
@@ -55,6 +63,7 @@ public struct AuditEntry: Sendable, Equatable {
         self.previousHash = previousHash
         self.hash = hash
         self.keyed = keyed
+        self.ethereum = ethereum
     }
 
     /// Whether the stored hash is the hash of the fields: the HMAC under `key` for a keyed entry, the SHA-256 for a
@@ -62,7 +71,7 @@ public struct AuditEntry: Sendable, Equatable {
     func hashIsValid(key: AuditKey?) -> Bool {
         let encoding = Self.encoding(
             sequence: sequence, time: time, psbtDigest: psbtDigest, summary: summary, previousHash: previousHash,
-            keyed: keyed)
+            keyed: keyed, ethereum: ethereum)
         if keyed {
             guard let key else { return false }
             return key.tag(encoding) == hash
@@ -72,7 +81,8 @@ public struct AuditEntry: Sendable, Equatable {
 
     /// The canonical bytes the hash covers (docs/formats.md).
     static func encoding(
-        sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8], keyed: Bool
+        sequence: Int, time: String, psbtDigest: [UInt8], summary: AuditSummary, previousHash: [UInt8], keyed: Bool,
+        ethereum: EthereumAuditRecord? = nil
     ) -> [UInt8] {
         var out: [UInt8] = []
         func u64(_ value: UInt64) {
@@ -90,6 +100,39 @@ public struct AuditEntry: Sendable, Equatable {
             } else {
                 out.append(0)
             }
+        }
+        func optionalText(_ value: String?) {
+            if let value {
+                out.append(1)
+                text(value)
+            } else {
+                out.append(0)
+            }
+        }
+        if let ethereum {
+            // An Ethereum entry (always keyed): its own label, so no Bitcoin entry encodes to the same bytes.
+            text("airlock-audit-v2-eth")
+            u64(UInt64(sequence))
+            text(time)
+            bytes(psbtDigest)
+            text(summary.txid)
+            text(ethereum.kind.rawValue)
+            if let chainID = ethereum.chainID {
+                out.append(1)
+                u64(chainID)
+            } else {
+                out.append(0)
+            }
+            text(ethereum.from)
+            optionalText(ethereum.to)
+            optionalText(ethereum.valueWei)
+            optionalText(ethereum.feeWei)
+            optionalText(ethereum.call)
+            optionalText(summary.note)
+            u64(UInt64(summary.allowFlags.count))
+            for flag in summary.allowFlags { text(flag) }
+            bytes(previousHash)
+            return out
         }
         text(keyed ? "airlock-audit-v2" : "airlock-audit-v1")
         u64(UInt64(sequence))
@@ -121,6 +164,20 @@ public struct AuditEntry: Sendable, Equatable {
 
     /// The JSON object of the line.
     public var jsonObject: [String: Any] {
+        if let ethereum {
+            var object: [String: Any] = [
+                "v": 2, "chain": "eth", "kind": ethereum.kind.rawValue, "seq": sequence, "time": time,
+                "data_sha256": psbtDigest.hexString, "txid": summary.txid, "from": ethereum.from,
+                "allow": summary.allowFlags, "prev": previousHash.hexString, "hash": hash.hexString,
+            ]
+            if let chainID = ethereum.chainID { object["chain_id"] = NSNumber(value: chainID) }
+            if let to = ethereum.to { object["to"] = to }
+            if let value = ethereum.valueWei { object["value_wei"] = value }
+            if let fee = ethereum.feeWei { object["fee_wei"] = fee }
+            if let call = ethereum.call { object["call"] = call }
+            if let note = summary.note { object["note"] = note }
+            return object
+        }
         var object: [String: Any] = [
             "seq": sequence,
             "time": time,
@@ -172,6 +229,10 @@ public struct AuditEntry: Sendable, Equatable {
         }
         guard let sequence = int("seq") else { throw fail("seq is missing") }
         guard let time = o["time"] as? String else { throw fail("time is missing") }
+        if o["chain"] != nil {
+            try self.init(ethereumLine: o, sequence: sequence, time: time, number: number)
+            return
+        }
         guard let digest = hex("psbt_sha256") else { throw fail("psbt_sha256 is not 32 bytes of hex") }
         guard let txid = o["txid"] as? String else { throw fail("txid is missing") }
         guard let list = o["destinations"] as? [[String: Any]] else { throw fail("destinations is missing") }
@@ -214,6 +275,54 @@ public struct AuditEntry: Sendable, Equatable {
             summary: AuditSummary(
                 txid: txid, destinations: destinations, change: amount(o["change"]), fee: amount(o["fee"]),
                 note: o["note"] as? String, allowFlags: allowFlags, signedInputs: signedInputs),
-            previousHash: previous, hash: hash, keyed: keyed)
+            previousHash: previous, hash: hash, keyed: keyed, ethereum: nil)
+    }
+
+    /// Parses the fields of an Ethereum entry (`"chain": "eth"`), which is always keyed.
+    private init(ethereumLine o: [String: Any], sequence: Int, time: String, number: Int) throws(AuditError) {
+        func fail(_ reason: String) -> AuditError { .malformedLine(line: number, reason: reason) }
+        func hex(_ key: String) -> [UInt8]? {
+            guard let text = o[key] as? String, let bytes = try? [UInt8](hex: text), bytes.count == 32 else {
+                return nil
+            }
+            return bytes
+        }
+        func optionalText(_ key: String) throws(AuditError) -> String? {
+            guard let value = o[key] else { return nil }
+            guard let text = value as? String else { throw fail("\(key) is not text") }
+            return text
+        }
+        guard o["chain"] as? String == "eth" else { throw fail("chain is not \"eth\"") }
+        guard let version = o["v"] as? NSNumber, version.intValue == 2, Double(version.intValue) == version.doubleValue
+        else { throw fail("an Ethereum entry is not v 2") }
+        guard let kindText = o["kind"] as? String, let kind = EthereumAuditRecord.Kind(rawValue: kindText) else {
+            throw fail("kind is not transaction, typed-data or personal-message")
+        }
+        guard let digest = hex("data_sha256") else { throw fail("data_sha256 is not 32 bytes of hex") }
+        guard let txid = o["txid"] as? String else { throw fail("txid is missing") }
+        guard let from = o["from"] as? String else { throw fail("from is missing") }
+        var chainID: UInt64?
+        if let value = o["chain_id"] {
+            guard let n = value as? NSNumber, n.stringValue == String(n.uint64Value) else {
+                throw fail("chain_id is not an integer")
+            }
+            chainID = n.uint64Value
+        }
+        guard let flags = o["allow"] as? [String] else { throw fail("allow is not a list of strings") }
+        guard let previous = hex("prev") else { throw fail("prev is not 32 bytes of hex") }
+        guard let hash = hex("hash") else { throw fail("hash is not 32 bytes of hex") }
+        let known: Set<String> = [
+            "v", "chain", "kind", "seq", "time", "data_sha256", "txid", "from", "chain_id", "to", "value_wei",
+            "fee_wei", "call", "note", "allow", "prev", "hash",
+        ]
+        if let extra = o.keys.first(where: { !known.contains($0) }) { throw fail("unknown field '\(extra)'") }
+        let record = EthereumAuditRecord(
+            kind: kind, chainID: chainID, from: from, to: try optionalText("to"),
+            valueWei: try optionalText("value_wei"),
+            feeWei: try optionalText("fee_wei"), call: try optionalText("call"))
+        self.init(
+            sequence: sequence, time: time, psbtDigest: digest,
+            summary: AuditSummary(txid: txid, destinations: [], note: try optionalText("note"), allowFlags: flags),
+            previousHash: previous, hash: hash, keyed: true, ethereum: record)
     }
 }

@@ -44,9 +44,31 @@ public struct AuditLog: Sendable {
         try append(unsignedPSBT: unsignedPSBT, summary: summary, key: key, anchor: anchor, time: time, keyed: true)
     }
 
+    /// Appends a keyed entry for an Ethereum signature (`"chain": "eth"`), after checking the chain so far.
+    ///
+    /// - Parameters:
+    ///   - signData: the request's sign-data as read; only its SHA-256 is stored.
+    ///   - record: what was signed.
+    ///   - summary: the transaction hash (or the hash a message signature covers), the overrides in effect.
+    ///   - key: the journal key.
+    ///   - anchor: the head the vault header records.
+    ///   - time: the time recorded in the entry.
+    /// - Returns: the entry written.
+    /// - Throws: as for a PSBT.
+    @discardableResult
+    func append(
+        signData: [UInt8], record: EthereumAuditRecord, summary: AuditSummary, key: AuditKey, anchor: AuditHead?,
+        time: Date = Date()
+    ) throws(AuditError) -> AuditEntry {
+        try append(
+            unsignedPSBT: signData, summary: summary, key: key, anchor: anchor, time: time, keyed: true,
+            ethereum: record)
+    }
+
     /// Appends an entry; `keyed: false` writes the legacy unkeyed format (for migration tests only).
     func append(
-        unsignedPSBT: [UInt8], summary: AuditSummary, key: AuditKey?, anchor: AuditHead?, time: Date, keyed: Bool
+        unsignedPSBT: [UInt8], summary: AuditSummary, key: AuditKey?, anchor: AuditHead?, time: Date, keyed: Bool,
+        ethereum: EthereumAuditRecord? = nil
     ) throws(AuditError) -> AuditEntry {
         let created = !FileManager.default.fileExists(atPath: path)
         let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
@@ -61,7 +83,7 @@ public struct AuditLog: Sendable {
         let entry = AuditEntry(
             sequence: (existing.last?.sequence ?? 0) + 1, time: formatter.string(from: time),
             psbtDigest: SHA256.hash(unsignedPSBT), summary: summary,
-            previousHash: existing.last?.hash ?? AuditEntry.genesisHash, key: keyed ? key : nil)
+            previousHash: existing.last?.hash ?? AuditEntry.genesisHash, key: keyed ? key : nil, ethereum: ethereum)
         let line = Array((entry.line() + "\n").utf8)
         let written = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         guard written == line.count else { throw io("append to", path) }

@@ -42,10 +42,30 @@ public struct EthereumSigningSession: Sendable {
     /// 0.05 ETH.
     public static let defaultMaxFee = Wei(UInt256(50_000_000_000_000_000))
 
-    /// A session over `master` refusing fees above `maxFee`.
-    public init(master: ExtendedPrivateKey, maxFee: Wei = defaultMaxFee) {
+    /// Keys imported into the vault (`key import`), used when a request names one's address.
+    let importedKeys: [PrivateKey]
+
+    /// A session over `master` (and the vault's imported Ethereum keys) refusing fees above `maxFee`.
+    public init(master: ExtendedPrivateKey, maxFee: Wei = defaultMaxFee, importedKeys: [PrivateKey] = []) {
         self.master = master
         self.maxFee = maxFee
+        self.importedKeys = importedKeys
+    }
+
+    /// The imported key whose address `address` is, if any.
+    public func importedKey(address: EthereumAddress?) -> PrivateKey? {
+        guard let address else { return nil }
+        return importedKeys.first { $0.ethereumAddress == address }
+    }
+
+    /// The key a request is signed with: the imported key with the address it names, else the seed's key at its
+    /// path (an empty path with no imported key of that address: `EthereumSigningError.keyDerivation`).
+    public func signingKey(path: DerivationPath, address: EthereumAddress?) throws(EthereumSigningError) -> PrivateKey {
+        if let imported = importedKey(address: address) { return imported }
+        guard !path.components.isEmpty else {
+            throw .keyDerivation("the request names no derivation path and no imported key has its address")
+        }
+        return try key(at: path)
     }
 
     /// The key and address at `path`.
@@ -70,7 +90,7 @@ public struct EthereumSigningSession: Sendable {
     /// - Throws: `EthereumSigningError.invalidSignData` when the data is not what its type says,
     ///   `.keyDerivation`.
     public func review(_ request: Request) throws(EthereumSigningError) -> EthereumReview {
-        let from = try key(at: request.path).ethereumAddress
+        let from = try signingKey(path: request.path, address: request.address).ethereumAddress
         var refusals: [EthereumRefusal] = []
         var warnings: [String] = []
         var lines: [(String, String)] = []
@@ -143,12 +163,15 @@ public struct EthereumSigningSession: Sendable {
             refusals: refusals)
     }
 
-    /// Signs what `review` shows, with `v` as EIP-4527 wallets write it.
+    /// Signs what `review` shows, with `v` as EIP-4527 wallets write it, with the key at `path` (or the imported
+    /// key of `address`, as `review` chose it).
     ///
     /// - Throws: `EthereumSigningError.refused` when the review has refusals.
-    public func sign(_ review: EthereumReview, path: DerivationPath) throws(EthereumSigningError) -> EthereumSignature {
+    public func sign(
+        _ review: EthereumReview, path: DerivationPath, address: EthereumAddress? = nil
+    ) throws(EthereumSigningError) -> EthereumSignature {
         guard review.refusals.isEmpty else { throw .refused(review.refusals) }
-        let key = try key(at: path)
+        let key = try signingKey(path: path, address: address)
         guard key.ethereumAddress == review.from else {
             throw .keyDerivation("the key changed between review and sign")
         }

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Ethereum
 import Foundation
 
 /// An opened vault: its authenticated header and the secrets, in `SecretBytes` only.
@@ -17,15 +18,49 @@ public final class UnlockedVault: Sendable {
     public var mnemonic: Mnemonic? { secret.mnemonic }
     /// The BIP39 or SLIP-39 passphrase when the vault stores it.
     public let storedPassphrase: SecretBytes?
+    /// Private keys imported with `key import`, sealed in the payload with the seed.
+    public let importedKeys: [ImportedKey]
     /// The Argon2id key, kept to re-seal after a header change (multisig registration) without a second KDF run.
     let key: SecretBytes
 
-    init(vault: Vault, header: VaultHeader, secret: VaultSecret, storedPassphrase: SecretBytes?, key: SecretBytes) {
+    init(
+        vault: Vault, header: VaultHeader, secret: VaultSecret, storedPassphrase: SecretBytes?,
+        importedKeys: [ImportedKey] = [], key: SecretBytes
+    ) {
         self.vault = vault
         self.header = header
         self.secret = secret
         self.storedPassphrase = storedPassphrase
+        self.importedKeys = importedKeys
         self.key = key
+    }
+
+    /// The imported Ethereum key with `address`, if one was imported.
+    public func importedEthereumKey(address: EthereumAddress) -> ImportedKey? {
+        importedKeys.first { $0.chain == .ethereum && $0.ethereumAddress == address }
+    }
+
+    /// Seals `imported` into the vault with the keys already there (re-sealed atomically under the same key, fresh
+    /// nonce; the header and the journal's head are unchanged).
+    ///
+    /// - Returns: the vault's keys after the import.
+    /// - Throws: `VaultError.duplicateKey` when the same key is already imported for that chain, `.tooManyKeys`,
+    ///   `.io`.
+    @discardableResult
+    public func importKey(_ imported: ImportedKey) throws(VaultError) -> [ImportedKey] {
+        let address = imported.address(network: network)
+        if importedKeys.contains(where: { $0.chain == imported.chain && $0.address(network: network) == address }) {
+            throw .duplicateKey(address: address)
+        }
+        guard importedKeys.count < VaultPayload.maximumImportedKeys else {
+            throw .tooManyKeys(maximum: VaultPayload.maximumImportedKeys)
+        }
+        let keys = importedKeys + [imported]
+        try vault.write(
+            header: header,
+            payload: VaultPayload.encode(secret, passphrase: storedPassphrase, importedKeys: keys),
+            key: key, overwrite: true)
+        return keys
     }
 
     /// The network of the vault.
@@ -130,6 +165,39 @@ public final class UnlockedVault: Sendable {
         return entry
     }
 
+    /// Records an Ethereum signature in the journal (an entry with `"chain": "eth"`) and its head in the vault, as
+    /// `recordSignature(unsignedPSBT:summary:time:)` does for a PSBT.
+    ///
+    /// - Parameters:
+    ///   - signData: the request's sign-data as read (only its SHA-256 is stored).
+    ///   - review: what the user approved.
+    ///   - signature: the signature given; a transaction's hash is that of the signed transaction.
+    ///   - allowFlags: the overrides in effect.
+    ///   - time: the time recorded.
+    /// - Returns: the entry written.
+    /// - Throws: as `recordSignature(unsignedPSBT:summary:time:)`.
+    @discardableResult
+    public func recordEthereumSignature(
+        signData: [UInt8], review: EthereumReview, signature: EthereumSignature, allowFlags: [String],
+        time: Date = Date()
+    ) throws -> AuditEntry {
+        let identifier: [UInt8]
+        switch review.content {
+        case .transaction(let tx, _):
+            identifier = Keccak256.hash(try tx.signedSerialized(signature: signature.signature))
+        case .typedData, .personalMessage: identifier = review.signingHash
+        }
+        let entry = try auditLog.append(
+            signData: signData, record: EthereumAuditRecord(review: review),
+            summary: AuditSummary(
+                txid: "0x" + Ethereum.Hex.encode(identifier), destinations: [], allowFlags: allowFlags),
+            key: auditKey, anchor: header.auditHead, time: time)
+        var next = header
+        next.auditHead = AuditHead(count: entry.sequence, hash: entry.hash)
+        try vault.write(header: next, payload: payload(), key: key, overwrite: true)
+        return entry
+    }
+
     /// Verifies the journal with this vault's key and the head its header records.
     ///
     /// - Throws: `AuditError.brokenChain`, `.truncated`, `.malformedLine`, `.io`.
@@ -139,6 +207,6 @@ public final class UnlockedVault: Sendable {
 
     /// The plaintext payload again, for a re-seal.
     private func payload() -> SecretBytes {
-        VaultPayload.encode(secret, passphrase: storedPassphrase)
+        VaultPayload.encode(secret, passphrase: storedPassphrase, importedKeys: importedKeys)
     }
 }

@@ -104,12 +104,13 @@ public struct Vault: Sendable {
         do { payload = try PasswordSeal.open(box, key: key, associatedData: file.header.associatedData()) } catch {
             throw .tampered
         }
-        let (secret, passphrase) = try VaultPayload.decode(payload)
+        let (secret, passphrase, importedKeys) = try VaultPayload.decode(payload)
         if file.header.passphraseStored != (passphrase != nil) {
             throw .corrupt(reason: "passphrase_stored does not match the sealed payload")
         }
         let unlocked = UnlockedVault(
-            vault: self, header: file.header, secret: secret, storedPassphrase: passphrase, key: key)
+            vault: self, header: file.header, secret: secret, storedPassphrase: passphrase,
+            importedKeys: importedKeys, key: key)
         if let passphrase {
             // The passphrase is known, so the fingerprint must match: a last consistency check.
             let actual = try Self.masterKey(secret: secret, passphrase: passphrase, network: file.header.network)

@@ -28,6 +28,10 @@ public enum VaultError: Error, Equatable, Sendable {
     case io(operation: String, path: String, reason: String)
     /// A multisig wallet of that name (or with that descriptor) is already registered.
     case duplicateWallet(name: String)
+    /// That key is already imported (`key import`).
+    case duplicateKey(address: String)
+    /// The vault holds the most imported keys it takes.
+    case tooManyKeys(maximum: Int)
 }
 
 extension VaultError: CustomStringConvertible {
@@ -49,6 +53,8 @@ extension VaultError: CustomStringConvertible {
         case .keyDerivationFailed(let memory): "Argon2id could not allocate \(memory) MiB of memory"
         case .io(let operation, let path, let reason): "cannot \(operation) \(path): \(reason)"
         case .duplicateWallet(let name): "a multisig wallet named or equal to '\(name)' is already registered"
+        case .duplicateKey(let address): "the key of \(address) is already imported in this vault"
+        case .tooManyKeys(let maximum): "this vault already holds \(maximum) imported keys, the most it takes"
         }
     }
 }

@@ -35,6 +35,22 @@ extension AirlockSigner {
             let notes: [String]
         }
 
+        /// The lines of an Ethereum entry: kind, transaction hash, chain and signer, then what it pays or calls.
+        static func text(_ entry: AuditEntry, _ record: EthereumAuditRecord) -> String {
+            var line = "#\(entry.sequence) \(entry.time) eth \(record.kind.rawValue) \(entry.summary.txid)"
+            if let chainID = record.chainID { line += " chain \(chainID)" }
+            line += " from \(record.from)"
+            if let fee = record.feeWei { line += " fee \(fee) wei" }
+            if !entry.summary.allowFlags.isEmpty {
+                line += " overrides " + entry.summary.allowFlags.joined(separator: " ")
+            }
+            if record.kind == .transaction {
+                line += "\n    \(record.valueWei ?? "0") wei -> \(record.to ?? "(contract creation)")"
+            }
+            if let call = record.call { line += "\n    \(call)" }
+            return line
+        }
+
         func run() async throws {
             try await ErrorReporting.run {
                 let log = AuditLog(vaultPath: options.vaultPath)
@@ -76,6 +92,10 @@ extension AirlockSigner {
                 }
                 if entries.isEmpty { print("Nothing signed yet (\(log.path)).") }
                 for entry in entries {
+                    if let ethereum = entry.ethereum {
+                        print(Self.text(entry, ethereum))
+                        continue
+                    }
                     var line = "#\(entry.sequence) \(entry.time) txid \(entry.summary.txid)"
                     if let fee = entry.summary.fee { line += " fee \(fee.sats) sat" }
                     if !entry.summary.signedInputs.isEmpty {

@@ -41,10 +41,6 @@ enum EthereumSignCommand {
         do { maxFee = try Wei(etherString: maxFeeEth) } catch {
             throw CLIError(.usage, "--max-fee-eth is not an amount of ETH: \(maxFeeEth)")
         }
-        guard !request.derivationPath.components.isEmpty else {
-            throw CLIError(
-                .refused, "refused: the request names no derivation path (an imported key), none is held here")
-        }
         var children: [ChildNumber] = []
         for component in request.derivationPath.components {
             guard case .index(let index, let hardened) = component,
@@ -66,11 +62,24 @@ enum EthereumSignCommand {
             }
         let unlocked = try vault.unlock()
         let master = try vault.masterKey(of: unlocked)
-        if let source = request.derivationPath.sourceFingerprint, source.rawValue != master.fingerprint.value {
-            throw CLIError(
-                .refused, "refused: the request is for seed \(source), this vault is \(master.fingerprint.hexString)")
+        let imported = address.flatMap { unlocked.importedEthereumKey(address: $0) }
+        if imported == nil {
+            // A key of the seed: the request must be for this seed and name a path.
+            if let source = request.derivationPath.sourceFingerprint, source.rawValue != master.fingerprint.value {
+                throw CLIError(
+                    .refused,
+                    "refused: the request is for seed \(source), this vault is \(master.fingerprint.hexString)")
+            }
+            guard !children.isEmpty else {
+                throw CLIError(
+                    .refused,
+                    "refused: the request names no derivation path, and no imported key has "
+                        + (address.map { "its address \($0.checksummed)" } ?? "an address it names"))
+            }
         }
-        let session = EthereumSigningSession(master: master, maxFee: maxFee)
+        let session = EthereumSigningSession(
+            master: master, maxFee: maxFee,
+            importedKeys: unlocked.importedKeys.filter { $0.chain == .ethereum }.map(\.key))
         let review: EthereumReview
         do {
             review = try session.review(
@@ -86,14 +95,20 @@ enum EthereumSignCommand {
             case .typedData: "eth-typed-data"
             case .personalMessage: "eth-personal-message"
             }
+        // A key imported into the vault (`key import`) is named in the review, so the user sees which key signs.
+        var lines = review.lines
+        if let imported {
+            let label = DisplayText.clean(imported.label)
+            lines.insert(("Key", "imported" + (label.isEmpty ? "" : " (\(label))")), at: min(1, lines.count))
+        }
         func report(_ verdict: String, signature: String?, ur: String?, written: [String]) -> Output {
             Output(
                 verdict: verdict, type: type, chainID: review.chainID, from: review.from.checksummed,
-                review: review.lines.map { Output.Line(label: $0.label, value: $0.value) }, warnings: review.warnings,
+                review: lines.map { Output.Line(label: $0.label, value: $0.value) }, warnings: review.warnings,
                 refusals: review.refusals.map(\.description), signature: signature, ur: ur, written: written)
         }
         if !vault.json {
-            Diagnostics.print(review.lines.map { "\($0.label): \($0.value)" }.joined(separator: "\n"))
+            Diagnostics.print(lines.map { "\($0.label): \($0.value)" }.joined(separator: "\n"))
             for warning in review.warnings { Diagnostics.print("!!! \(warning)") }
         }
         guard review.refusals.isEmpty else {
@@ -106,9 +121,11 @@ enum EthereumSignCommand {
             }
         }
         let signature: EthereumSignature
-        do { signature = try session.sign(review, path: path) } catch {
+        do { signature = try session.sign(review, path: path, address: address) } catch {
             throw CLIError(.refused, "not signed: \(error)")
         }
+        try unlocked.recordEthereumSignature(
+            signData: request.signData, review: review, signature: signature, allowFlags: vault.airGapOverrides)
         let answer = UREthSignature(requestID: request.requestID, signature: signature.bytes, origin: "airlock-signer")
         let urText = try URRegistryItem.ethSignature(answer).ur().string
         let preferred: QRFormatOption? = format == .ur ? .ur : nil

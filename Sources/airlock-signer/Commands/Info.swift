@@ -7,7 +7,8 @@ extension AirlockSigner {
     /// `airlock-signer info`: what the vault header says, once the password has authenticated it; no secrets.
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the vault's network, master fingerprint and registered wallets (no secrets).",
+            abstract:
+                "Show the vault's network, master fingerprint, registered wallets and imported keys (no secrets).",
             discussion: """
                 Asks for the password (or --password-file) and shows only what the vault key authenticates: the \
                 header is bound to the sealed payload, so an edited header (a wallet slipped in) fails (exit 3).
@@ -22,7 +23,13 @@ extension AirlockSigner {
         func run() async throws {
             try await ErrorReporting.run {
                 // Only what the vault key authenticates is shown (the header is bound to the sealed payload).
-                let header = try options.unlock().header
+                let unlocked = try options.unlock()
+                let header = unlocked.header
+                let keys = unlocked.importedKeys.map {
+                    KeyJSON(
+                        chain: $0.chain.name, address: $0.address(network: unlocked.network), path: nil,
+                        label: DisplayText.clean($0.label), format: nil, secret: nil, keystore: nil, written: nil)
+                }
                 let auditEntries = (try? AuditLog(vaultPath: options.vaultPath).entries().count) ?? 0
                 if options.json {
                     try JSONOutput.print(
@@ -34,7 +41,8 @@ extension AirlockSigner {
                                 algorithm: "argon2id", memoryMib: Int(header.kdf.memoryBytes >> 20),
                                 passes: Int(header.kdf.iterations)),
                             passphraseStored: header.passphraseStored,
-                            multisig: header.multisigWallets.map(MultisigJSON.init), auditEntries: auditEntries))
+                            multisig: header.multisigWallets.map(MultisigJSON.init), auditEntries: auditEntries,
+                            importedKeys: keys))
                 } else {
                     var text = "vault: \(options.vaultPath)\n"
                     text += "network: \(header.network.rawValue)\n"
@@ -45,6 +53,11 @@ extension AirlockSigner {
                     for wallet in header.multisigWallets {
                         text +=
                             "  \(DisplayText.clean(wallet.name)): \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)\n"
+                    }
+                    text += "imported keys: \(keys.count)\n"
+                    for key in keys {
+                        let label = key.label ?? ""
+                        text += "  \(key.chain) \(key.address)" + (label.isEmpty ? "" : " \(label)") + "\n"
                     }
                     text += "audit entries: \(auditEntries)"
                     print(text)

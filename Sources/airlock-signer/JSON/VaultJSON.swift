@@ -20,6 +20,8 @@ struct InfoJSON: Encodable, Sendable {
     let passphraseStored: Bool
     let multisig: [MultisigJSON]
     let auditEntries: Int
+    /// The keys imported with `key import` (chain, address, label; no secret).
+    let importedKeys: [KeyJSON]
 }
 
 /// One registered multisig wallet (`multisig list`, `multisig register`, `info`).
@@ -76,7 +78,8 @@ struct AuditEntryJSON: Encodable, Sendable {
     }
     let seq: Int
     let time: String
-    let psbtSha256: String
+    /// Absent for an Ethereum entry, which has `data_sha256`.
+    let psbtSha256: String?
     let txid: String
     let destinations: [Destination]
     let prev: String
@@ -84,11 +87,31 @@ struct AuditEntryJSON: Encodable, Sendable {
     let change: UInt64?
     let fee: UInt64?
     let note: String?
+    /// `"eth"` for an Ethereum entry; then the fields below (docs/formats.md).
+    let chain: String?
+    let kind: String?
+    let dataSha256: String?
+    let chainId: UInt64?
+    let from: String?
+    let to: String?
+    let valueWei: String?
+    let feeWei: String?
+    let call: String?
 
     init(_ entry: AuditEntry) {
         seq = entry.sequence
         time = entry.time
-        psbtSha256 = entry.psbtDigest.hexString
+        let ethereum = entry.ethereum
+        psbtSha256 = ethereum == nil ? entry.psbtDigest.hexString : nil
+        dataSha256 = ethereum == nil ? nil : entry.psbtDigest.hexString
+        chain = ethereum == nil ? nil : "eth"
+        kind = ethereum?.kind.rawValue
+        chainId = ethereum?.chainID
+        from = ethereum?.from
+        to = ethereum?.to
+        valueWei = ethereum?.valueWei
+        feeWei = ethereum?.feeWei
+        call = ethereum?.call
         txid = entry.summary.txid
         destinations = entry.summary.destinations.map { Destination(address: $0.address, amount: $0.amount.sats) }
         prev = entry.previousHash.hexString

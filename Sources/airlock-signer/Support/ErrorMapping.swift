@@ -1,5 +1,6 @@
 import Bitcoin
 import CLISupport
+import Ethereum
 import Signer
 
 // The exit status of each library error (docs/architecture.md section 2), mapped in one place for ErrorReporting.
@@ -8,7 +9,7 @@ extension VaultError: ExitStatusProviding {
     public var exitStatus: ExitStatus {
         switch self {
         case .notFound, .io, .keyDerivationFailed: .io
-        case .alreadyExists: .refused
+        case .alreadyExists, .duplicateKey, .tooManyKeys: .refused
         case .corrupt, .unsupportedVersion, .invalidKDFParameters, .duplicateWallet: .invalidInput
         case .wrongPassword, .tampered, .wrongPassphrase: .authentication
         case .passphraseRequired: .usage
@@ -20,6 +21,15 @@ extension MultisigError: ExitStatusProviding {
     public var exitStatus: ExitStatus {
         switch self {
         case .notACosigner, .cosignerKeyMismatch, .duplicateKey: .refused
+        default: .invalidInput
+        }
+    }
+}
+
+extension KeystoreError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .wrongPassword: .authentication
         default: .invalidInput
         }
     }
