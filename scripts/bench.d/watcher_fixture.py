@@ -1,22 +1,24 @@
 #!/usr/bin/env python3
-"""The chain of the watcher section of scripts/bench: a regtest node whose chain holds 5,000 transactions to one
-wallet, each paying it two outputs (10,000 UTXOs), spread over its receive and change addresses so a gap-limit-20
-discovery finds them all.
+"""The chains of the watcher section of scripts/bench: a regtest node whose chain holds N transactions to one
+wallet (5,000 by default; 1,000 and 20,000 for the growth rows), each paying it two outputs (2N UTXOs), spread over
+its receive and change addresses so a gap-limit-20 discovery finds them all.
 
 The wallet is BIP84 (wpkh) on the BIP39 test mnemonic "abandon ... about", account m/84h/1h/0h. Its transactions:
-transaction i pays receive index i // 5 (1,000 receive addresses, 5 outputs each) and change index i // 20 (250
+transaction i pays receive index i // 5 (N/5 receive addresses, 5 outputs each) and change index i // 20 (N/20
 change addresses, 20 outputs each), with values drawn log-uniformly from 1,000 to 2,000,000 sat by a seeded
-generator. They spend the outputs of 4 fan-out transactions (1,250 outputs each, ~155,000 WU: under the standard
-400,000 WU) that a funder key makes from 4 mature coinbases, and are mined with `generateblock`, 250 per block,
-in 20 blocks.
+generator (the same draws for every N: a smaller chain's values are a prefix of a larger one's). They spend the
+outputs of ceil(N / 1,250) fan-out transactions (at most 1,250 outputs each, ~155,000 WU: under the standard
+400,000 WU) that a funder key makes from as many mature coinbases, and are mined with `generateblock`, 250 per
+block, in N/250 blocks.
 
 Generation takes a minute or two (embit signs 5,000 inputs, the kernel validates the blocks), so the datadir is
-cached under $XDG_CACHE_HOME/airlock-bench (else ~/.cache/airlock-bench) in a directory named after VERSION, with
-the expected figures in fixture.json. Change anything that changes the chain, and bump VERSION.
+cached under $XDG_CACHE_HOME/airlock-bench (else ~/.cache/airlock-bench) in a directory named after VERSION and N
+(`watcher-v1` for 5,000, the first chain's name; `watcher-v1-N` otherwise), with the expected figures in
+fixture.json. Change anything that changes the chain, and bump VERSION.
 
-Usage: watcher_fixture.py [--cache DIR]   (prints fixture.json; builds the cache first if needed)
-As a module: `ensure(cache_dir)` returns the fixture dict; `start_node(fixture, workdir)` starts a node on a copy
-of the cached datadir (the node writes to its datadir, the cache stays as built).
+Usage: watcher_fixture.py [--cache DIR] [--transactions N]   (prints fixture.json; builds the cache first if needed)
+As a module: `ensure(cache_dir, transactions)` returns the fixture dict; `start_node(fixture, workdir)` starts a node
+on a copy of the cached datadir (the node writes to its datadir, the cache stays as built).
 """
 
 from __future__ import annotations
@@ -44,10 +46,11 @@ VERSION = "watcher-v1"
 NET = NETWORKS["regtest"]
 MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
 ACCOUNT_PATH = "84h/1h/0h"
-TRANSACTIONS = 5_000
+TRANSACTIONS = 5_000  # the default chain
+SIZES = (1_000, 5_000, 20_000)  # the growth rows
 RECEIVE_PER_ADDRESS = 5
 CHANGE_PER_ADDRESS = 20
-FANOUTS = 4
+PER_FANOUT = 1_250
 PER_BLOCK = 250
 MIN_SATS, MAX_SATS = 1_000, 2_000_000
 WALLET_TX_FEE = 300  # sat; a 1-input, 2-output P2WPKH transaction is 141 vB
@@ -82,28 +85,34 @@ def _values(count: int) -> list[int]:
     return [int(math.exp(rng.uniform(math.log(MIN_SATS), math.log(MAX_SATS)))) for _ in range(count)]
 
 
-def build(datadir: Path) -> dict:
-    """Builds the chain in a fresh node at `datadir`; returns the fixture's figures."""
+def cache_name(transactions: int) -> str:
+    return VERSION if transactions == TRANSACTIONS else f"{VERSION}-{transactions}"
+
+
+def build(datadir: Path, transactions: int = TRANSACTIONS) -> dict:
+    """Builds the chain of `transactions` wallet transactions in a fresh node at `datadir`; returns its figures."""
+    if transactions <= 0 or transactions % CHANGE_PER_ADDRESS or transactions % PER_BLOCK:
+        raise ValueError(f"{transactions} transactions: must be a positive multiple of {PER_BLOCK}")
     started = time.perf_counter()
     info, xpub = account()
-    node = RegtestNode.start(datadir)
+    fanout_count = -(-transactions // PER_FANOUT)
+    node = RegtestNode.start(datadir, timeout=300)
     try:
         funder_address = FUNDER_SPK.address(NET)
-        # FANOUTS coinbases to the funder, matured by 100 blocks to the faucet.
-        node.mine(FANOUTS, funder_address)
+        # One coinbase per fan-out to the funder, matured by 100 blocks to the faucet.
+        node.mine(fanout_count, funder_address)
         node.mine(100)
         coinbases = []
-        for height in range(1, FANOUTS + 1):
+        for height in range(1, fanout_count + 1):
             block = node.cli("getblock", node.cli("getblockhash", height), 2)
             cb = block["tx"][0]
             coinbases.append((cb["txid"], 0, round(cb["vout"][0]["value"] * 100_000_000)))
 
-        values = _values(2 * TRANSACTIONS)
-        needs = [values[2 * i] + values[2 * i + 1] + WALLET_TX_FEE for i in range(TRANSACTIONS)]
-        per_fanout = TRANSACTIONS // FANOUTS
+        values = _values(2 * transactions)
+        needs = [values[2 * i] + values[2 * i + 1] + WALLET_TX_FEE for i in range(transactions)]
         fanouts, funding = [], []  # funding[i] = (txid, vout, value) that wallet transaction i spends
         for f, (cb_txid, cb_vout, cb_value) in enumerate(coinbases):
-            chunk = needs[f * per_fanout : (f + 1) * per_fanout]
+            chunk = needs[f * PER_FANOUT : (f + 1) * PER_FANOUT]
             outs = [TransactionOutput(v, FUNDER_SPK) for v in chunk]
             vsize = 11 + 68 + 31 * (len(outs) + 1) + 3
             change = cb_value - sum(chunk) - vsize * FANOUT_FEE_RATE
@@ -117,7 +126,7 @@ def build(datadir: Path) -> dict:
         node.cli("generateblock", FAUCET_ADDRESS, fanouts)
 
         wallet_txs = []
-        for i in range(TRANSACTIONS):
+        for i in range(transactions):
             txid, vout, value = funding[i]
             tx = Transaction(
                 version=2,
@@ -130,7 +139,7 @@ def build(datadir: Path) -> dict:
             sign_p2wpkh(tx, 0, FUNDER_KEY, value)
             wallet_txs.append(tx.serialize().hex())
         first_height = node.height() + 1
-        for start in range(0, TRANSACTIONS, PER_BLOCK):
+        for start in range(0, transactions, PER_BLOCK):
             node.cli("generateblock", FAUCET_ADDRESS, wallet_txs[start : start + PER_BLOCK])
         height = node.height()
         # Spot checks through the node: the wallet's first receive script holds RECEIVE_PER_ADDRESS outputs.
@@ -144,30 +153,32 @@ def build(datadir: Path) -> dict:
         **info,
         "mnemonic": MNEMONIC,
         "account_path": ACCOUNT_PATH,
-        "transactions": TRANSACTIONS,
-        "utxos": 2 * TRANSACTIONS,
+        "transactions": transactions,
+        "utxos": 2 * transactions,
         "balance_sats": sum(values),
-        "receive_addresses": TRANSACTIONS // RECEIVE_PER_ADDRESS,
-        "change_addresses": TRANSACTIONS // CHANGE_PER_ADDRESS,
-        "blocks_with_wallet_transactions": (TRANSACTIONS + PER_BLOCK - 1) // PER_BLOCK,
+        "receive_addresses": transactions // RECEIVE_PER_ADDRESS,
+        "change_addresses": transactions // CHANGE_PER_ADDRESS,
+        "blocks_with_wallet_transactions": (transactions + PER_BLOCK - 1) // PER_BLOCK,
         "first_height": first_height,
         "height": height,
         "build_seconds": round(time.perf_counter() - started, 1),
     }
 
 
-def ensure(cache: Path) -> dict:
-    """The cached fixture (its datadir at fixture["datadir"]), built first if missing."""
-    target = cache / VERSION
+def ensure(cache: Path, transactions: int = TRANSACTIONS) -> dict:
+    """The cached fixture of `transactions` wallet transactions (its datadir at fixture["datadir"]), built first if
+    missing."""
+    name = cache_name(transactions)
+    target = cache / name
     meta = target / "fixture.json"
     if meta.exists():
         fixture = json.loads(meta.read_text())
     else:
         cache.mkdir(parents=True, exist_ok=True)
-        building = cache / (VERSION + ".building")
+        building = cache / (name + ".building")
         shutil.rmtree(building, ignore_errors=True)
-        print(f"watcher fixture: building the {TRANSACTIONS}-transaction chain in {building} ...", file=sys.stderr)
-        fixture = build(building / "datadir")
+        print(f"watcher fixture: building the {transactions}-transaction chain in {building} ...", file=sys.stderr)
+        fixture = build(building / "datadir", transactions)
         (building / "fixture.json").write_text(json.dumps(fixture, indent=1) + "\n")
         os.replace(building, target)
         print(f"watcher fixture: built in {fixture['build_seconds']} s, cached in {target}", file=sys.stderr)
@@ -192,8 +203,11 @@ def start_node(fixture: dict, workdir: Path) -> RegtestNode:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cache", type=Path, default=default_cache())
+    p.add_argument(
+        "--transactions", type=int, default=TRANSACTIONS, help=f"wallet transactions (default {TRANSACTIONS})"
+    )
     args = p.parse_args()
-    print(json.dumps(ensure(args.cache), indent=1))
+    print(json.dumps(ensure(args.cache, args.transactions), indent=1))
 
 
 if __name__ == "__main__":
