@@ -27,6 +27,14 @@ public protocol ChainSource: Sendable {
 
     /// Closes any open connection.
     func close() async
+
+    /// How many `sync` calls a wallet sync may keep in flight at once (1: one after another). A source above 1 must
+    /// be safe to call from several tasks at once.
+    var pipelineDepth: Int { get }
+}
+
+extension ChainSource {
+    public var pipelineDepth: Int { 1 }
 }
 
 /// What the backend tells about itself.

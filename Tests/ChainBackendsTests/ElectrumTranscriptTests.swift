@@ -219,17 +219,18 @@ struct ElectrumTranscriptTests {
         let sync = Task { () async throws -> SyncSummary in
             try await WalletSync(store: store, wallet: wallet, source: client).run()
         }
-        // The tip: a regtest header that meets its target.
-        let tipRequest = try await Self.request(on: server.first)
-        #expect(tipRequest["method"]?.string == "blockchain.headers.subscribe")
+        // A batch (pipelined: more are in flight) asks for the tip, then the histories; the tip is a regtest header
+        // that meets its target, one history is answered, then the server goes away.
+        let items = try #require(try await Self.request(on: server.first).array)
+        #expect(items.first?["method"]?.string == "blockchain.headers.subscribe")
+        #expect(items.dropFirst().allSatisfy { $0["method"]?.string == "blockchain.scripthash.get_history" })
         let header = try Self.minedRegtestHeader()
         try await Self.send(
-            Self.line(Self.answer(tipRequest, result: .object(["height": 5, "hex": .string(header.bytes.hexString)]))),
-            on: server.first)
-        // The first history batch: one answer, then the server goes away.
-        let items = try #require(try await Self.request(on: server.first).array)
-        #expect(items.first?["method"]?.string == "blockchain.scripthash.get_history")
-        try await Self.send(Self.line(Self.answer(items[0], result: [])), on: server.first)
+            Self.line(
+                .array([
+                    Self.answer(items[0], result: .object(["height": 5, "hex": .string(header.bytes.hexString)])),
+                    Self.answer(items[1], result: []),
+                ])), on: server.first)
         try await server.first.close()
         await #expect(throws: SyncError.chain(.connectionFailed(host: "test", port: 1, reason: "connection refused"))) {
             try await sync.value
@@ -239,10 +240,131 @@ struct ElectrumTranscriptTests {
         #expect(try store.syncedTip(walletID: walletID) == nil)
     }
 
-    static func minedRegtestHeader() throws -> BlockHeader {
+    @Test("two batches in flight on one connection: each gets its own answers, whichever comes first")
+    func pipelinedBatches() async throws {
+        let server = Server()
+        let connection = server.connection()
+        let first = Task { () async throws -> [Result<JSONValue, ChainError>] in
+            try await connection.batch([RPCRequest("a.one"), RPCRequest("a.two")])
+        }
+        let firstItems = try #require(try await Self.request(on: server.first).array)
+        let second = Task { () async throws -> [Result<JSONValue, ChainError>] in
+            try await connection.batch([RPCRequest("b.one"), RPCRequest("b.two")])
+        }
+        let secondItems = try #require(try await Self.request(on: server.first).array)
+        // The second batch is answered before the first.
+        for items in [secondItems, firstItems] {
+            try await Self.send(
+                Self.line(.array(items.map { Self.answer($0, result: $0["method"] ?? .null) })), on: server.first)
+        }
+        #expect(try await first.value.map { try $0.get().string } == ["a.one", "a.two"])
+        #expect(try await second.value.map { try $0.get().string } == ["b.one", "b.two"])
+    }
+
+    /// A chain for the sync transcripts: a transaction paying `script`, alone in the block at `height`, whose header
+    /// (merkle root = the txid) and its predecessor's are mined to the regtest target and linked.
+    struct OneTransactionChain {
+        let script = Script([0x00, 0x14] + [UInt8](repeating: 0x42, count: 20))
+        let height = 7
+        let transaction: Transaction
+        let previous: BlockHeader
+        let block: BlockHeader
+
+        init() throws {
+            let foreign = try Txid(bytes: [UInt8](repeating: 9, count: 32))
+            transaction = Transaction(
+                inputs: [TxIn(previousOutput: OutPoint(txid: foreign, vout: 0), sequence: .final)],
+                outputs: [TxOut(value: try Amount(sats: 50_000), scriptPubKey: script)])
+            previous = try ElectrumTranscriptTests.minedRegtestHeader()
+            block = try ElectrumTranscriptTests.minedRegtestHeader(
+                previous: previous.hash, merkleRoot: transaction.txid.bytes)
+        }
+
+        /// The answers to a sync's two round trips; `headers` replaces the block.headers answer.
+        func serve(_ server: NIOAsyncTestingChannel, headers: JSONValue? = nil) async throws {
+            let first = try #require(try await ElectrumTranscriptTests.request(on: server).array)
+            try await ElectrumTranscriptTests.send(
+                ElectrumTranscriptTests.line(
+                    .array([
+                        ElectrumTranscriptTests.answer(
+                            first[0], result: .object(["height": .number(Double(height)), "hex": .string(block.bytes.hexString)])),
+                        ElectrumTranscriptTests.answer(
+                            first[1],
+                            result: [.object(["tx_hash": .string(transaction.txid.hexString), "height": .number(Double(height))])]),
+                    ])), on: server)
+            let second = try #require(try await ElectrumTranscriptTests.request(on: server).array)
+            #expect(
+                second.compactMap { $0["method"]?.string } == [
+                    "blockchain.transaction.get", "blockchain.transaction.get_merkle", "blockchain.block.headers",
+                ])
+            // One range: the block and its predecessor.
+            #expect(second[2]["params"] == [.number(Double(height - 1)), 2])
+            let range = JSONValue.object([
+                "count": 2, "hex": .string((previous.bytes + block.bytes).hexString), "max": 2016,
+            ])
+            try await ElectrumTranscriptTests.send(
+                ElectrumTranscriptTests.line(
+                    .array([
+                        ElectrumTranscriptTests.answer(second[0], result: .string(transaction.serialized().hexString)),
+                        ElectrumTranscriptTests.answer(
+                            second[1], result: .object(["block_height": .number(Double(height)), "merkle": [], "pos": 0])),
+                        ElectrumTranscriptTests.answer(second[2], result: headers ?? range),
+                    ])), on: server)
+        }
+    }
+
+    @Test("a sync in two round trips: histories, then transactions, proofs and one header range (the control)")
+    func syncWithHeaderRange() async throws {
+        let chain = try OneTransactionChain()
+        let server = Server()
+        let client = ElectrumClient(connection: server.connection(), network: .regtest, url: "electrum://test:1")
+        let sync = Task { try await client.sync(SyncRequest(scripts: [chain.script])) }
+        try await chain.serve(server.first)
+        let update = try await sync.value
+        #expect(update.transactions[chain.transaction.txid] == chain.transaction)
+        #expect(
+            update.anchors[chain.transaction.txid]
+                == BlockAnchor(height: chain.height, blockHash: chain.block.hashHex, verified: true))
+    }
+
+    @Test("a header range with fewer headers than asked for is refused")
+    func shortHeaderRange() async throws {
+        let chain = try OneTransactionChain()
+        let server = Server()
+        let client = ElectrumClient(connection: server.connection(), network: .regtest, url: "electrum://test:1")
+        let sync = Task { try await client.sync(SyncRequest(scripts: [chain.script])) }
+        try await chain.serve(
+            server.first, headers: .object(["count": 1, "hex": .string(chain.block.bytes.hexString), "max": 2016]))
+        guard case .protocolViolation(let why) = await Self.error(of: sync) else {
+            Issue.record("expected a protocol violation")
+            return
+        }
+        #expect(why.contains("block.headers"))
+    }
+
+    @Test("a header range whose block does not link to its predecessor is refused")
+    func unlinkedHeaderRange() async throws {
+        let chain = try OneTransactionChain()
+        let other = try Self.minedRegtestHeader(previous: [UInt8](repeating: 1, count: 32), merkleRoot: [])
+        let server = Server()
+        let client = ElectrumClient(connection: server.connection(), network: .regtest, url: "electrum://test:1")
+        let sync = Task { try await client.sync(SyncRequest(scripts: [chain.script])) }
+        try await chain.serve(
+            server.first,
+            headers: .object(["count": 2, "hex": .string((other.bytes + chain.block.bytes).hexString), "max": 2016]))
+        guard case .verificationFailed(let why) = await Self.error(of: sync) else {
+            Issue.record("expected a verification failure")
+            return
+        }
+        #expect(why.contains("does not link"))
+    }
+
+    static func minedRegtestHeader(previous: [UInt8] = [], merkleRoot: [UInt8] = []) throws -> BlockHeader {
         for nonce in UInt32(0)..<10_000 {
             var bytes = [UInt8](repeating: 0, count: 80)
             bytes[0] = 2
+            if previous.count == 32 { bytes[4..<36] = previous[...] }
+            if merkleRoot.count == 32 { bytes[36..<68] = merkleRoot[...] }
             bytes[72...75] = [0xff, 0xff, 0x7f, 0x20]
             bytes[76...79] = [
                 UInt8(nonce & 0xff), UInt8(nonce >> 8 & 0xff), UInt8(nonce >> 16 & 0xff), UInt8(nonce >> 24),

@@ -72,6 +72,52 @@ struct StoreTests {
         #expect(throws: StoreError.walletNotFound(name: "c", known: ["a", "b"])) { try store.wallet(named: "c") }
     }
 
+    @Test("the balance summed by SQLite equals the balance of every coin read (coinbase maturity, unconfirmed, frozen)")
+    func summedBalance() throws {
+        let store = try Store(directory: Self.tempDir())
+        let wallet = try Self.makeWallet(store)
+        let id = try wallet.requireID()
+        let account = try Account(record: wallet)
+        let receive = try account.derive(.external, index: 0)
+        let coinbase = Transaction(
+            inputs: [TxIn(previousOutput: OutPoint(txid: try Txid(bytes: [UInt8](repeating: 0, count: 32)), vout: 0xFFFF_FFFF))],
+            outputs: [TxOut(value: try Amount(sats: 5_000_000_000), scriptPubKey: receive.script)])
+        let paid = Transaction(
+            inputs: [TxIn(previousOutput: OutPoint(txid: try Txid(bytes: [UInt8](repeating: 3, count: 32)), vout: 0))],
+            outputs: [
+                TxOut(value: try Amount(sats: 70_000), scriptPubKey: receive.script),
+                TxOut(value: try Amount(sats: 1_234), scriptPubKey: receive.script),
+            ])
+        let pending = Transaction(
+            inputs: [TxIn(previousOutput: OutPoint(txid: try Txid(bytes: [UInt8](repeating: 4, count: 32)), vout: 0))],
+            outputs: [TxOut(value: try Amount(sats: 9_000), scriptPubKey: receive.script)])
+        try store.apply(
+            walletID: id, addresses: [receive],
+            update: SyncUpdate(
+                tip: BlockTip(height: 10, hash: String(repeating: "0", count: 64)),
+                histories: [
+                    receive.script: [
+                        HistoryEntry(txid: coinbase.txid, height: 5), HistoryEntry(txid: paid.txid, height: 6),
+                        HistoryEntry(txid: pending.txid, height: nil),
+                    ]
+                ],
+                transactions: [coinbase.txid: coinbase, paid.txid: paid, pending.txid: pending],
+                anchors: [
+                    coinbase.txid: BlockAnchor(height: 5, blockHash: "ab", verified: true),
+                    paid.txid: BlockAnchor(height: 6, blockHash: "cd", verified: true),
+                ]))
+        try store.setFrozen([OutPoint(txid: paid.txid, vout: 1)], frozen: true, walletID: id)
+        for tip in [nil, 10, 103, 104, 500] {
+            let summed = try store.balance(walletID: id, tipHeight: tip)
+            #expect(summed == Balance(utxos: try store.utxos(walletID: id), tipHeight: tip))
+            #expect(summed.frozen == 1_234 && summed.unconfirmed == 9_000)
+        }
+        // The coinbase output matures at its 100th confirmation (height 104), not before.
+        #expect(try store.balance(walletID: id, tipHeight: 103).immature == 5_000_000_000)
+        #expect(try store.balance(walletID: id, tipHeight: 104).immature == 0)
+        #expect(try store.balance(walletID: id, tipHeight: 104).confirmed == 5_000_071_234)
+    }
+
     @Test("applying a sync batch derives UTXOs; a spend removes them; deleting the wallet cascades")
     func utxos() throws {
         let store = try Store(directory: Self.tempDir())

@@ -44,6 +44,63 @@ struct WalletSyncTests {
         #expect(try store.syncedTip(walletID: walletID)?.height == 110)
     }
 
+    @Test("pipelined (3 batches in flight): the same discovery; batches asked for beyond the gap are dropped unread")
+    func pipelinedDiscovery() async throws {
+        let (store, wallet, account) = try Self.setUp()
+        let walletID = try wallet.requireID()
+        let near = try TestTransactions.funding(try Self.script(account, 3), sats: 10_000, seed: 1)
+        let far = try TestTransactions.funding(try Self.script(account, 22), sats: 20_000, seed: 2)
+        let beyond = try TestTransactions.funding(try Self.script(account, 45), sats: 40_000, seed: 3)
+        let source = FixedChainSource(
+            tipHeight: 110, transactions: [near, far, beyond], heights: [near.txid: 100, far.txid: 101])
+        var sync = try WalletSync(store: store, wallet: wallet, source: source)
+        sync.batchSize = 5
+        sync.pipelineDepth = 3
+        let summary = try await sync.run()
+        // As one by one: external to index 44, change to 19; index 45's batch was asked for, then dropped.
+        #expect(summary.scriptsChecked == 45 + 20)
+        #expect(summary.transactions == 2)
+        let utxos = try store.utxos(walletID: walletID)
+        #expect(Set(utxos.map(\.outpoint.txid)) == [near.txid, far.txid])
+        #expect(try store.addresses(walletID: walletID).filter { $0.keychain == .external }.count == 45)
+    }
+
+    @Test("the UTXOs a sync writes batch by batch equal a full recomputation (spends, change found later, reorg)")
+    func incrementalUTXOsEqualFullRecomputation() async throws {
+        let (store, wallet, account) = try Self.setUp()
+        let walletID = try wallet.requireID()
+        // Funding to external 0 and 7; a spend of the first paying change 2 (derived in a later batch than the
+        // transaction is stored in), and a payment to change 2 whose own coin is then spent by a third transaction.
+        let a = try TestTransactions.funding(try Self.script(account, 0), sats: 100_000, seed: 21)
+        let b = try TestTransactions.funding(try Self.script(account, 7), sats: 70_000, seed: 22)
+        let spend = try TestTransactions.spend(
+            [OutPoint(txid: a.txid, vout: 0)],
+            outputs: [
+                (TestTransactions.foreignScript(0xAB), 50_000),
+                (try Self.script(account, 2, keychain: .internal), 49_000),
+            ])
+        let spendChange = try TestTransactions.spend(
+            [OutPoint(txid: spend.txid, vout: 1)],
+            outputs: [(try Self.script(account, 8), 48_000)])
+        var source = FixedChainSource(
+            tipHeight: 120, transactions: [a, b, spend, spendChange],
+            heights: [a.txid: 100, b.txid: 101, spend.txid: 102])
+        for depth in [1, 3] {
+            var sync = try WalletSync(store: store, wallet: wallet, source: source)
+            sync.batchSize = 4
+            sync.pipelineDepth = depth
+            _ = try await sync.run()
+            let incremental = try store.utxos(walletID: walletID)
+            // Store.apply without changes given recomputes every UTXO from the stored transactions.
+            try store.apply(walletID: walletID, addresses: [], update: SyncUpdate(tip: try await source.tip()))
+            #expect(try store.utxos(walletID: walletID) == incremental)
+            #expect(Set(incremental.map(\.outpoint)) == [OutPoint(txid: b.txid, vout: 0), OutPoint(txid: spendChange.txid, vout: 0)])
+            // The next round: a reorg moves b to another height, and a is confirmed one block later.
+            source.heights = [a.txid: 103, b.txid: 104, spend.txid: 104]
+        }
+        #expect(try store.utxos(walletID: walletID).first { $0.outpoint.txid == b.txid }?.height == 104)
+    }
+
     @Test("the control: the coin at index 45 is found once index 30 is used (10, 30, 45: each within 20 of the last)")
     func discoveryControl() async throws {
         let (store, wallet, account) = try Self.setUp()

@@ -3,8 +3,10 @@
 regtest node's Electrum server, by `airlock-watcher sync` and by BDK's ElectrumClient.full_scan, on the same server
 in the same run; then coin selection over those 10,000 UTXOs (`airlock-watcher send` and BDK's TxBuilder).
 
-Usage: watcher.py AIRLOCK_WATCHER AIRLOCK_BENCH WORKDIR RUNS [--cache DIR]
-The chain comes from watcher_fixture.py (built once, then cached). Prints JSON-lines rows for table.py.
+Usage: watcher.py AIRLOCK_WATCHER AIRLOCK_BENCH WORKDIR RUNS [--cache DIR] [--sizes 1000,5000,20000]
+The chains come from watcher_fixture.py (built once per size, then cached). Prints JSON-lines rows for table.py.
+--sizes (or BENCH_WATCHER_SIZES) adds the growth rows: Airlock's sync, `balance` and `send 0.01 BTC` on a chain of
+each size (the 5,000 chain is the one compared with BDK; an empty list leaves the growth rows out).
 
 Every figure is wall-clock time, the median of RUNS:
 - Airlock sync: the whole `airlock-watcher sync` process, each run from a fresh data dir (import and `node set`
@@ -17,9 +19,11 @@ Every figure is wall-clock time, the median of RUNS:
   root (no proof-of-work or header-link check); nothing is written to disk. fetch_prev_txouts=False because the
   wallet's inputs are all foreign and Airlock does not fetch them either.
 - Coin selection: the whole `airlock-watcher send --to ADDR --amount X --fee-rate N --out F --json` process (opens
-  the store, loads 10,000 UTXOs and 5,000 transactions, selects, writes the PSBT with every input's previous
-  transaction) against BDK's `TxBuilder().add_recipient().fee_rate().finish(wallet)` in process on the synced
-  wallet. Both select by branch and bound with a single-random-draw fallback.
+  the store, loads the 10,000 UTXOs, selects, reads the chosen coins' previous transactions, writes the PSBT)
+  against BDK's `TxBuilder().add_recipient().fee_rate().finish(wallet)` in process on the synced wallet. Both
+  select by branch and bound with a single-random-draw fallback.
+- Start-up: the whole `airlock-watcher balance --json` process on a wallet never synced (process start, store
+  open, one empty query), and on the synced 5,000-transaction wallet.
 A sync whose balance or UTXO count differs from the chain's is an error: the section stops.
 """
 
@@ -111,10 +115,15 @@ class Airlock:
         return (time.perf_counter() - start) * 1e3, children_cpu_ms() - cpu, proc
 
 
-def airlock_sync(airlock: Airlock, fixture: dict, node, runs: int) -> tuple[dict, Path]:
+def count(n: int) -> str:
+    return f"{n:,}"
+
+
+def airlock_sync(airlock: Airlock, fixture: dict, node, runs: int, workload: str = "") -> tuple[dict, Path]:
     times, cpu, server, synced = [], [], [], None
+    workload = workload or f"full sync {count(fixture['transactions'])} txs"
     for n in range(runs):
-        data = airlock.workdir / f"airlock-sync-{n}" / "data"
+        data = airlock.workdir / f"airlock-sync-{fixture['transactions']}-{n}" / "data"
         shutil.rmtree(data.parent, ignore_errors=True)
         data.parent.mkdir(parents=True)
         airlock.run(data, "import", "-", "--name", "bench", "--network", "regtest", input=fixture["descriptor"])
@@ -136,7 +145,8 @@ def airlock_sync(airlock: Airlock, fixture: dict, node, runs: int) -> tuple[dict
                 f"{len(utxos)} UTXOs (expected {fixture['utxos']}), {summary['transactions']} transactions"
             )
         print(
-            f"watcher: airlock sync run {n + 1}: {ms:.0f} ms (CPU: airlock {cpu_ms:.0f} ms, node {server[-1]:.0f} ms)",
+            f"watcher: airlock sync of {fixture['transactions']} txs, run {n + 1}: {ms:.0f} ms "
+            f"(CPU: airlock {cpu_ms:.0f} ms, node {server[-1]:.0f} ms)",
             file=sys.stderr,
         )
         times.append(ms)
@@ -145,10 +155,10 @@ def airlock_sync(airlock: Airlock, fixture: dict, node, runs: int) -> tuple[dict
         synced = data
     detail = f"{summary['scripts_checked']} scripts, {summary['transactions']} txs, {len(utxos)} UTXOs"
     note = (
-        f"sync: whole process, fresh data dir; requests batched by {STOP_GAP} scripts; txids, merkle proofs, "
-        "header PoW and links checked; each batch committed to SQLite"
+        f"sync: whole process, fresh data dir; requests batched by {STOP_GAP} scripts, 3 batches in flight; "
+        "txids, merkle proofs, header PoW and links checked; each batch committed to SQLite"
     )
-    return row("full sync 5,000 txs", "airlock", times, detail, note, cpu, server), synced
+    return row(workload, "airlock", times, detail, note, cpu, server), synced
 
 
 def bdk_wallet(fixture: dict):
@@ -190,14 +200,14 @@ def bdk_sync(fixture: dict, node, runs: int):
     return row("full sync 5,000 txs", "bdk", times, f"batch {BDK_BATCH}", note, cpu, server), wallet
 
 
-def airlock_send(airlock: Airlock, synced: Path, address: str, sats: int, runs: int) -> dict:
-    times, report = [], None
+def airlock_send(airlock: Airlock, synced: Path, address: str, sats: int, runs: int, workload: str = "") -> dict:
+    times, cpu, report = [], [], None
     for n in range(runs):
         data = airlock.workdir / f"airlock-send-{n}" / "data"
         shutil.rmtree(data.parent, ignore_errors=True)
         shutil.copytree(synced, data)
         out = data.parent / "unsigned.psbt"
-        ms, _, proc = airlock.timed(
+        ms, cpu_ms, proc = airlock.timed(
             data,
             "send",
             "--to",
@@ -215,15 +225,52 @@ def airlock_send(airlock: Airlock, synced: Path, address: str, sats: int, runs: 
         if paid < sats + report["fee"]:
             fail(f"Airlock's send spends {paid} sat for {sats} + fee {report['fee']}")
         times.append(ms)
+        cpu.append(cpu_ms)
         shutil.rmtree(data.parent, ignore_errors=True)
     return row(
-        f"send {sats:,} sat @{FEE_RATE}",
+        workload or f"send {sats:,} sat @{FEE_RATE}",
         "airlock",
         times,
         f"{len(report['inputs'])} inputs, fee {report['fee']} sat, {report['algorithm']}",
-        "send: the whole `airlock-watcher send ... --out F --json` process on the synced wallet (loads 10,000 "
-        "UTXOs and 5,000 transactions, selects, writes the PSBT)",
+        "send: the whole `airlock-watcher send ... --out F --json` process on the synced wallet (loads the UTXOs, "
+        "selects, reads the chosen coins' previous transactions, writes the PSBT)",
+        cpu,
     )
+
+
+def airlock_balance(airlock: Airlock, data: Path, fixture: dict | None, runs: int, workload: str) -> dict:
+    """The whole `airlock-watcher balance --json` process (read-only: the data dir is not changed)."""
+    times, cpu = [], []
+    for _ in range(runs):
+        ms, cpu_ms, proc = airlock.timed(data, "balance", "--json")
+        total = json.loads(proc.stdout)["total"]
+        if fixture is not None and total != fixture["balance_sats"]:
+            fail(f"balance gave {total}, expected {fixture['balance_sats']}")
+        times.append(ms)
+        cpu.append(cpu_ms)
+    detail = "never synced" if fixture is None else f"{count(fixture['utxos'])} UTXOs"
+    return row(workload, "airlock", times, detail, "balance: the whole `airlock-watcher balance --json` process", cpu)
+
+
+def growth(airlock: Airlock, cache: Path, size: int, runs: int, workdir: Path) -> list[dict]:
+    """Airlock's sync, balance and send of 0.01 BTC on the chain of `size` wallet transactions."""
+    fixture = watcher_fixture.ensure(cache, size)
+    node = watcher_fixture.start_node(fixture, workdir)
+    try:
+        label = f"{count(size)} txs"
+        sync_row, synced = airlock_sync(airlock, fixture, node, runs, f"growth: sync {label}")
+        recipient = watcher_fixture.FUNDER_SPK.address(watcher_fixture.NET)
+        rows = [
+            sync_row,
+            airlock_balance(airlock, synced, fixture, runs, f"growth: balance {label}"),
+            airlock_send(airlock, synced, recipient, AMOUNTS[0], runs, f"growth: send 0.01 BTC, {label}"),
+        ]
+        shutil.rmtree(synced.parent, ignore_errors=True)
+    finally:
+        code = node.stop()
+    if code != 0:
+        fail(f"the regtest node exited {code}; log: {node.log_path}")
+    return rows
 
 
 def bdk_send(wallet, address: str, sats: int, runs: int) -> dict:
@@ -275,7 +322,13 @@ def main() -> None:
     p.add_argument("workdir", type=Path)
     p.add_argument("runs", type=int)
     p.add_argument("--cache", type=Path, default=watcher_fixture.default_cache())
+    p.add_argument(
+        "--sizes",
+        default=os.environ.get("BENCH_WATCHER_SIZES", ",".join(str(n) for n in watcher_fixture.SIZES)),
+        help="chain sizes of the growth rows, comma-separated (empty: none)",
+    )
     args = p.parse_args()
+    sizes = [int(n) for n in args.sizes.split(",") if n.strip()]
     args.workdir.mkdir(parents=True, exist_ok=True)
     fixture = watcher_fixture.ensure(args.cache)
     print(
@@ -295,10 +348,19 @@ def main() -> None:
             rows.append(airlock_send(airlock, synced, recipient, sats, args.runs))
             rows.append(bdk_send(wallet, recipient, sats, args.runs))
         rows += airlock_bench_coinselect(args.bench)
+        fresh = args.workdir / "airlock-unsynced" / "data"
+        shutil.rmtree(fresh.parent, ignore_errors=True)
+        fresh.parent.mkdir(parents=True)
+        airlock.run(fresh, "import", "-", "--name", "bench", "--network", "regtest", input=fixture["descriptor"])
+        rows.append(airlock_balance(airlock, fresh, None, args.runs, "start-up: balance, empty"))
+        rows.append(airlock_balance(airlock, synced, fixture, args.runs, "start-up: balance, 5,000 txs"))
     finally:
         code = node.stop()
     if code != 0:
         fail(f"the regtest node exited {code}; log: {node.log_path}")
+    for size in sizes:
+        print(f"watcher: growth rows, {size} transactions...", file=sys.stderr)
+        rows += growth(airlock, args.cache, size, args.runs, args.workdir / f"growth-{size}")
     for r in rows:
         print(json.dumps(r))
 

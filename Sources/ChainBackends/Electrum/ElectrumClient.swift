@@ -1,10 +1,12 @@
 import Bitcoin
 import BitcoinCrypto
 import ChainCore
+import Synchronization
 
 /// An Electrum server (protocol 1.4, TCP or TLS) as a `ChainSource`: histories by script hash in batches, every
 /// confirmed transaction checked against `blockchain.transaction.get_merkle` and the block header, every header checked
-/// for proof of work and its link to its predecessor.
+/// for proof of work and its link to its predecessor. Several syncs may be in flight on its one connection
+/// (`pipelineDepth`).
 ///
 /// A server whose data does not check out is reported
 /// (`ChainError.verificationFailed`), and nothing it said is returned.
@@ -13,6 +15,9 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
     private let verifier: ProofVerifier
     private let url: String
     private let checker: ReplyChecker
+    /// Headers already checked (proof of work, link to the predecessor), by height, for the tip they were read at;
+    /// emptied when the tip changes.
+    private let headerCache = Mutex<(tip: String, headers: [Int: BlockHeader])>(("", [:]))
 
     /// A client for `host:port`; nothing is sent until the first call.
     public convenience init(
@@ -38,13 +43,21 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
 
     public var displayName: String { url }
 
+    /// Batches a wallet sync keeps in flight: the server works on the next ones while the client checks and stores
+    /// the last.
+    public var pipelineDepth: Int { 3 }
+
     public func close() async { await connection.close() }
 
     /// The Electrum script hash: SHA256 of the script, reversed, in hex.
     public static func scriptHash(_ script: Script) -> String { SHA256.hash(script.bytes).reversed().hexString }
 
     public func tip() async throws(ChainError) -> BlockTip {
-        let result = try await connection.call("blockchain.headers.subscribe")
+        try tip(from: try await connection.call("blockchain.headers.subscribe"))
+    }
+
+    /// The tip of a `blockchain.headers.subscribe` answer, its proof of work checked.
+    private func tip(from result: JSONValue) throws(ChainError) -> BlockTip {
         let height = try checker.height(result["height"], "blockchain.headers.subscribe height")
         guard let hex = result["hex"]?.string else {
             throw .protocolViolation("blockchain.headers.subscribe without hex")
@@ -78,17 +91,26 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
         }
     }
 
+    /// Histories, then in one pipelined batch the transactions, merkle proofs and header ranges they need: two round
+    /// trips per call. Headers verified once are kept while the tip stays the same, so a sync of many batches fetches
+    /// and checks each header once. Safe to call from several tasks at once (a pipelined sync).
     public func sync(_ request: SyncRequest) async throws(ChainError) -> SyncUpdate {
-        let tip = try await tip()
         let scripts = request.scripts
-        let historyResults = try await connection.batch(
-            scripts.map { RPCRequest("blockchain.scripthash.get_history", [.string(Self.scriptHash($0))]) })
+        // The tip and the histories in one batch; the server answers a connection's requests in order, so the tip
+        // is at least the one the histories were read at (checked below all the same).
+        let first = try await connection.batch(
+            [RPCRequest("blockchain.headers.subscribe")]
+                + scripts.map { RPCRequest("blockchain.scripthash.get_history", [.string(Self.scriptHash($0))]) })
+        guard first.count == scripts.count + 1 else { throw .protocolViolation("a batch answer is missing") }
+        var tip = try tip(from: try first[0].get())
         var update = SyncUpdate(tip: tip)
         var needed: [Txid: Int?] = [:]
-        for (script, result) in zip(scripts, historyResults) {
+        var highest = 0
+        for (script, result) in zip(scripts, first.dropFirst()) {
             let value = try result.get()
             guard let items = value.array else { throw .protocolViolation("get_history gave \(value)") }
             var entries: [HistoryEntry] = []
+            entries.reserveCapacity(items.count)
             for item in items {
                 guard let hash = item["tx_hash"]?.string, let txid = try? Txid(hex: hash) else {
                     throw .protocolViolation("malformed history entry \(item)")
@@ -96,19 +118,54 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
                 // -1 and 0 mean unconfirmed (with unconfirmed parents, or not).
                 let height = try checker.int(
                     item["height"], "get_history height", in: -1...ReplyChecker.maxHeight)
-                guard height <= tip.height else {
-                    throw .verificationFailed("history entry \(txid) at height \(height) above the tip \(tip.height)")
-                }
+                highest = max(highest, height)
                 let entry = HistoryEntry(txid: txid, height: height > 0 ? height : nil)
                 entries.append(entry)
                 needed[txid] = entry.height
             }
             update.histories[script] = entries
         }
-        // Raw transactions the wallet does not have, each checked against the txid asked for.
+        if highest > tip.height {
+            // A block came in between: the tip once more, and every entry must be at or below it.
+            tip = try await self.tip()
+            update.tip = tip
+            guard highest <= tip.height else {
+                let txid = needed.first { ($0.value ?? 0) == highest }?.key.hexString ?? "?"
+                throw .verificationFailed("history entry \(txid) at height \(highest) above the tip \(tip.height)")
+            }
+        }
+        // What the wallet does not have yet: raw transactions (each checked against the txid asked for), merkle
+        // proofs of confirmations not verified at that height, and the headers those need (the proof's block and
+        // its predecessor), in contiguous ranges.
         let missing = needed.keys.filter { request.known[$0] == nil }.sorted { $0.hexString < $1.hexString }
-        let rawResults = try await connection.batch(
-            missing.map { RPCRequest("blockchain.transaction.get", [.string($0.hexString)]) })
+        let toProve = needed.compactMap { txid, height -> (Txid, Int)? in
+            guard let height else { return nil }
+            if let known = request.known[txid] ?? nil, known.height == height, known.verified { return nil }
+            return (txid, height)
+        }.sorted { $0.0.hexString < $1.0.hexString }
+        var heights: Set<Int> = []
+        for (_, height) in toProve {
+            heights.insert(height)
+            if height > 0 { heights.insert(height - 1) }
+        }
+        var headers = headerCache.withLock { cache in
+            if cache.tip != tip.hash { cache = (tip.hash, [:]) }
+            return cache.headers.filter { heights.contains($0.key) }
+        }
+        let ranges = Self.ranges(heights.subtracting(headers.keys))
+        let requests =
+            missing.map { RPCRequest("blockchain.transaction.get", [.string($0.hexString)]) }
+            + toProve.map {
+                RPCRequest("blockchain.transaction.get_merkle", [.string($0.0.hexString), .number(Double($0.1))])
+            }
+            + ranges.map {
+                RPCRequest("blockchain.block.headers", [.number(Double($0.start)), .number(Double($0.count))])
+            }
+        let results = try await connection.batch(requests)
+        guard results.count == requests.count else { throw .protocolViolation("a batch answer is missing") }
+        let rawResults = results[0..<missing.count]
+        let proofResults = results[missing.count..<(missing.count + toProve.count)]
+        let headerResults = results[(missing.count + toProve.count)...]
         for (txid, result) in zip(missing, rawResults) {
             let value: JSONValue
             do {
@@ -126,22 +183,14 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
                 update.transactions[txid] ?? request.knownTransactions[txid]
             }
         }
-        // Confirmations: merkle proofs against headers, each header linked to its predecessor.
-        let toProve = needed.compactMap { txid, height -> (Txid, Int)? in
-            guard let height else { return nil }
-            if let known = request.known[txid] ?? nil, known.height == height, known.verified { return nil }
-            return (txid, height)
-        }.sorted { $0.0.hexString < $1.0.hexString }
-        let proofResults = try await connection.batch(
-            toProve.map {
-                RPCRequest("blockchain.transaction.get_merkle", [.string($0.0.hexString), .number(Double($0.1))])
-            })
-        var heights: Set<Int> = []
-        for (txid, height) in toProve {
-            heights.insert(height)
-            if height > 0 { heights.insert(height - 1) }
+        for (range, result) in zip(ranges, headerResults) {
+            for (offset, header) in try headerRange(result, range).enumerated() {
+                headers[range.start + offset] = header
+            }
         }
-        let headers = try await fetchHeaders(Array(heights))
+        // Confirmations: merkle proofs against headers, each header checked for proof of work and linked to its
+        // predecessor (once per height).
+        var blocks: [Int: BlockHeader] = [:]
         for ((txid, height), result) in zip(toProve, proofResults) {
             let value: JSONValue
             do {
@@ -162,25 +211,59 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
                 throw .verificationFailed(
                     "merkle proof of \(txid) is for height \(proofHeight), history says \(height)")
             }
-            guard let header = headers[height] else { throw .protocolViolation("no header at height \(height)") }
-            let block = try verifier.verifyHeader(header, previous: headers[height - 1], height: height)
+            let block: BlockHeader
+            if let checked = blocks[height] {
+                block = checked
+            } else {
+                guard let header = headers[height] else { throw .protocolViolation("no header at height \(height)") }
+                block = try verifier.verifyHeader(header, previous: headers[height - 1], height: height)
+                blocks[height] = block
+            }
             try MerkleProof(position: position, displayHex: branch).verify(txid: txid, in: block)
             update.anchors[txid] = BlockAnchor(height: height, blockHash: block.hashHex, verified: true)
+        }
+        // Only checked headers are kept: each proven block and the predecessor it was linked to.
+        headerCache.withLock { cache in
+            guard cache.tip == tip.hash else { return }
+            for height in blocks.keys {
+                cache.headers[height] = headers[height]
+                if height > 0 { cache.headers[height - 1] = headers[height - 1] }
+            }
         }
         return update
     }
 
-    /// Fetches the headers at `heights` in one batch.
-    private func fetchHeaders(_ heights: [Int]) async throws(ChainError) -> [Int: BlockHeader] {
-        let sorted = heights.sorted()
-        let results = try await connection.batch(
-            sorted.map { RPCRequest("blockchain.block.header", [.number(Double($0))]) })
-        var headers: [Int: BlockHeader] = [:]
-        for (height, result) in zip(sorted, results) {
-            let value = try result.get()
-            guard let hex = value.string else { throw .protocolViolation("block.header gave \(value)") }
-            headers[height] = try BlockHeader(hex: hex)
+    /// The headers of one `blockchain.block.headers` answer: exactly `range.count` of them.
+    private func headerRange(_ result: Result<JSONValue, ChainError>, _ range: (start: Int, count: Int))
+        throws(ChainError) -> [BlockHeader]
+    {
+        let value = try result.get()
+        let count = try checker.count(value["count"], "block.headers count", limit: Self.maxHeaderRange)
+        guard count == range.count, let hex = value["hex"]?.string, hex.utf8.count == 160 * count,
+            let bytes = try? [UInt8](hex: hex)
+        else {
+            throw .protocolViolation(
+                "block.headers from \(range.start) gave \(count) headers or malformed hex, \(range.count) asked for")
         }
+        var headers: [BlockHeader] = []
+        headers.reserveCapacity(count)
+        for i in 0..<count { headers.append(try BlockHeader(serialized: Array(bytes[(80 * i)..<(80 * i + 80)]))) }
         return headers
+    }
+
+    /// The most headers asked for in one `blockchain.block.headers` request (servers give at most 2,016).
+    static let maxHeaderRange = 2016
+
+    /// `heights` as contiguous ranges of at most `maxHeaderRange`, ascending.
+    static func ranges(_ heights: Set<Int>) -> [(start: Int, count: Int)] {
+        var ranges: [(start: Int, count: Int)] = []
+        for height in heights.sorted() {
+            if let last = ranges.last, last.start + last.count == height, last.count < maxHeaderRange {
+                ranges[ranges.count - 1].count += 1
+            } else {
+                ranges.append((height, 1))
+            }
+        }
+        return ranges
     }
 }

@@ -13,7 +13,8 @@ public struct RPCRequest: Sendable {
 }
 
 /// A newline-delimited JSON-RPC connection (the Electrum protocol) that sends batches and waits for every answer, with
-/// a timeout; reconnects once when the connection was lost between or during batches.
+/// a timeout; reconnects once when the connection was lost between or during batches. Several batches may be in
+/// flight at once (from concurrent tasks); answers are matched by id.
 ///
 /// An actor: the channel, the handler and the request ids are touched by one task at a time.
 actor JSONRPCConnection {
@@ -30,6 +31,10 @@ actor JSONRPCConnection {
     private var channel: (any Channel)?
     private var handler: LineChannelHandler?
     private var nextID = 0
+    /// Counts the connections opened, so a request that fails drops only its own connection.
+    private var generation = 0
+    private var connecting = false
+    private var connectWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// A connection to `host:port` over TCP, or TLS with `tls`, through the SOCKS `proxy` when given; nothing is
     /// opened until the first request.
@@ -56,9 +61,27 @@ actor JSONRPCConnection {
     private func connect() async throws(ChainError) {
         let handler = LineChannelHandler(host: host, port: port)
         let channel = try await open(handler)
+        generation += 1
         self.channel = channel
         self.handler = handler
         if let onConnect { try await onConnect(self) }
+    }
+
+    /// Opens the connection unless it is open; callers that arrive while another one is connecting wait for it
+    /// (several requests may be in flight at once: a pipelined sync), so one connection is opened, not one each.
+    private func ensureConnected() async throws(ChainError) {
+        while channel == nil && connecting {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in connectWaiters.append(waiter) }
+        }
+        if channel != nil { return }
+        connecting = true
+        defer {
+            connecting = false
+            let waiters = connectWaiters
+            connectWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
+        try await connect()
     }
 
     func close() async {
@@ -67,25 +90,28 @@ actor JSONRPCConnection {
         handler = nil
     }
 
-    /// Sends `requests` as one batch (several batches of at most `chunk`); returns the results in order.
+    /// Drops the connection of `generation` (broken or timed out), unless a newer one has replaced it already.
+    private func drop(generation dropped: Int) async {
+        guard dropped == generation, let channel else { return }
+        self.channel = nil
+        handler = nil
+        try? await channel.close()
+    }
+
+    /// Sends `requests` as batches of at most `chunk`, all written at once (pipelined: the server works on the next
+    /// while the answers to the first are read); returns the results in order.
     ///
-    /// A response with an `error` member becomes `.failure(.server(code:message:))` in its slot.
+    /// A response with an `error` member becomes `.failure(.server(code:message:))` in its slot. When the connection
+    /// was lost, it is opened again once and the requests sent again (reads are idempotent, and a lost connection is
+    /// common with public servers).
     func batch(_ requests: [RPCRequest], chunk: Int = 100) async throws(ChainError) -> [Result<JSONValue, ChainError>] {
-        var results: [Result<JSONValue, ChainError>] = []
-        var start = 0
-        while start < requests.count {
-            let part = Array(requests[start..<min(start + chunk, requests.count)])
-            do {
-                results += try await send(part)
-            } catch {
-                // One reconnect: reads are idempotent, and a lost connection is common with public servers.
-                guard case .connectionClosed = error else { throw error }
-                await close()
-                results += try await send(part)
-            }
-            start += chunk
+        guard !requests.isEmpty else { return [] }
+        do {
+            return try await send(requests, chunk: max(1, chunk))
+        } catch {
+            guard case .connectionClosed = error else { throw error }
+            return try await send(requests, chunk: max(1, chunk))
         }
-        return results
     }
 
     /// One request; throws the server's error.
@@ -96,21 +122,29 @@ actor JSONRPCConnection {
         return try first.get()
     }
 
-    private func send(_ requests: [RPCRequest]) async throws(ChainError) -> [Result<JSONValue, ChainError>] {
-        if channel == nil { try await connect() }
+    private func send(_ requests: [RPCRequest], chunk: Int) async throws(ChainError) -> [Result<JSONValue, ChainError>]
+    {
+        try await ensureConnected()
         guard let channel, let handler else { throw .connectionClosed(host: host, port: port) }
+        let connection = generation
         var ids: [Int] = []
-        var messages: [JSONValue] = []
-        for request in requests {
-            nextID += 1
-            ids.append(nextID)
-            messages.append(
-                .object([
-                    "jsonrpc": "2.0", "id": .number(Double(nextID)), "method": .string(request.method),
-                    "params": .array(request.params),
-                ]))
+        var payload: [UInt8] = []
+        var start = 0
+        while start < requests.count {
+            var messages: [JSONValue] = []
+            for request in requests[start..<min(start + chunk, requests.count)] {
+                nextID += 1
+                ids.append(nextID)
+                messages.append(
+                    .object([
+                        "jsonrpc": "2.0", "id": .number(Double(nextID)), "method": .string(request.method),
+                        "params": .array(request.params),
+                    ]))
+            }
+            payload += (messages.count == 1 ? messages[0] : .array(messages)).serialized()
+            payload.append(UInt8(ascii: "\n"))
+            start += chunk
         }
-        let payload: JSONValue = messages.count == 1 ? messages[0] : .array(messages)
         let promises = ids.map { _ in channel.eventLoop.makePromise(of: JSONValue.self) }
         let registered = channel.eventLoop.submit {
             for (id, promise) in zip(ids, promises) { handler.register(id: id, promise: promise) }
@@ -123,11 +157,11 @@ actor JSONRPCConnection {
         defer { timer.cancel() }
         do {
             try await registered.get()
-            var buffer = channel.allocator.buffer(capacity: 256)
-            buffer.writeBytes(payload.serialized() + [UInt8(ascii: "\n")])
+            var buffer = channel.allocator.buffer(capacity: payload.count)
+            buffer.writeBytes(payload)
             try await channel.writeAndFlush(buffer)
         } catch {
-            self.channel = nil
+            await drop(generation: connection)
             throw .connectionClosed(host: host, port: port)
         }
         var results: [Result<JSONValue, ChainError>] = []
@@ -138,9 +172,7 @@ actor JSONRPCConnection {
             } catch let error as ChainError {
                 // The connection is of no further use (closed, broken by the server, or timed out with answers
                 // outstanding): the next request opens a new one.
-                try? await channel.close()
-                self.channel = nil
-                self.handler = nil
+                await drop(generation: connection)
                 throw error
             } catch {
                 throw .protocolViolation("\(error)")

@@ -19,6 +19,13 @@ public struct Balance: Sendable, Equatable, Codable {
     /// Coinbase outputs are spendable after this many confirmations.
     public static let coinbaseMaturity = 100
 
+    public init(confirmed: UInt64, unconfirmed: UInt64, immature: UInt64, frozen: UInt64) {
+        self.confirmed = confirmed
+        self.unconfirmed = unconfirmed
+        self.immature = immature
+        self.frozen = frozen
+    }
+
     /// The balance of `utxos` at `tipHeight`.
     public init(utxos: [UTXORecord], tipHeight: Int?) {
         confirmed = 0
@@ -61,6 +68,34 @@ public struct HistoryItem: Sendable, Equatable {
 }
 
 extension Store {
+    /// The balance of a wallet at `tipHeight`, summed by SQLite over the utxo table (`Balance(utxos:tipHeight:)`'s
+    /// rule): `balance` reads four sums, not every coin.
+    public func balance(walletID: Int64, tipHeight: Int?) throws(StoreError) -> Balance {
+        try read { db in
+            // A coinbase output is immature below `coinbaseMaturity` confirmations; without a tip, its depth is 1.
+            let immature = "(coinbase = 1 AND (COALESCE(:tip, height) - height + 1) < :maturity)"
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT
+                        COALESCE(SUM(CASE WHEN height IS NULL THEN value END), 0),
+                        COALESCE(SUM(CASE WHEN height IS NOT NULL AND \(immature) THEN value END), 0),
+                        COALESCE(SUM(CASE WHEN height IS NOT NULL AND NOT \(immature) THEN value END), 0),
+                        (SELECT COALESCE(SUM(u.value), 0) FROM utxo u JOIN label l
+                            ON l.wallet_id = u.wallet_id AND l.type = 'output' AND l.spendable = 0
+                            AND l.ref = u.txid || ':' || u.vout
+                            WHERE u.wallet_id = :wallet)
+                    FROM utxo WHERE wallet_id = :wallet
+                    """,
+                arguments: ["tip": tipHeight, "maturity": Balance.coinbaseMaturity, "wallet": walletID])
+            let sums: [Int64] = (0..<4).map { row?[$0] ?? 0 }
+            guard sums.allSatisfy({ $0 >= 0 }) else { throw StoreError.corrupt("a negative UTXO value") }
+            return Balance(
+                confirmed: UInt64(sums[2]), unconfirmed: UInt64(sums[0]), immature: UInt64(sums[1]),
+                frozen: UInt64(sums[3]))
+        }
+    }
+
     /// The wallet's history, newest first (unconfirmed on top).
     public func history(walletID: Int64) throws(StoreError) -> [HistoryItem] {
         let records = try transactions(walletID: walletID)

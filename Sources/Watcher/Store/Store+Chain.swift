@@ -159,6 +159,14 @@ extension Store {
     /// Applies one batch of a sync in one transaction: the derived addresses, the update's transactions and
     /// confirmations, outputs seen spent elsewhere; then recomputes the UTXOs.
     public func apply(walletID: Int64, addresses: [AddressRecord], update: SyncUpdate) throws(StoreError) {
+        try apply(walletID: walletID, addresses: addresses, update: update, utxoChanges: nil)
+    }
+
+    /// `apply`, with the UTXO rows that change given (a sync's `UTXOTracker`) instead of recomputed from every stored
+    /// transaction.
+    func apply(walletID: Int64, addresses: [AddressRecord], update: SyncUpdate, utxoChanges: UTXOChanges?)
+        throws(StoreError)
+    {
         try write { db in
             let now = Int(Date().timeIntervalSince1970)
             let insertAddress = try db.cachedStatement(
@@ -200,24 +208,77 @@ extension Store {
             for outpoint in update.spentElsewhere {
                 try spentElsewhere.execute(arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
             }
-            try Self.recomputeUTXOs(db, walletID: walletID)
+            if let utxoChanges {
+                try Self.write(utxoChanges, db, walletID: walletID)
+            } else {
+                try Self.recomputeUTXOs(db, walletID: walletID)
+            }
+        }
+    }
+
+    /// Writes the UTXO rows a batch changes.
+    static func write(_ changes: UTXOChanges, _ db: Database, walletID: Int64) throws {
+        let delete = try db.cachedStatement(sql: "DELETE FROM utxo WHERE wallet_id = ? AND txid = ? AND vout = ?")
+        for outpoint in changes.removed {
+            try delete.execute(arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
+        }
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO utxo (wallet_id, txid, vout, value, script, keychain, idx, height, coinbase)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        for (outpoint, row) in changes.written {
+            try insert.execute(arguments: [
+                walletID, outpoint.txid.hexString, Int(outpoint.vout), row.value, Data(row.script.bytes), row.keychain,
+                row.index, row.height, row.coinbase,
+            ])
+        }
+    }
+
+    /// The outputs a backend reported spent by a transaction the wallet does not have.
+    func spentElsewhere(walletID: Int64) throws(StoreError) -> Set<OutPoint> {
+        try read { db in
+            var spent: Set<OutPoint> = []
+            for row in try Row.fetchAll(
+                db, sql: "SELECT txid, vout FROM spent_elsewhere WHERE wallet_id = ?", arguments: [walletID])
+            {
+                let txid: String = row[0]
+                let vout: Int = row[1]
+                if let id = try? Txid(hex: txid) { spent.insert(OutPoint(txid: id, vout: UInt32(vout))) }
+            }
+            return spent
+        }
+    }
+
+    /// How many transactions a wallet has stored.
+    public func transactionCount(walletID: Int64) throws(StoreError) -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tx WHERE wallet_id = ?", arguments: [walletID]) ?? 0
         }
     }
 
     /// Ends a complete sync: drops unconfirmed transactions no history named (evicted or replaced), records the tip.
     public func finishSync(walletID: Int64, tip: BlockTip, seen: Set<Txid>) throws(StoreError) {
+        try finishSync(walletID: walletID, tip: tip, seen: seen, utxosCurrent: false)
+    }
+
+    /// `finishSync`; with `utxosCurrent` (every batch wrote its UTXO changes) the UTXOs are recomputed only when an
+    /// evicted transaction was dropped.
+    func finishSync(walletID: Int64, tip: BlockTip, seen: Set<Txid>, utxosCurrent: Bool) throws(StoreError) {
         try write { db in
             let unconfirmed = try String.fetchAll(
                 db, sql: "SELECT txid FROM tx WHERE wallet_id = ? AND height IS NULL", arguments: [walletID])
             let seenText = Set(seen.map(\.hexString))
+            var dropped = false
             for txid in unconfirmed where !seenText.contains(txid) {
                 try db.execute(sql: "DELETE FROM tx WHERE wallet_id = ? AND txid = ?", arguments: [walletID, txid])
+                dropped = true
             }
             try db.execute(
                 sql:
                     "INSERT OR REPLACE INTO sync_state (wallet_id, tip_height, tip_hash, synced_at) VALUES (?, ?, ?, ?)",
                 arguments: [walletID, tip.height, tip.hash, Int(Date().timeIntervalSince1970)])
-            try Self.recomputeUTXOs(db, walletID: walletID)
+            if dropped || !utxosCurrent { try Self.recomputeUTXOs(db, walletID: walletID) }
         }
     }
 
@@ -298,14 +359,6 @@ private struct UTXOKey: Hashable {
     var vout: Int
 }
 
-private struct UTXORow {
-    var value: Int64
-    var script: Script
-    var keychain: Int
-    var index: Int
-    var height: Int?
-    var coinbase: Bool
-}
 
 /// Parsed stored transactions by their raw bytes.
 ///

@@ -37,6 +37,10 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Discovers a wallet's addresses to its gap limit and fetches their history from a `ChainSource`, batch by batch;
 /// each batch is committed in one transaction, so a killed sync resumes where the next run finds it (BDK's full scan).
+///
+/// With a source whose `pipelineDepth` is above 1 (Electrum), the next batches are asked for before the last one is
+/// checked and stored: the server works while the client parses and writes. A batch asked for beyond where
+/// discovery stops (the last batch turned out unused) is dropped unread, so the result is the one-by-one result.
 public struct WalletSync: Sendable {
     let store: Store
     let wallet: WalletRecord
@@ -44,6 +48,8 @@ public struct WalletSync: Sendable {
     let source: any ChainSource
     /// Scripts per request to the backend.
     public var batchSize: Int
+    /// Batches in flight at once (the source's `pipelineDepth` unless set).
+    public var pipelineDepth: Int
 
     public init(store: Store, wallet: WalletRecord, source: any ChainSource, batchSize: Int? = nil) throws(StoreError) {
         self.store = store
@@ -51,6 +57,16 @@ public struct WalletSync: Sendable {
         account = try Account(record: wallet)
         self.source = source
         self.batchSize = max(1, min(batchSize ?? wallet.gapLimit, 100))
+        pipelineDepth = max(1, min(source.pipelineDepth, 8))
+    }
+
+    /// One batch asked for and not yet stored.
+    private struct Pending {
+        var keychain: Keychain
+        var start: Int
+        var end: Int
+        var batch: [AddressRecord]
+        var task: Task<SyncUpdate, any Error>
     }
 
     /// Runs a full sync.
@@ -58,79 +74,118 @@ public struct WalletSync: Sendable {
     /// - Throws: `SyncError`; a batch that fails leaves the batches before it committed and nothing of its own.
     public func run(progress: @Sendable (SyncProgress) -> Void = { _ in }) async throws(SyncError) -> SyncSummary {
         let walletID: Int64
-        var addresses: [AddressRecord]
         var stored: [TransactionRecord]
+        var tracker: UTXOTracker
+        // The derived addresses by keychain and index.
+        var addresses: [Keychain: [Int: AddressRecord]] = [:]
+        var lastUsed: [Keychain: Int] = [:]
         do {
             walletID = try wallet.requireID()
-            addresses = try store.addresses(walletID: walletID)
+            let records = try store.addresses(walletID: walletID)
             stored = try store.transactions(walletID: walletID)
+            tracker = UTXOTracker(
+                addresses: records, transactions: stored, spentElsewhere: try store.spentElsewhere(walletID: walletID))
+            for record in records {
+                addresses[record.keychain, default: [:]][record.index] = record
+                if record.used { lastUsed[record.keychain] = max(lastUsed[record.keychain] ?? -1, record.index) }
+            }
         } catch {
             throw .store(error)
         }
-        let gap = wallet.gapLimit
-        var lastUsed: [Keychain: Int] = [:]
-        for keychain in account.keychains {
-            lastUsed[keychain] = addresses.filter { $0.keychain == keychain && $0.used }.map(\.index).max() ?? -1
+        // What the wallet holds, kept current batch by batch (rebuilding it from every stored transaction for each
+        // batch made a sync quadratic in the wallet's transactions).
+        var known: [Txid: BlockAnchor?] = [:]
+        var knownTransactions: [Txid: Transaction] = [:]
+        for record in stored {
+            known[record.txid] = .some(record.anchor)
+            knownTransactions[record.txid] = record.transaction
         }
+        stored = []
+        let gap = wallet.gapLimit
         func expected() -> Int {
             account.keychains.reduce(0) { sum, k in sum + (account.isRanged(k) ? (lastUsed[k] ?? -1) + 1 + gap : 1) }
+        }
+        func wanted(_ keychain: Keychain, _ start: Int) -> Bool {
+            account.isRanged(keychain) ? start <= (lastUsed[keychain] ?? -1) + gap : start == 0
         }
         var checked = 0
         var seen: Set<Txid> = []
         var newTransactions = 0
         var tip: BlockTip?
         var mode: String?
+        let source = source
         progress(SyncProgress(checked: 0, expected: expected()))
         for keychain in account.keychains {
-            var start = 0
             let ranged = account.isRanged(keychain)
-            while ranged ? start <= (lastUsed[keychain] ?? -1) + gap : start == 0 {
-                let end = ranged ? start + batchSize : 1
-                var batch: [AddressRecord] = []
-                for index in start..<end {
-                    if let known = addresses.first(where: { $0.keychain == keychain && $0.index == index }) {
-                        batch.append(known)
-                        continue
+            var pending: [Pending] = []
+            var next = 0
+            defer { for batch in pending { batch.task.cancel() } }
+            while true {
+                // Keep `pipelineDepth` batches in flight. Past the first, a batch is asked for before the one before
+                // it is known to be used: when discovery stops short of it, it is dropped unread.
+                while pending.count < pipelineDepth, ranged ? (pending.isEmpty ? wanted(keychain, next) : true) : next == 0
+                {
+                    let end = ranged ? next + batchSize : 1
+                    var batch: [AddressRecord] = []
+                    for index in next..<end {
+                        if let existing = addresses[keychain]?[index] {
+                            batch.append(existing)
+                            continue
+                        }
+                        do {
+                            batch.append(try account.derive(keychain, index: index))
+                        } catch {
+                            throw .derivation("\(keychain) \(index): \(error)")
+                        }
                     }
-                    do {
-                        batch.append(try account.derive(keychain, index: index))
-                    } catch {
-                        throw .derivation("\(keychain) \(index): \(error)")
+                    var outpoints: [OutPoint: Script] = [:]
+                    for record in batch {
+                        for outpoint in tracker.unspentOutputs(paying: record.script) { outpoints[outpoint] = record.script }
                     }
+                    var request = SyncRequest(
+                        scripts: batch.map(\.script), known: known, knownTransactions: knownTransactions,
+                        knownOutpoints: outpoints)
+                    request.descriptors = account.keychains.map { k in
+                        let needed = (lastUsed[k] ?? -1) + gap
+                        return WatchedDescriptor(
+                            descriptor: account.descriptor(k).description, isChange: k == .internal,
+                            rangeEnd: account.isRanged(k) ? (k == keychain ? max(needed, end - 1) : needed) : nil)
+                    }
+                    let sending = request
+                    let task = Task { () async throws -> SyncUpdate in try await source.sync(sending) }
+                    pending.append(Pending(keychain: keychain, start: next, end: end, batch: batch, task: task))
+                    next = end
                 }
-                var request = makeRequest(scripts: batch.map(\.script), stored: stored, addresses: addresses + batch)
-                request.descriptors = account.keychains.map { k in
-                    let needed = (lastUsed[k] ?? -1) + gap
-                    return WatchedDescriptor(
-                        descriptor: account.descriptor(k).description, isChange: k == .internal,
-                        rangeEnd: account.isRanged(k) ? (k == keychain ? max(needed, end - 1) : needed) : nil)
-                }
+                guard !pending.isEmpty, wanted(keychain, pending[0].start) else { break }
+                let current = pending.removeFirst()
                 let update: SyncUpdate
                 do {
-                    update = try await source.sync(request)
-                } catch {
+                    update = try await current.task.value
+                } catch let error as ChainError {
                     throw .chain(error)
+                } catch {
+                    throw .chain(.protocolViolation("\(error)"))
                 }
-                for (offset, record) in batch.enumerated() where !(update.histories[record.script] ?? []).isEmpty {
-                    lastUsed[keychain] = max(lastUsed[keychain] ?? -1, start + offset)
+                for (offset, record) in current.batch.enumerated() where !(update.histories[record.script] ?? []).isEmpty {
+                    lastUsed[keychain] = max(lastUsed[keychain] ?? -1, current.start + offset)
                 }
                 for entries in update.histories.values { for entry in entries { seen.insert(entry.txid) } }
                 newTransactions += update.transactions.count
+                let changes = tracker.apply(addresses: current.batch, update: update)
                 do {
-                    try store.apply(walletID: walletID, addresses: batch, update: update)
-                    addresses = try store.addresses(walletID: walletID)
+                    try store.apply(walletID: walletID, addresses: current.batch, update: update, utxoChanges: changes)
                 } catch {
                     throw .store(error)
                 }
-                // What the batch stored, merged into the transactions already loaded (reloading them all after
-                // each batch made a sync quadratic in the wallet's transactions).
-                stored = Self.merge(update, into: stored)
+                Self.merge(update, batch: current.batch, into: &known, &knownTransactions, addresses: &addresses)
                 tip = update.tip
                 mode = update.mode ?? mode
-                checked += batch.count
+                checked += current.batch.count
                 progress(SyncProgress(checked: checked, expected: max(expected(), checked)))
-                start = end
             }
+            // Batches asked for beyond where discovery stopped: dropped unread (their tasks end on their own).
+            for batch in pending { _ = await batch.task.result }
+            pending = []
         }
         let finalTip: BlockTip
         do {
@@ -138,57 +193,36 @@ public struct WalletSync: Sendable {
         } catch {
             throw .chain(error)
         }
+        let count: Int
         do {
-            try store.finishSync(walletID: walletID, tip: finalTip, seen: seen)
-            stored = try store.transactions(walletID: walletID)
+            try store.finishSync(walletID: walletID, tip: finalTip, seen: seen, utxosCurrent: true)
+            count = try store.transactionCount(walletID: walletID)
         } catch {
             throw .store(error)
         }
         return SyncSummary(
-            tip: finalTip, scriptsChecked: checked, transactions: stored.count, newTransactions: newTransactions,
-            mode: mode)
+            tip: finalTip, scriptsChecked: checked, transactions: count, newTransactions: newTransactions, mode: mode)
     }
 
-    /// `stored` after `Store.apply(update)`: new transactions added (an already stored one is kept), confirmations
-    /// set, and transactions a history lists as unconfirmed unanchored.
-    static func merge(_ update: SyncUpdate, into stored: [TransactionRecord]) -> [TransactionRecord] {
-        var records = stored
-        var position: [Txid: Int] = [:]
-        for (i, record) in records.enumerated() { position[record.txid] = i }
-        let now = Int(Date().timeIntervalSince1970)
-        for (txid, transaction) in update.transactions where position[txid] == nil {
-            position[txid] = records.count
-            records.append(TransactionRecord(txid: txid, transaction: transaction, anchor: nil, firstSeen: now))
+    /// The wallet's view after `Store.apply(update)`: new transactions added (an already stored one is kept),
+    /// confirmations set, transactions a history lists as unconfirmed unanchored, the batch's addresses known and
+    /// those with a history used.
+    static func merge(
+        _ update: SyncUpdate, batch: [AddressRecord], into known: inout [Txid: BlockAnchor?],
+        _ transactions: inout [Txid: Transaction], addresses: inout [Keychain: [Int: AddressRecord]]
+    ) {
+        for (txid, transaction) in update.transactions where known[txid] == nil {
+            known[txid] = .some(nil)
+            transactions[txid] = transaction
         }
         for entries in update.histories.values {
-            for entry in entries where entry.height == nil {
-                if let i = position[entry.txid] { records[i].anchor = nil }
-            }
+            for entry in entries where entry.height == nil && known[entry.txid] != nil { known[entry.txid] = .some(nil) }
         }
-        for (txid, anchor) in update.anchors {
-            if let i = position[txid] { records[i].anchor = anchor }
+        for (txid, anchor) in update.anchors where known[txid] != nil { known[txid] = .some(anchor) }
+        for var record in batch {
+            if !(update.histories[record.script] ?? []).isEmpty { record.used = true }
+            if let stored = addresses[record.keychain]?[record.index], stored.used { record.used = true }
+            addresses[record.keychain, default: [:]][record.index] = record
         }
-        return records
-    }
-
-    private func makeRequest(scripts: [Script], stored: [TransactionRecord], addresses: [AddressRecord]) -> SyncRequest
-    {
-        var known: [Txid: BlockAnchor?] = [:]
-        var transactions: [Txid: Transaction] = [:]
-        var outpoints: [OutPoint: Script] = [:]
-        let wanted = Set(scripts)
-        var spent: Set<OutPoint> = []
-        for record in stored {
-            known[record.txid] = .some(record.anchor)
-            transactions[record.txid] = record.transaction
-            for input in record.transaction.inputs { spent.insert(input.previousOutput) }
-        }
-        for record in stored {
-            for (vout, output) in record.transaction.outputs.enumerated() where wanted.contains(output.scriptPubKey) {
-                let outpoint = OutPoint(txid: record.txid, vout: UInt32(vout))
-                if !spent.contains(outpoint) { outpoints[outpoint] = output.scriptPubKey }
-            }
-        }
-        return SyncRequest(scripts: scripts, known: known, knownTransactions: transactions, knownOutpoints: outpoints)
     }
 }

@@ -23,7 +23,7 @@ struct Balance: AsyncParsableCommand {
             let wallet = try context.wallet()
             let id = try wallet.requireID()
             let tip = try context.store.syncedTip(walletID: id)
-            let balance = Watcher.Balance(utxos: try context.store.utxos(walletID: id), tipHeight: tip?.height)
+            let balance = try context.store.balance(walletID: id, tipHeight: tip?.height)
             if global.json {
                 try JSONOutput.print(BalanceJSON(wallet: wallet.name, balance: balance, height: tip?.height))
             } else {

@@ -46,8 +46,7 @@ struct Sync: AsyncParsableCommand {
                 throw error
             }
             await source.close()
-            let balance = Watcher.Balance(
-                utxos: try context.store.utxos(walletID: try wallet.requireID()), tipHeight: summary.tip.height)
+            let balance = try context.store.balance(walletID: try wallet.requireID(), tipHeight: summary.tip.height)
             if global.json {
                 try JSONOutput.print(
                     SyncJSON(
