@@ -145,14 +145,15 @@ actor JSONRPCConnection {
             payload.append(UInt8(ascii: "\n"))
             start += chunk
         }
-        let promises = ids.map { _ in channel.eventLoop.makePromise(of: JSONValue.self) }
+        let sent = ids
+        let promises = sent.map { _ in channel.eventLoop.makePromise(of: JSONValue.self) }
         let registered = channel.eventLoop.submit {
-            for (id, promise) in zip(ids, promises) { handler.register(id: id, promise: promise) }
+            for (id, promise) in zip(sent, promises) { handler.register(id: id, promise: promise) }
         }
         let seconds = timeout
         let operation = requests.first?.method ?? "request"
         let timer = channel.eventLoop.scheduleTask(in: .seconds(Int64(seconds))) {
-            handler.fail(ids: ids, with: .timeout(operation: operation, seconds: seconds))
+            handler.fail(ids: sent, with: .timeout(operation: operation, seconds: seconds))
         }
         defer { timer.cancel() }
         do {
