@@ -327,8 +327,16 @@ def main() -> None:
         default=os.environ.get("BENCH_WATCHER_SIZES", ",".join(str(n) for n in watcher_fixture.SIZES)),
         help="chain sizes of the growth rows, comma-separated (empty: none)",
     )
+    p.add_argument("--growth-only", action="store_true", help="only the growth rows (no BDK, no coin selection)")
     args = p.parse_args()
     sizes = [int(n) for n in args.sizes.split(",") if n.strip()]
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    if args.growth_only:
+        airlock = Airlock(args.watcher, args.workdir)
+        for size in sizes:
+            for r in growth(airlock, args.cache, size, args.runs, args.workdir / f"growth-{size}"):
+                print(json.dumps(r))
+        return
     args.workdir.mkdir(parents=True, exist_ok=True)
     fixture = watcher_fixture.ensure(args.cache)
     print(
