@@ -287,10 +287,15 @@ struct ElectrumTranscriptTests {
                 ElectrumTranscriptTests.line(
                     .array([
                         ElectrumTranscriptTests.answer(
-                            first[0], result: .object(["height": .number(Double(height)), "hex": .string(block.bytes.hexString)])),
+                            first[0],
+                            result: .object(["height": .number(Double(height)), "hex": .string(block.bytes.hexString)])),
                         ElectrumTranscriptTests.answer(
                             first[1],
-                            result: [.object(["tx_hash": .string(transaction.txid.hexString), "height": .number(Double(height))])]),
+                            result: [
+                                .object([
+                                    "tx_hash": .string(transaction.txid.hexString), "height": .number(Double(height)),
+                                ])
+                            ]),
                     ])), on: server)
             let second = try #require(try await ElectrumTranscriptTests.request(on: server).array)
             #expect(
@@ -307,7 +312,8 @@ struct ElectrumTranscriptTests {
                     .array([
                         ElectrumTranscriptTests.answer(second[0], result: .string(transaction.serialized().hexString)),
                         ElectrumTranscriptTests.answer(
-                            second[1], result: .object(["block_height": .number(Double(height)), "merkle": [], "pos": 0])),
+                            second[1],
+                            result: .object(["block_height": .number(Double(height)), "merkle": [], "pos": 0])),
                         ElectrumTranscriptTests.answer(second[2], result: headers ?? range),
                     ])), on: server)
         }

@@ -80,7 +80,11 @@ struct StoreTests {
         let account = try Account(record: wallet)
         let receive = try account.derive(.external, index: 0)
         let coinbase = Transaction(
-            inputs: [TxIn(previousOutput: OutPoint(txid: try Txid(bytes: [UInt8](repeating: 0, count: 32)), vout: 0xFFFF_FFFF))],
+            inputs: [
+                TxIn(
+                    previousOutput: OutPoint(txid: try Txid(bytes: [UInt8](repeating: 0, count: 32)), vout: 0xFFFF_FFFF)
+                )
+            ],
             outputs: [TxOut(value: try Amount(sats: 5_000_000_000), scriptPubKey: receive.script)])
         let paid = Transaction(
             inputs: [TxIn(previousOutput: OutPoint(txid: try Txid(bytes: [UInt8](repeating: 3, count: 32)), vout: 0))],

@@ -94,7 +94,10 @@ struct WalletSyncTests {
             // Store.apply without changes given recomputes every UTXO from the stored transactions.
             try store.apply(walletID: walletID, addresses: [], update: SyncUpdate(tip: try await source.tip()))
             #expect(try store.utxos(walletID: walletID) == incremental)
-            #expect(Set(incremental.map(\.outpoint)) == [OutPoint(txid: b.txid, vout: 0), OutPoint(txid: spendChange.txid, vout: 0)])
+            #expect(
+                Set(incremental.map(\.outpoint)) == [
+                    OutPoint(txid: b.txid, vout: 0), OutPoint(txid: spendChange.txid, vout: 0),
+                ])
             // The next round: a reorg moves b to another height, and a is confirmed one block later.
             source.heights = [a.txid: 103, b.txid: 104, spend.txid: 104]
         }

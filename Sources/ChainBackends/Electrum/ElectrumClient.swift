@@ -5,8 +5,9 @@ import Synchronization
 
 /// An Electrum server (protocol 1.4, TCP or TLS) as a `ChainSource`: histories by script hash in batches, every
 /// confirmed transaction checked against `blockchain.transaction.get_merkle` and the block header, every header checked
-/// for proof of work and its link to its predecessor. Several syncs may be in flight on its one connection
-/// (`pipelineDepth`).
+/// for proof of work and its link to its predecessor.
+///
+/// Several syncs may be in flight on its one connection (`pipelineDepth`).
 ///
 /// A server whose data does not check out is reported
 /// (`ChainError.verificationFailed`), and nothing it said is returned.
@@ -91,8 +92,9 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
         }
     }
 
-    /// Histories, then in one pipelined batch the transactions, merkle proofs and header ranges they need: two round
-    /// trips per call. Headers verified once are kept while the tip stays the same, so a sync of many batches fetches
+    /// Histories, then in one pipelined batch the transactions, merkle proofs and header ranges they need.
+    ///
+    /// Two round trips per call. Headers verified once are kept while the tip stays the same, so a sync of many batches fetches
     /// and checks each header once. Safe to call from several tasks at once (a pipelined sync).
     public func sync(_ request: SyncRequest) async throws(ChainError) -> SyncUpdate {
         let scripts = request.scripts

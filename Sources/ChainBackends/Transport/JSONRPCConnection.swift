@@ -71,7 +71,8 @@ actor JSONRPCConnection {
     /// (several requests may be in flight at once: a pipelined sync), so one connection is opened, not one each.
     private func ensureConnected() async throws(ChainError) {
         while channel == nil && connecting {
-            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in connectWaiters.append(waiter) }
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in connectWaiters.append(waiter)
+            }
         }
         if channel != nil { return }
         connecting = true

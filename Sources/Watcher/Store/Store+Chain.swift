@@ -359,7 +359,6 @@ private struct UTXOKey: Hashable {
     var vout: Int
 }
 
-
 /// Parsed stored transactions by their raw bytes.
 ///
 /// The per-batch reloads of a sync then do not parse and hash the same transactions again. A raw transaction always

@@ -123,7 +123,8 @@ public struct WalletSync: Sendable {
             while true {
                 // Keep `pipelineDepth` batches in flight. Past the first, a batch is asked for before the one before
                 // it is known to be used: when discovery stops short of it, it is dropped unread.
-                while pending.count < pipelineDepth, ranged ? (pending.isEmpty ? wanted(keychain, next) : true) : next == 0
+                while pending.count < pipelineDepth,
+                    ranged ? (pending.isEmpty ? wanted(keychain, next) : true) : next == 0
                 {
                     let end = ranged ? next + batchSize : 1
                     var batch: [AddressRecord] = []
@@ -140,7 +141,9 @@ public struct WalletSync: Sendable {
                     }
                     var outpoints: [OutPoint: Script] = [:]
                     for record in batch {
-                        for outpoint in tracker.unspentOutputs(paying: record.script) { outpoints[outpoint] = record.script }
+                        for outpoint in tracker.unspentOutputs(paying: record.script) {
+                            outpoints[outpoint] = record.script
+                        }
                     }
                     var request = SyncRequest(
                         scripts: batch.map(\.script), known: known, knownTransactions: knownTransactions,
@@ -166,7 +169,8 @@ public struct WalletSync: Sendable {
                 } catch {
                     throw .chain(.protocolViolation("\(error)"))
                 }
-                for (offset, record) in current.batch.enumerated() where !(update.histories[record.script] ?? []).isEmpty {
+                for (offset, record) in current.batch.enumerated()
+                where !(update.histories[record.script] ?? []).isEmpty {
                     lastUsed[keychain] = max(lastUsed[keychain] ?? -1, current.start + offset)
                 }
                 for entries in update.histories.values { for entry in entries { seen.insert(entry.txid) } }
@@ -216,7 +220,9 @@ public struct WalletSync: Sendable {
             transactions[txid] = transaction
         }
         for entries in update.histories.values {
-            for entry in entries where entry.height == nil && known[entry.txid] != nil { known[entry.txid] = .some(nil) }
+            for entry in entries where entry.height == nil && known[entry.txid] != nil {
+                known[entry.txid] = .some(nil)
+            }
         }
         for (txid, anchor) in update.anchors where known[txid] != nil { known[txid] = .some(anchor) }
         for var record in batch {
