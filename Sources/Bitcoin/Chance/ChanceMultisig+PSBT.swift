@@ -80,3 +80,36 @@ extension ChanceMultisig {
         try self.init(transaction: transaction, redeemScript: script, signatures: signatures)
     }
 }
+
+extension ChanceMultisig {
+    /// Raw transactions from a file: hex text (one or more transactions separated by whitespace) or binary
+    /// transactions one after another.
+    ///
+    /// - Throws: `ChanceMultisigError.invalidTransaction` naming the transaction that does not parse.
+    public static func transactions(fileBytes bytes: [UInt8]) throws(ChanceMultisigError) -> [Transaction] {
+        let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        let isText = !bytes.isEmpty && bytes.allSatisfy { whitespace.contains($0) || Hex.nibble($0) != nil }
+        var result: [Transaction] = []
+        if isText {
+            let tokens = bytes.split(whereSeparator: { whitespace.contains($0) })
+            for (number, token) in tokens.enumerated() {
+                let raw: [UInt8]
+                do { raw = try [UInt8](hex: String(decoding: token, as: UTF8.self)) } catch {
+                    throw .invalidTransaction("transaction \(number + 1) of the file is not hex: \(error)")
+                }
+                do { result.append(try Transaction(serialized: raw)) } catch {
+                    throw .invalidTransaction("transaction \(number + 1) of the file: \(error)")
+                }
+            }
+        } else {
+            var reader = ByteReader(bytes)
+            while !reader.isAtEnd {
+                do { result.append(try Transaction(from: &reader)) } catch {
+                    throw .invalidTransaction("transaction \(result.count + 1) of the file: \(error)")
+                }
+            }
+        }
+        guard !result.isEmpty else { throw .invalidTransaction("the file holds no transaction") }
+        return result
+    }
+}
