@@ -37,13 +37,15 @@ class Wallet:
 
 
 @pytest.fixture
-def wallet(bin_dir, home) -> Wallet:
+def wallet(bin_dir, home, request) -> Wallet:
+    """The wallet; `sortedmulti` unless the test asks for `multi` (indirect parameter)."""
+    function = getattr(request, "param", "sortedmulti")
     a = Vault(bin_dir, home.env, home.root, "alice")
     b = Vault(bin_dir, home.env, home.root, "bob")
     c_root = bip32.HDKey.from_seed(os.urandom(32), version=NET["xprv"])
     c_xpub = c_root.derive(COSIGNER_PATH).to_public().to_base58(version=NET["xpub"])
     keys = [a.export("wsh-multi"), b.export("wsh-multi"), f"[{c_root.my_fingerprint.hex()}/48h/1h/0h/2h]{c_xpub}"]
-    desc = "sh(sortedmulti(2," + ",".join(k + "/<0;1>/*" for k in keys) + "))"
+    desc = f"sh({function}(2," + ",".join(k + "/<0;1>/*" for k in keys) + "))"
     for vault in (a, b):
         vault.run("multisig", "register", "-", "--name", "chance", "--yes", input=desc.encode(), check=True)
     return Wallet(a, b, c_root, desc)
@@ -148,7 +150,9 @@ def complete_and_broadcast(node, vault: Vault, text_path: Path, tmp_path: Path, 
     return txid
 
 
-@pytest.mark.parametrize("order", ["alice-then-bob", "bob-then-alice"])
+@pytest.mark.parametrize(
+    ("order", "wallet"), [("alice-then-bob", "sortedmulti"), ("bob-then-alice", "multi")], indirect=["wallet"]
+)
 def test_two_vaults_in_either_order_and_the_node_accepts(regtest_node, wallet, tmp_path, order):
     first, second = (wallet.a, wallet.b) if order == "alice-then-bob" else (wallet.b, wallet.a)
     spend = fund(regtest_node, wallet, 0 if order == "alice-then-bob" else 1)
@@ -258,3 +262,47 @@ def test_malformed_texts_exit_2(wallet, tmp_path, mutate, fragment):
     assert proc.returncode == 2, proc.stderr.decode()
     assert fragment in proc.stderr.decode()
     assert not answer.exists()
+
+
+def watcher(run, *args: str, input: bytes | None = None, check: bool = True):
+    return run("airlock-watcher", *args, input=input, check=check)
+
+
+def test_watcher_imports_combines_and_broadcasts(run, regtest_node, wallet, tmp_path):
+    imported = json.loads(
+        watcher(
+            run, "import", "-", "--name", "chance", "--network", "regtest", "--json", input=wallet.desc.encode()
+        ).stdout
+    )
+    receive0 = Descriptor.from_string(branch(wallet.desc, 0)).derive(0).address(NET)
+    assert imported["first_address"] == receive0
+    spend = fund(regtest_node, wallet, 8)
+    watcher(run, "node", "set", f"electrum://127.0.0.1:{regtest_node.electrum_port}")
+    watcher(run, "sync")
+    balance = json.loads(watcher(run, "balance", "--json").stdout)
+    assert balance["unconfirmed"] + balance["confirmed"] == 100_000
+    # Each vault signs the unsigned text on its own; the watcher combines the answers.
+    unsigned = write(tmp_path, "unsigned.txt", spend.text())
+    answers = []
+    for vault in (wallet.a, wallet.b):
+        proc, answer = sign(vault, unsigned, tmp_path, f"answer-{vault.name}", "--prev-tx", prev_file(tmp_path, spend))
+        assert proc.returncode == 0, proc.stderr.decode()
+        answers.append(answer)
+    # Attack: one answer alone is incomplete; broadcast refuses it (exit 2) and sends nothing.
+    alone = watcher(run, "broadcast", str(answers[0]), check=False)
+    assert alone.returncode == 2 and "1 of the 2 signatures" in alone.stderr.decode()
+    # Attack: a text of another transaction cannot be combined with these.
+    other = fund(regtest_node, wallet, 9)
+    stray = write(tmp_path, "other.txt", other.text())
+    mixed = watcher(run, "combine", str(answers[0]), str(stray), check=False)
+    assert mixed.returncode == 2 and "different transactions" in mixed.stderr.decode()
+    combined_path = tmp_path / "combined.txt"
+    combined = json.loads(watcher(run, "combine", *map(str, answers), "--out", str(combined_path), "--json").stdout)
+    assert combined["complete"] is True and combined["signatures"] == [2]
+    assert combined_path.read_text().strip() == combined["multisig_text"]
+    sent = watcher(run, "broadcast", str(combined_path))
+    txid = sent.stdout.decode().strip()
+    # The fee comes from the previous transaction the watcher's store holds (legacy inputs carry no amounts).
+    assert "fee: 0.00001000 BTC" in sent.stderr.decode() and "(change, this wallet)" in sent.stderr.decode()
+    regtest_node.mine(1)
+    assert regtest_node.cli("getrawtransaction", txid, True)["confirmations"] == 1
