@@ -84,6 +84,24 @@ def fund(node, wallet: Wallet, index: int, value: int = 100_000, send: int = 60_
     return Spend(tx=tx, redeem=derived.redeem_script().data, prev_hex=prev_hex)
 
 
+def offline_spend(desc: str, index: int = 0) -> Spend:
+    """A spend of receive `index` of the `sh(…multi(…))` wallet `desc` with a made-up funding transaction (no node):
+    60,000 sat away, 39,000 to change `index`, fee 1,000."""
+    derived = Descriptor.from_string(branch(desc, 0)).derive(index)
+    prev = Transaction(
+        version=2,
+        vin=[TransactionInput(b"\x01" * 32, 0)],
+        vout=[TransactionOutput(100_000, derived.script_pubkey())],
+    )
+    change = Descriptor.from_string(branch(desc, 1)).derive(index).script_pubkey()
+    tx = Transaction(
+        version=2,
+        vin=[TransactionInput(prev.txid(), 0, sequence=0xFFFFFFFD)],
+        vout=[TransactionOutput(60_000, script.address_to_scriptpubkey(STRANGER)), TransactionOutput(39_000, change)],
+    )
+    return Spend(tx=tx, redeem=derived.redeem_script().data, prev_hex=prev.serialize().hex())
+
+
 def embit_signature(wallet: Wallet, spend: Spend, index: int, tx: Transaction | None = None) -> tuple[int, str]:
     """The embit cosigner's key position in the redeem script and its SIGHASH_ALL signature of input 0."""
     key = wallet.c_root.derive(f"{COSIGNER_PATH}/0/{index}").key

@@ -16,13 +16,13 @@ struct Broadcast: AsyncParsableCommand {
             (signatures-only) PSBT from the signer is combined with the PSBT this watcher created. What is sent \
             (outputs, fee) is printed on stderr before sending. A rejection by the node exits 5 with its reason.
 
+            A Chance wallet multisig: text (or several of one transaction, combined) is sent once enough key \
+            positions have signed; an incomplete text exits 2 naming how many signatures are missing.
+
             Examples:
               airlock-watcher broadcast signed.psbt
               airlock-watcher broadcast signed-01of03.png signed-02of03.png signed-03of03.png
               airlock-watcher broadcast chance-alice.txt chance-bob.txt
-
-            A Chance wallet multisig: text (or several of one transaction, combined) is sent once enough key \
-            positions have signed; an incomplete text exits 2 naming how many signatures are missing.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -14,14 +14,14 @@ struct Combine: AsyncParsableCommand {
             or a directory of PNG frames of one animated QR series. When this watcher created the PSBT, its kept \
             copy is merged in as well, so signers may return trimmed (signatures-only) PSBTs.
 
+            Chance wallet multisig: texts of the same transaction are combined the same way (every key position \
+            of every text, each signature checked against its key and the transaction); the answer is a multisig: \
+            text, printed when no output is given.
+
             Examples:
               airlock-watcher combine signed-alice.psbt signed-bob-frames/ --out combined.psbt
               airlock-watcher combine a.psbt b.png --qr combined.png
               airlock-watcher combine chance-alice.txt chance-bob.png --out chance.txt
-
-            Chance wallet multisig: texts of the same transaction are combined the same way (every key position \
-            of every text, each signature checked against its key and the transaction); the answer is a multisig: \
-            text, printed when no output is given.
             """)
 
     @OptionGroup var global: GlobalOptions
