@@ -4,7 +4,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The Chance wallet `multisig:` text codec (docs/architecture.md section 3). The keys are made here from fixed
+/// The Chance wallet `multisig:` text codec (docs/architecture.md section 3).
+///
+/// The keys are made here from fixed
 /// secrets and the signatures by libsecp256k1; interop with an independent implementation (embit) and acceptance by
 /// libbitcoinkernel are shown end to end in Tests/e2e/test_chance_multisig.py.
 @Suite("Chance multisig: texts: strict parsing, signatures by key position, PSBT both ways, final transaction")

@@ -4,7 +4,9 @@ import Testing
 
 @testable import Watcher
 
-/// `ChanceConversion` (the library call for `convert`): a `multisig:` text of an imported `sh(sortedmulti)` wallet to a
+/// `ChanceConversion`, the library call for `convert`.
+///
+/// A `multisig:` text of an imported `sh(sortedmulti)` wallet to a
 /// PSBT with the wallet's previous transactions and derivations, and back. Keys from fixed seeds.
 @Suite("Chance multisig: text to PSBT and back with the wallet's data")
 struct ChanceConversionTests {

@@ -46,7 +46,9 @@ public struct ChanceMultisig: Sendable, Equatable {
         self.keys = keys
         self.signatures = [:]
         for (position, list) in signatures.sorted(by: { $0.key < $1.key }) {
-            guard keys.indices.contains(position) else { throw .invalidPosition(String(position), keyCount: keys.count) }
+            guard keys.indices.contains(position) else {
+                throw .invalidPosition(String(position), keyCount: keys.count)
+            }
             guard list.count == transaction.inputs.count else {
                 throw .signatureCount(position: position, expected: transaction.inputs.count, actual: list.count)
             }
@@ -166,7 +168,8 @@ public struct ChanceMultisig: Sendable, Equatable {
         var result = self
         for other in others {
             guard other.transaction == transaction else {
-                throw .combineMismatch("they carry different transactions (\(transaction.txid) and \(other.transaction.txid))")
+                throw .combineMismatch(
+                    "they carry different transactions (\(transaction.txid) and \(other.transaction.txid))")
             }
             guard other.redeemScript == redeemScript else { throw .combineMismatch("their redeem scripts differ") }
             for (position, list) in other.signatures where result.signatures[position] == nil {
@@ -188,7 +191,10 @@ public struct ChanceMultisig: Sendable, Equatable {
         var final = transaction
         for index in final.inputs.indices {
             var operations: [ScriptOperation] = [.push([])]
-            for position in positions { operations.append(.push(signatures[position]![index])) }
+            for position in positions {
+                guard let list = signatures[position] else { continue }
+                operations.append(.push(list[index]))
+            }
             operations.append(.push(redeemScript.bytes))
             final.inputs[index].scriptSig = Script(operations)
         }

@@ -69,7 +69,8 @@ public struct ChanceSigningSession: Sendable {
         review.notes.append(
             "multisig: text (Chance wallet): \(text.threshold) of \(text.keys.count) legacy P2SH, signed so far by key "
                 + "position(s) "
-                + (text.signedPositions.isEmpty ? "none" : text.signedPositions.map(String.init).joined(separator: ", "))
+                + (text.signedPositions.isEmpty
+                    ? "none" : text.signedPositions.map(String.init).joined(separator: ", "))
                 + (match.map {
                     "; wallet '\(DisplayText.clean($0.wallet.name))' branch \($0.branch) index \($0.index)"
                 } ?? ""))
@@ -121,7 +122,8 @@ public struct ChanceSigningSession: Sendable {
         }
         guard !outputs.isEmpty else { return }
         let limit = max(Self.searchLimit, match.index + Self.searchLimit)
-        var remaining = Dictionary(outputs.map { ($0.element.scriptPubKey, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        var remaining = Dictionary(
+            outputs.map { ($0.element.scriptPubKey, $0.offset) }, uniquingKeysWith: { a, _ in a })
         for branch in 0..<min(descriptor.multipathCount, 2) {
             for index in 0..<limit where !remaining.isEmpty {
                 guard let script = try? descriptor.scriptPubKey(at: index, path: branch),

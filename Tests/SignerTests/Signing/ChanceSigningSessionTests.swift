@@ -3,7 +3,9 @@ import BitcoinCrypto
 import Signer
 import Testing
 
-/// Signing Chance `multisig:` texts (docs/architecture.md section 3) in the library: the registered `sh(sortedmulti)`
+/// Signing Chance `multisig:` texts (docs/architecture.md section 3) in the library.
+///
+/// The registered `sh(sortedmulti)`
 /// wallet is found by its redeem script, the amounts come from the previous transactions, and each refusal has a
 /// control that is signed. The texts of an independent implementation (embit) are signed in
 /// Tests/e2e/test_chance_multisig.py.

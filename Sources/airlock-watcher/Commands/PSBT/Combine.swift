@@ -1,7 +1,7 @@
+import AirgapTransport
 import ArgumentParser
 import Bitcoin
 import CLISupport
-import AirgapTransport
 import Foundation
 import Watcher
 
