@@ -301,11 +301,13 @@ def test_watcher_imports_combines_and_broadcasts(run, regtest_node, wallet, tmp_
     assert balance["unconfirmed"] + balance["confirmed"] == 100_000
     # Each vault signs the unsigned text on its own; the watcher combines the answers.
     unsigned = write(tmp_path, "unsigned.txt", spend.text())
-    answers = []
-    for vault in (wallet.a, wallet.b):
-        proc, answer = sign(vault, unsigned, tmp_path, f"answer-{vault.name}", "--prev-tx", prev_file(tmp_path, spend))
-        assert proc.returncode == 0, proc.stderr.decode()
-        answers.append(answer)
+    proc, answer_a = sign(wallet.a, unsigned, tmp_path, "answer-a", "--prev-tx", prev_file(tmp_path, spend))
+    assert proc.returncode == 0, proc.stderr.decode()
+    # The second vault gets the text as its argument and answers with a QR PNG (its own --qr), which combine reads.
+    answer_b = tmp_path / "answer-b.png"
+    proc = wallet.b.run("sign", spend.text(), "--yes", "--qr", str(answer_b), "--prev-tx", prev_file(tmp_path, spend))
+    assert proc.returncode == 0 and answer_b.exists(), proc.stderr.decode()
+    answers = [answer_a, answer_b]
     # Attack: one answer alone is incomplete; broadcast refuses it (exit 2) and sends nothing.
     alone = watcher(run, "broadcast", str(answers[0]), check=False)
     assert alone.returncode == 2 and "1 of the 2 signatures" in alone.stderr.decode()

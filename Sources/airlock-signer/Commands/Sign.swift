@@ -45,7 +45,10 @@ extension AirlockSigner {
                 """)
 
         @OptionGroup var vault: VaultOptions
-        @Argument(help: "The PSBT: a file (binary, base64 or hex), '-' for stdin, or QR PNG images / a directory.")
+        @Argument(
+            help:
+                "The PSBT: a file (binary, base64 or hex), '-' for stdin, or QR PNG images / a directory; or a multisig: text (also as the argument itself)."
+        )
         var input: [String]
         @OptionGroup var output: OutputOptions
         @Flag(help: "Sign without asking for confirmation (the review is still printed).") var yes = false
@@ -107,6 +110,11 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
+                // A multisig: text may also be given on the command line itself (when no file has that name).
+                if input.count == 1, input[0].hasPrefix("multisig:"), !FileManager.default.fileExists(atPath: input[0])
+                {
+                    return try runChance(input[0], format: .plain)
+                }
                 let read = try InputReader.read(
                     input, expecting: [.psbt, .bytes, .text, .ethSignRequest, .chanceMultisig])
                 if case .chanceMultisig(let text) = read.payload { return try runChance(text, format: read.format) }
