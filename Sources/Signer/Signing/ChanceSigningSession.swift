@@ -63,7 +63,14 @@ public struct ChanceSigningSession: Sendable {
             review.refuse(.unregisteredRedeemScript)
         }
         if !missing.isEmpty {
-            review.refusals.removeAll { $0 == .unknownFee || ($0 == .nothingToSign && match != nil) }
+            // The redeem script is the registered wallet's: what stops signing is the unknown amounts, not the wallet
+            // (an input without its previous transaction has no script to check ownership against).
+            review.refusals.removeAll {
+                if $0 == .unknownFee { return true }
+                guard match != nil else { return false }
+                if case .unregisteredInputs = $0 { return true }
+                return $0 == .nothingToSign
+            }
             review.refuse(.legacyAmountsUnknown(missing))
         }
         review.notes.append(
@@ -78,7 +85,8 @@ public struct ChanceSigningSession: Sendable {
             review.notes.append(
                 "legacy inputs carry no amounts: the amounts of input(s) "
                     + missing.map(String.init).joined(separator: ", ")
-                    + " and the fee are UNKNOWN without their previous transactions (--prev-tx FILE)")
+                    + " and the fee are UNKNOWN without their previous transactions (--prev-tx FILE); until then "
+                    + "the inputs cannot be matched to the wallet, so its change is listed as a payment")
         }
         decision = SigningDecision(
             original: decision.original, psbt: decision.psbt, resolvedOrigins: decision.resolvedOrigins,

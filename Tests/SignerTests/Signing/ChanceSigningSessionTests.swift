@@ -82,7 +82,7 @@ struct ChanceSigningSessionTests {
         let (text, _) = try spend()
         let decision = try session().review(text, previousTransactions: [])
         #expect(!decision.decision.isApproved)
-        #expect(decision.decision.refusals.contains(.legacyAmountsUnknown([0])))
+        #expect(decision.decision.refusals == [.legacyAmountsUnknown([0])])
         #expect(decision.decision.review.text.contains("UNKNOWN without their previous transactions"))
     }
 
