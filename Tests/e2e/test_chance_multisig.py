@@ -326,3 +326,29 @@ def test_watcher_imports_combines_and_broadcasts(run, regtest_node, wallet, tmp_
     assert "fee: 0.00001000 BTC" in sent.stderr.decode() and "(change, this wallet)" in sent.stderr.decode()
     regtest_node.mine(1)
     assert regtest_node.cli("getrawtransaction", txid, True)["confirmations"] == 1
+
+
+def test_two_inputs_with_previous_transactions_in_one_file(regtest_node, wallet, tmp_path):
+    """Two coins of one address (one redeem script, as the protocol has it), both funding transactions in one
+    --prev-tx file; each vault signs both inputs and the node accepts the transaction."""
+    derived = Descriptor.from_string(branch(wallet.desc, 0)).derive(10)
+    outpoints, prevs = [], []
+    for value in (70_000, 50_000):
+        txid = regtest_node.send_to(derived.address(NET), value)
+        prev = Transaction.parse(bytes.fromhex(regtest_node.cli("getrawtransaction", txid)))
+        vout = next(i for i, out in enumerate(prev.vout) if out.script_pubkey == derived.script_pubkey())
+        outpoints.append((txid, vout))
+        prevs.append(prev.serialize().hex())
+    tx = Transaction(
+        version=2,
+        vin=[TransactionInput(bytes.fromhex(t), v, sequence=0xFFFFFFFD) for t, v in outpoints],
+        vout=[TransactionOutput(118_500, script.address_to_scriptpubkey(STRANGER))],
+    )
+    spend = Spend(tx=tx, redeem=derived.redeem_script().data, prev_hex="\n".join(prevs))
+    text = write(tmp_path, "two.txt", spend.text())
+    proc, answer = sign(wallet.b, text, tmp_path, "first", "--prev-tx", prev_file(tmp_path, spend))
+    assert proc.returncode == 0, proc.stderr.decode()
+    body = json.loads(answer.read_text().strip()[len("multisig:") :])
+    assert [len(sigs) for sigs in body["keySignatures"].values()] == [2]
+    assert "FEE: 0.00001500 BTC" in proc.stderr.decode()
+    complete_and_broadcast(regtest_node, wallet.a, answer, tmp_path, spend)
