@@ -195,6 +195,12 @@ def test_embit_cosigner_signature_then_a_vault_completes(regtest_node, wallet, t
     position, signature = embit_signature(wallet, spend, 2)
     text = write(tmp_path, "cosigned.txt", spend.text({position: [signature]}))
     complete_and_broadcast(regtest_node, wallet.a, text, tmp_path, spend)
+    # The signature is in the audit journal like a PSBT's: the (unsigned) txid, destination, change and fee.
+    journal = json.loads(wallet.a.run("audit", "--json", check=True).stdout)
+    [entry] = [e for e in journal if e["txid"] == spend.tx.txid().hex()]
+    assert entry["destinations"] == [{"address": STRANGER, "amount": 60_000}]
+    assert entry["change"] == 39_000 and entry["fee"] == 1_000
+    assert wallet.a.run("audit", "--verify").returncode == 0
 
 
 def test_signature_under_the_wrong_position_is_refused(regtest_node, wallet, tmp_path):
