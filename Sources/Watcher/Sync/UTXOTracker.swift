@@ -35,6 +35,8 @@ struct UTXOTracker {
     private var spentElsewhere: Set<OutPoint>
     /// Every output of the stored transactions, by its script (a script derived later finds its coins here).
     private var outputsByScript: [Script: [OutPoint]] = [:]
+    /// The stored transaction spending each outpoint.
+    private var spentBy: [OutPoint: Txid] = [:]
     private(set) var utxos: [OutPoint: UTXORow] = [:]
 
     init(addresses: [AddressRecord], transactions: [TransactionRecord], spentElsewhere: Set<OutPoint>) {
@@ -52,6 +54,12 @@ struct UTXOTracker {
     /// The outputs to `script` that no stored transaction spends (what the old full scan handed a backend).
     func unspentOutputs(paying script: Script) -> [OutPoint] {
         (outputsByScript[script] ?? []).filter { !spentByTransactions.contains($0) }
+    }
+
+    /// The stored transactions a history of `script` can name: those paying it and those spending what they pay.
+    func relatedTransactions(_ script: Script) -> [Txid] {
+        let paying = outputsByScript[script] ?? []
+        return paying.map(\.txid) + paying.compactMap { spentBy[$0] }
     }
 
     /// Takes in one batch (its addresses and the backend's update, as `Store.apply` stores them) and returns the
@@ -97,7 +105,10 @@ struct UTXOTracker {
 
     private mutating func add(_ txid: Txid, _ transaction: Transaction, height: Int?) {
         transactions[txid] = (transaction, height)
-        for input in transaction.inputs { spentByTransactions.insert(input.previousOutput) }
+        for input in transaction.inputs {
+            spentByTransactions.insert(input.previousOutput)
+            spentBy[input.previousOutput] = txid
+        }
         for (vout, output) in transaction.outputs.enumerated() {
             outputsByScript[output.scriptPubKey, default: []].append(OutPoint(txid: txid, vout: UInt32(vout)))
         }

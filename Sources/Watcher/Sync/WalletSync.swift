@@ -145,9 +145,26 @@ public struct WalletSync: Sendable {
                             outpoints[outpoint] = record.script
                         }
                     }
-                    var request = SyncRequest(
-                        scripts: batch.map(\.script), known: known, knownTransactions: knownTransactions,
-                        knownOutpoints: outpoints)
+                    var request: SyncRequest
+                    if pipelineDepth > 1 {
+                        // Only the known transactions these scripts' histories can name: a request in flight
+                        // holding the whole maps made the next change to them copy them (once per batch, quadratic).
+                        var someKnown: [Txid: BlockAnchor?] = [:]
+                        var someTransactions: [Txid: Transaction] = [:]
+                        for record in batch {
+                            for txid in tracker.relatedTransactions(record.script) {
+                                if let anchor = known[txid] { someKnown[txid] = anchor }
+                                if let transaction = knownTransactions[txid] { someTransactions[txid] = transaction }
+                            }
+                        }
+                        request = SyncRequest(
+                            scripts: batch.map(\.script), known: someKnown, knownTransactions: someTransactions,
+                            knownOutpoints: outpoints)
+                    } else {
+                        request = SyncRequest(
+                            scripts: batch.map(\.script), known: known, knownTransactions: knownTransactions,
+                            knownOutpoints: outpoints)
+                    }
                     request.descriptors = account.keychains.map { k in
                         let needed = (lastUsed[k] ?? -1) + gap
                         return WatchedDescriptor(
