@@ -111,25 +111,27 @@ public struct OutputOptions: ParsableArguments, Sendable {
     ///   - fileBytes: what `--out` receives.
     ///   - json: when true the terminal codes go to stderr, so stdout stays one JSON document.
     ///   - preferredFormat: the QR format to use when `--qr-format` is not given (the framing the input came in).
+    ///   - texts: the QR texts when the caller framed the payload itself (`convert`); nil frames `payload` here.
     /// - Returns: the paths written.
-    /// - Throws: `CLIError`.
+    /// - Throws: `CLIError`; a payload that cannot be put in QR codes fails before `--out` is written.
     @discardableResult
     public func write(
-        _ payload: Payload, fileBytes: [UInt8], json: Bool = false, preferredFormat: QRFormatOption? = nil
+        _ payload: Payload, fileBytes: [UInt8], json: Bool = false, preferredFormat: QRFormatOption? = nil,
+        texts given: [String]? = nil
     ) throws -> [String] {
         var written: [String] = []
-        if let out {
-            try AtomicFileWriter.write(fileBytes, to: out)
-            written.append(out)
-        }
-        guard qr != nil || terminal else { return written }
-        let texts = try frames(for: payload, preferred: preferredFormat)
+        let texts = qr != nil || terminal ? try given ?? frames(for: payload, preferred: preferredFormat) : []
         var codes: [QRCode] = []
         for text in texts {
             do { codes.append(try QRCode(text: text)) } catch {
                 throw CLIError(.invalidInput, "cannot encode a QR code: \(error)")
             }
         }
+        if let out {
+            try AtomicFileWriter.write(fileBytes, to: out)
+            written.append(out)
+        }
+        guard qr != nil || terminal else { return written }
         if let qr {
             written += writesGIF ? try writeGIF(codes, to: qr) : try writePNGs(codes, to: qr)
         }
