@@ -356,6 +356,7 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vecto
     # the signer signs; the watcher combines, finalizes, broadcasts and bumps
     runs("airlock-signer-inspect--psbt", "airlock-signer", "inspect", root / "unsigned.psbt")
     watcher("airlock-watcher-inspect", "inspect", root / "unsigned.psbt")
+    watcher("airlock-watcher-convert", "convert", root / "unsigned.psbt", "--to", "bbqr", "--psbt-version", "2")
     signer("airlock-signer-sign", "sign", root / "unsigned.psbt", "--yes", "--out", root / "signed.psbt")
     _, eth_request = sign_request(vectors, b"golden", 3, 1)
     signer("airlock-signer-sign--eth-stdin", "sign", "-", "--yes", input=eth_request)
