@@ -11,14 +11,23 @@ from __future__ import annotations
 import base64
 import json
 import subprocess
-import zlib
 from pathlib import Path
 
 import pytest
 from embit.psbt import PSBT
 from embit.script import p2wpkh
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
-from signer_psbt import NET, Coin, Vault, embit_psbt, embit_root, new_mnemonic, read_qr_pngs, ur_decode
+from signer_psbt import (
+    NET,
+    Coin,
+    Vault,
+    bbqr_decode,
+    embit_psbt,
+    embit_root,
+    new_mnemonic,
+    read_qr_pngs,
+    ur_decode,
+)
 
 ZBAR = ["zbarimg", "-q", "--raw", "-Sdisable", "-Sqrcode.enable"]
 PAYEE = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080"
@@ -26,22 +35,6 @@ PAYEE = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080"
 
 def convert(run, *args, check: bool = True, input: bytes | None = None):
     return run("airlock-watcher", "convert", *map(str, args), check=check, input=input)
-
-
-def bbqr_decode(texts: list[str]) -> tuple[str, str, bytes]:
-    """BBQr parts in any order, repeats allowed (coinkite BBQr.md): returns (encoding, file type, bytes)."""
-    texts = [t.strip() for t in texts if t.strip()]
-    encoding, kind, total = texts[0][2], texts[0][3], int(texts[0][4:6], 36)
-    bodies = {}
-    for t in texts:
-        assert t.startswith("B$") and t[2:6] == texts[0][2:6], "parts of two series"
-        bodies[int(t[6:8], 36)] = t[8:]
-    assert sorted(bodies) == list(range(total)), f"missing parts of {total}"
-    body = "".join(bodies[i] for i in range(total))
-    if encoding == "H":
-        return encoding, kind, bytes.fromhex(body)
-    raw = base64.b32decode(body + "=" * (-len(body) % 8))
-    return encoding, kind, zlib.decompress(raw, wbits=-10) if encoding == "Z" else raw
 
 
 def offline_psbt(mnemonic: str, inputs: int) -> bytes:
