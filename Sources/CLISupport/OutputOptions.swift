@@ -32,7 +32,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
     @Flag(help: "With --qr: put all parts in one PNG grid.")
     public var qrSheet = false
 
-    @Option(help: "QR framing: ur, bbqr or base64 (default: ur, or the framing the input came in).")
+    @Option(help: "QR framing: ur, bbqr or base64 (default: ur, or the framing the input came in; bbqr for send and bump).")
     public var qrFormat: QRFormatOption?
 
     @Option(
@@ -117,12 +117,12 @@ public struct OutputOptions: ParsableArguments, Sendable {
     @discardableResult
     public func write(
         _ payload: Payload, fileBytes: [UInt8], json: Bool = false, preferredFormat: QRFormatOption? = nil,
-        texts given: [String]? = nil
+        texts: [String]? = nil
     ) throws -> [String] {
         var written: [String] = []
-        let texts = qr != nil || terminal ? try given ?? frames(for: payload, preferred: preferredFormat) : []
+        let frameTexts = qr != nil || terminal ? try texts ?? frames(for: payload, preferred: preferredFormat) : []
         var codes: [QRCode] = []
-        for text in texts {
+        for text in frameTexts {
             do { codes.append(try QRCode(text: text)) } catch {
                 throw CLIError(.invalidInput, "cannot encode a QR code: \(error)")
             }

@@ -25,8 +25,13 @@ enum PSBTFiles {
 
     /// Writes `psbt` to the requested outputs, or as base64 on stdout when none was given (and not `--json`).
     ///
-    /// - Parameter preferredFormat: the QR framing when `--qr-format` is not given (nil: UR).
+    /// - Parameters:
+    ///   - psbt: the PSBT.
+    ///   - options: the command's output options.
+    ///   - json: whether stdout holds the `--json` document.
+    ///   - preferredFormat: the QR framing when `--qr-format` is not given (nil: UR).
     /// - Returns: the paths written.
+    /// - Throws: `CLIError` from `OutputOptions.write`.
     @discardableResult
     static func write(
         _ psbt: PSBT, options: OutputOptions, json: Bool, preferredFormat: QRFormatOption? = nil
