@@ -32,7 +32,8 @@ public struct OutputOptions: ParsableArguments, Sendable {
     @Flag(help: "With --qr: put all parts in one PNG grid.")
     public var qrSheet = false
 
-    @Option(help: "QR framing: ur, bbqr or base64 (default: ur, or the framing the input came in; bbqr for send and bump).")
+    @Option(
+        help: "QR framing: ur, bbqr or base64 (default: ur, or the framing the input came in; bbqr for send and bump).")
     public var qrFormat: QRFormatOption?
 
     @Option(
