@@ -33,9 +33,9 @@ public struct OutputOptions: ParsableArguments, Sendable {
     public var qrSheet = false
 
     @Option(
-        help:
+        help: ArgumentHelp(
             "QR framing: ur, bbqr or base64 (default: ur, or the framing the input came in; watcher send and bump: "
-            + "bbqr).")
+                + "bbqr)."))
     public var qrFormat: QRFormatOption?
 
     @Option(
