@@ -242,7 +242,7 @@ enum ConvertPayload {
             if forQR { return try texts(payload, format: .ur, encoder: encoder, forQR: true) }
             switch payload {
             case .psbt, .transaction, .bytes, .descriptor, .json, .text, .address: return nil
-            default: throw fail(" (it has no plain bytes; use --to ur)")
+            default: throw fail(" (it has no byte form; a UR type keeps it with --to ur)")
             }
         }
     }
