@@ -194,7 +194,7 @@ enum ConvertPayload {
     static func bytes(_ payload: Payload) -> [UInt8] {
         switch payload {
         case .psbt(let b), .transaction(let b), .bytes(let b): b
-        case .descriptor(let t), .json(let t), .text(let t), .address(let t): Array(t.utf8)
+        case .descriptor(let t), .json(let t), .text(let t), .address(let t), .chanceMultisig(let t): Array(t.utf8)
         default: []
         }
     }
@@ -241,7 +241,7 @@ enum ConvertPayload {
         case .binary:
             if forQR { return try texts(payload, format: .ur, encoder: encoder, forQR: true) }
             switch payload {
-            case .psbt, .transaction, .bytes, .descriptor, .json, .text, .address: return nil
+            case .psbt, .transaction, .bytes, .descriptor, .json, .text, .address, .chanceMultisig: return nil
             default: throw fail(" (it has no byte form; a UR type keeps it with --to ur)")
             }
         }
