@@ -45,7 +45,9 @@ public struct PSBTReport {
                 .init(
                     index: input.index, txid: input.outpoint.txid.hexString, vout: Int(input.outpoint.vout),
                     amount: input.amount?.sats, address: input.address, finalized: input.isFinalized,
-                    signatures: signatureCount(psbt.inputs[input.index]), sighash: input.sighashType.map { Int($0) })
+                    signatures: signatureCount(psbt.inputs[input.index]), sighash: input.sighashType.map { Int($0) },
+                    multisig: MultisigSignatureStatus(psbt.inputs[input.index]).map { MultisigStatusJSON($0, wallet: nil) }
+                )
             },
             outputs: analysis.outputs.map { output in
                 .init(
@@ -62,6 +64,9 @@ public struct PSBTReport {
             let amount = input.amount.map { "\($0.btcString) BTC" } ?? "amount unknown"
             let state = input.isFinalized ? "finalized" : "\(signatureCount(psbt.inputs[input.index])) signature(s)"
             lines.append("  \(input.index): \(input.outpoint)  \(amount)  \(input.address ?? "")  [\(state)]")
+            if let status = MultisigSignatureStatus(psbt.inputs[input.index]) {
+                lines.append("     multisig \(status.summary())")
+            }
         }
         lines.append("outputs (\(analysis.outputs.count)):")
         for output in analysis.outputs {

@@ -151,6 +151,7 @@ extension AirlockSigner {
                     object.psbt = written.base64String
                     object.written = paths
                     object.complete = signed.isComplete
+                    object.multisig = SignOutput.multisig(decision, psbt: signed.psbt)
                     object.transaction = finalTransaction?.serialized().hexString
                     try JSONOutput.print(object)
                 } else {
@@ -224,6 +225,8 @@ struct SignOutput: Encodable {
     let refusals: [String]
     let signedInputs: [Int]
     let approvedInputs: [Int]
+    /// Each multisig input's signatures: after this vault's when signed, as received when refused.
+    var multisig: [MultisigInput]
     var complete: Bool?
     var psbt: String?
     var written: [String]?
@@ -255,6 +258,23 @@ struct SignOutput: Encodable {
         refusals = signed == nil ? decision.refusals.map(\.description) : []
         signedInputs = signed ?? []
         approvedInputs = decision.approvedInputs
+        multisig = Self.multisig(decision, psbt: decision.psbt)
+    }
+
+    /// One multisig input's signature state.
+    struct MultisigInput: Encodable {
+        let input: Int
+        let signatures: MultisigStatusJSON
+    }
+
+    static func multisig(_ decision: SigningDecision, psbt: PSBT) -> [MultisigInput] {
+        psbt.inputs.enumerated().compactMap { index, input in
+            MultisigSignatureStatus(input).map {
+                MultisigInput(
+                    input: index,
+                    signatures: MultisigStatusJSON($0, wallet: decision.review.multisigWallet(ofInput: index)))
+            }
+        }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -263,7 +283,7 @@ struct SignOutput: Encodable {
         case sent, change, outputs, warnings, refusals
         case signedInputs = "signed_inputs"
         case approvedInputs = "approved_inputs"
-        case complete, psbt, written, transaction
+        case multisig, complete, psbt, written, transaction
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -279,6 +299,7 @@ struct SignOutput: Encodable {
         try container.encode(refusals, forKey: .refusals)
         try container.encode(signedInputs, forKey: .signedInputs)
         try container.encode(approvedInputs, forKey: .approvedInputs)
+        try container.encode(multisig, forKey: .multisig)
         try container.encodeIfPresent(complete, forKey: .complete)
         try container.encodeIfPresent(psbt, forKey: .psbt)
         try container.encodeIfPresent(written, forKey: .written)
