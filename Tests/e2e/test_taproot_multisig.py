@@ -189,12 +189,12 @@ def test_taproot_multisig_2_of_3_on_regtest(run, home, bin_dir, regtest_node, tm
 
 def test_bdk_signs_the_taproot_multisig_psbt(run, home, bin_dir, regtest_node, tmp_path):
     """BDK (rust-miniscript) signs the watcher's PSBT for Carol's key on the script path, Airlock for Alice's; the
-    watcher finalizes and the node accepts."""
+    watcher finalizes and the node accepts; BDK finalizes the same PSBT to the same transaction."""
     node = regtest_node
     mnemonics = [bip39.mnemonic_from_bytes(os.urandom(16)) for _ in range(3)]
     vaults = [Vault(bin_dir, home.env, home.root, f"b{i}", mnemonic=m) for i, m in enumerate(mnemonics)]
     keys = [v.export("wsh-multi") for v in vaults]
-    desc = tr_multisig(keys, sorted_=True)
+    desc = tr_multisig(keys)  # bdkpython 3.1.1's rust-miniscript does not parse sortedmulti_a
     register(vaults[0], desc, "bdkteam")
     watcher = Watcher(run, node)
     watcher("import", "-", "--name", "bdkteam", "--network", "regtest", input=desc)
@@ -233,30 +233,45 @@ def test_bdk_signs_the_taproot_multisig_psbt(run, home, bin_dir, regtest_node, t
     final = watcher.json("finalize", alice_file, "--out", tmp_path / "final.psbt")
     assert node.cli("testmempoolaccept", [final["transaction"]])[0]["allowed"]
     assert final["txid"] == sent["txid"]
+    # BDK finalizes the same PSBT (Airlock's and BDK's script-path signatures) to the same transaction.
+    finalized = bdk.Psbt(base64.b64encode(alice_file.read_bytes()).decode()).finalize()
+    assert finalized.could_finalize, finalized.errors
+    bdk_tx = bytes(finalized.psbt.extract_tx().serialize()).hex()
+    assert bdk_tx == final["transaction"]
 
 
 def test_change_to_another_taproot_multisig_is_external(run, home, bin_dir, regtest_node, tmp_path):
     """Attack: the 'change' goes to a 1-of-3 taproot multisig of the same cosigners (any one of them could take it);
-    control: the wallet's own change output is change."""
+    control: the wallet's own change output is change. The wallet is sortedmulti_a (addresses checked with embit;
+    BDK 3.1.1 does not parse it), and the spend completes on the node."""
     node = regtest_node
     vaults, keys = cosigners(bin_dir, home, ("dave", "erin", "frank"))
-    desc = tr_multisig(keys)
-    register(vaults[0], desc, "mine")
+    desc = tr_multisig(keys, sorted_=True)
+    for v in vaults[:2]:
+        register(v, desc, "mine")
     watcher = Watcher(run, node)
     watcher("import", "-", "--name", "mine", "--network", "regtest", input=desc)
     watcher("node", "set", f"electrum://127.0.0.1:{node.electrum_port}")
-    node.send_to(watcher.json("receive", "--new")["address"], 300_000)
+    ours = embit_addresses(desc, 5)
+    assert [watcher.json("receive", "--new")["address"] for _ in range(5)] == [a for a, _ in ours]
+    node.send_to(ours[0][0], 300_000)
     node.mine(1)
     watcher("sync")
     other = Descriptor.from_string(tr_multisig(keys, threshold=1)).derive(0, branch_index=1).address(NET)
     unsigned_file = tmp_path / "unsigned.psbt"
     watcher.json("send", "--to", other, "--amount", "100000sat", "--fee-rate", "2", "--out", unsigned_file)
-    verdict = json.loads(vaults[0].sign(unsigned_file, args=("--json", "--out", str(tmp_path / "s.psbt"))).stdout)
+    first = tmp_path / "first.psbt"
+    verdict = json.loads(vaults[0].sign(unsigned_file, args=("--json", "--full", "--out", str(first))).stdout)
     by_address = {o["address"]: o for o in verdict["outputs"]}
     assert by_address[other]["external"] is True and by_address[other]["change"] is False
     own = [o for o in verdict["outputs"] if o["address"] != other]
     assert len(own) == 1 and own[0]["change"] is True and own[0]["external"] is False
     assert verdict["sent"] == 100_000
+    assert own[0]["address"] in [c for _, c in ours]
+    second = json.loads(vaults[1].sign(first, args=("--json", "--out", str(tmp_path / "second.psbt"))).stdout)
+    assert second["complete"] is True
+    final = watcher.json("finalize", tmp_path / "second.psbt", "--out", tmp_path / "final.psbt")
+    assert node.cli("testmempoolaccept", [final["transaction"]])[0]["allowed"]
 
 
 def test_taproot_internal_key_must_be_unspendable_or_a_cosigner(bin_dir, home):
