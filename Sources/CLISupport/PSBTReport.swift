@@ -46,7 +46,9 @@ public struct PSBTReport {
                     index: input.index, txid: input.outpoint.txid.hexString, vout: Int(input.outpoint.vout),
                     amount: input.amount?.sats, address: input.address, finalized: input.isFinalized,
                     signatures: signatureCount(psbt.inputs[input.index]), sighash: input.sighashType.map { Int($0) },
-                    multisig: MultisigSignatureStatus(psbt.inputs[input.index]).map { MultisigStatusJSON($0, wallet: nil) }
+                    multisig: MultisigSignatureStatus(psbt.inputs[input.index]).map {
+                        MultisigStatusJSON($0, wallet: nil)
+                    }
                 )
             },
             outputs: analysis.outputs.map { output in

@@ -24,9 +24,11 @@ public struct MultisigWallet: Sendable, Equatable {
     /// For `tr`: who can spend on the key path.
     public let taprootKeyPath: TaprootKeyPath?
 
-    /// Parses and checks `descriptor`: `wsh(…)`, `sh(wsh(…))` or `sh(…)` around `multi`/`sortedmulti`, or
-    /// `tr(KEY,multi_a(…))`/`tr(KEY,sortedmulti_a(…))` with one leaf; public keys only, every cosigner key an
-    /// extended key with an origin. A taproot internal key must be unspendable (BIP341's H, as an x-only key or an
+    /// Parses and checks a multisig descriptor.
+    ///
+    /// `wsh(…)`, `sh(wsh(…))` or `sh(…)` around `multi`/`sortedmulti`, or `tr(KEY,multi_a(…))` /
+    /// `tr(KEY,sortedmulti_a(…))` with one leaf; public keys only, every cosigner key an extended key with an
+    /// origin. A taproot internal key must be unspendable (BIP341's H, as an x-only key or an
     /// xpub of it) or one of the cosigners: any other key could spend the wallet alone.
     ///
     /// - Throws: `MultisigError`.

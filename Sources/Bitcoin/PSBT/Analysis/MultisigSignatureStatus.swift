@@ -86,8 +86,10 @@ public struct MultisigSignatureStatus: Sendable, Equatable {
 }
 
 extension MultisigSignatureStatus {
-    /// One line for a review: `2 of 3 (multi_a): signed by 1a2b3c4d; not yet: 5e6f7a8b (this vault), 9c0d1e2f; 1 more
-    /// signature needed`. Keys without a derivation show as `key 02ab…` (their first bytes).
+    /// One line for a review.
+    ///
+    /// `2 of 3 (multi_a): signed by 1a2b3c4d; not yet: 5e6f7a8b (this vault), 9c0d1e2f; 1 more signature needed`.
+    /// Keys without a derivation show as `key 02ab…` (their first bytes).
     public func summary(thisVault: Fingerprint? = nil) -> String {
         func name(_ cosigner: Cosigner) -> String {
             let base = cosigner.fingerprint?.hexString ?? "key \(cosigner.key.prefix(4).hexString)…"
