@@ -137,4 +137,22 @@ extension SigningSessionTests {
         let both = try session(wallets: [wallet, other]).review(try taprootSpend(wallet, changeOf: other))
         #expect(both.review.analysis.outputs[1].isExternal)
     }
+
+    @Test("taproot multisig with this vault's key as internal key: key path and script path signed, complete alone")
+    func taprootCosignerInternalKey() throws {
+        let wallet = try taprootMultisig(internalKey: try cosignerKeys()[0] + "/<0;1>/*")
+        #expect(wallet.taprootKeyPath == .cosigner(1))
+        let decision = try session(wallets: [wallet]).review(try taprootSpend(wallet, changeOf: wallet))
+        #expect(decision.isApproved, "\(decision.refusals)")
+        let signed = try decision.sign()
+        let input = signed.psbt.inputs[0]
+        #expect(input.tapKeySignature != nil)
+        #expect(input.map.entries(PSBTKeyType.Input.tapScriptSig).count == 1)
+        // The descriptor lets the internal key spend alone (the registration said so): one signature completes it.
+        #expect(signed.isComplete)
+        // Control: with H as internal key, this vault's signature alone is not enough.
+        let nums = try taprootMultisig()
+        let alone = try session(wallets: [nums]).review(try taprootSpend(nums, changeOf: nums)).sign()
+        #expect(alone.psbt.inputs[0].tapKeySignature == nil && !alone.isComplete)
+    }
 }
