@@ -127,6 +127,11 @@ def test_taproot_multisig_2_of_3_on_regtest(run, home, bin_dir, regtest_node, tm
         assert f["internal_key"] == bytes.fromhex(H)
         assert len(f["leaf_scripts"]) == 1 and len(f["leaf_scripts"][0][0]) == 33  # one leaf, depth 0
         assert len(f["derivations"]) == 3 and all(len(leaves) == 1 for leaves in f["derivations"].values())
+    # The change output carries PSBT_OUT_TAP_INTERNAL_KEY, PSBT_OUT_TAP_TREE and the leaf keys' derivations.
+    tapped = [o for o in PSBT.parse(raw).outputs if o.taproot_internal_key is not None]
+    assert len(tapped) == 1 and tapped[0].taproot_internal_key.xonly() == bytes.fromhex(H)
+    assert len(tapped[0].taproot_bip32_derivations) == 3 and b"\x06" in tapped[0].unknown  # 0x06: PSBT_OUT_TAP_TREE
+    assert tapped[0].unknown[b"\x06"][:2] == b"\x00\xc0"  # depth 0, tapscript leaf version
 
     # Alice signs (whole PSBT passed on); the watcher's inspect then shows her signature and one missing.
     alice_file = tmp_path / "alice.psbt"
