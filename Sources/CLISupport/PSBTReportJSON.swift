@@ -43,7 +43,10 @@ public struct MultisigStatusJSON: Encodable, Sendable {
     public struct Cosigner: Encodable, Sendable {
         @NullEncoded public var fingerprint: String?
         public let key: String
+        /// A signature that counts: present, and verified or not checkable.
         public let signed: Bool
+        /// Whether a present signature verifies (null when there is none or it cannot be checked).
+        @NullEncoded public var valid: Bool?
     }
     /// `multisig` (CHECKMULTISIG) or `multi_a` (taproot CHECKSIGADD).
     public let kind: String
@@ -61,7 +64,8 @@ public struct MultisigStatusJSON: Encodable, Sendable {
         signatures = status.signatureCount
         missing = status.missing
         cosigners = status.cosigners.map {
-            Cosigner(fingerprint: $0.fingerprint?.hexString, key: $0.key.hexString, signed: $0.hasSigned)
+            Cosigner(
+                fingerprint: $0.fingerprint?.hexString, key: $0.key.hexString, signed: $0.hasSigned, valid: $0.isValid)
         }
     }
 }

@@ -155,6 +155,7 @@ def test_taproot_multisig_2_of_3_on_regtest(run, home, bin_dir, regtest_node, tm
     for entry in inspected["inputs"]:
         m = entry["multisig"]
         assert (m["wallet"], m["signatures"], m["missing"]) == ("tapteam", 1, 1)
+        assert [c["valid"] for c in m["cosigners"] if c["signed"]] == [True]  # verified against the BIP342 sighash
         assert {c["fingerprint"] for c in m["cosigners"] if not c["signed"]} == {
             vaults[1].fingerprint.hex(),
             vaults[2].fingerprint.hex(),
@@ -351,6 +352,19 @@ def test_wsh_sortedmulti_signature_state(run, home, bin_dir, tmp_path):
     assert f"{lee} (this vault)" in second.stderr.decode()
     [after] = json.loads(second.stdout)["multisig"]
     assert (after["signatures"]["signatures"], after["signatures"]["missing"]) == (2, 0)
+    # Attack: Kim's signature altered in the PSBT (still well-formed DER) is reported bad and not counted.
+    forged = PSBT.parse(first.read_bytes())
+    [(pub, sig)] = list(forged.inputs[0].partial_sigs.items())
+    forged.inputs[0].partial_sigs[pub] = sig[:-2] + bytes([sig[-2] ^ 1]) + sig[-1:]
+    forged_file = tmp_path / "forged.psbt"
+    forged_file.write_bytes(forged.serialize())
+    bad = json.loads(run("airlock-signer", "inspect", str(forged_file), "--json", check=True).stdout)["inputs"][0]
+    assert (bad["multisig"]["signatures"], bad["multisig"]["missing"]) == (0, 2)
+    assert [c["valid"] for c in bad["multisig"]["cosigners"] if c["fingerprint"] == kim] == [False]
+    assert (
+        "BAD SIGNATURE (does not verify, not counted): " + kim
+        in run("airlock-signer", "inspect", str(forged_file), check=True).stdout.decode()
+    )
     # Control: the unsigned PSBT shows nobody.
     unsigned_state = json.loads(run("airlock-signer", "inspect", str(unsigned), "--json", check=True).stdout)["inputs"][
         0

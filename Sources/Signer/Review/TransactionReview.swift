@@ -42,9 +42,8 @@ public struct TransactionReview: Sendable {
         self.analysis = analysis
         self.policy = policy
         self.accountLabels = accountLabels
-        self.multisigInputs = psbt.inputs.enumerated().compactMap { index, input in
-            MultisigSignatureStatus(input).map { (index, $0) }
-        }
+        let statuses = MultisigSignatureStatus.statuses(of: psbt)
+        self.multisigInputs = psbt.inputs.indices.compactMap { index in statuses[index].map { (index, $0) } }
         var refusals: [SigningRefusal] = []
         let ours = analysis.inputs.filter { if case .ours = $0.ownership { true } else { false } }
         if ours.isEmpty { refusals.append(.nothingToSign) }

@@ -268,8 +268,9 @@ struct SignOutput: Encodable {
     }
 
     static func multisig(_ decision: SigningDecision, psbt: PSBT) -> [MultisigInput] {
-        psbt.inputs.enumerated().compactMap { index, input in
-            MultisigSignatureStatus(input).map {
+        let statuses = MultisigSignatureStatus.statuses(of: psbt)
+        return psbt.inputs.indices.compactMap { index in
+            statuses[index].map {
                 MultisigInput(
                     input: index,
                     signatures: MultisigStatusJSON($0, wallet: decision.review.multisigWallet(ofInput: index)))

@@ -102,7 +102,7 @@ struct Inspect: AsyncParsableCommand {
                                 + (input.address.map { ["addr \($0)"] } ?? [])),
                         signatures: decoded.signatureCount(psbt.inputs[input.index]), finalized: input.isFinalized,
                         multisig: nil))
-                if let status = MultisigSignatureStatus(psbt.inputs[input.index]) {
+                if let status = decoded.multisigStatuses[input.index] {
                     let name = record != nil ? wallet.name : nil
                     statuses[input.index] = (status, name)
                     inputs[inputs.count - 1].multisig = MultisigStatusJSON(status, wallet: name)

@@ -120,6 +120,30 @@ struct TaprootMultisigPSBTTests {
             #expect(MultisigSignatureStatus(finalized.inputs[index]) == nil)
         }
     }
+
+    @Test("BIP174 workflow: signer 1's signatures verify against their sighashes; a corrupted one is bad, not counted")
+    func workflowSignaturesVerify() throws {
+        let first = try PSBT(serialized: TestHex.bytes(try BIP174Workflow.resultHex("signer_1")))
+        let statuses = MultisigSignatureStatus.statuses(of: first)
+        #expect(statuses.count == 2)
+        for index in 0..<2 {
+            let status = try #require(statuses[index])
+            #expect(status.cosigners.filter { $0.isValid == true }.count == 1)
+            #expect(status.signatureCount == 1 && status.missing == 1)
+        }
+        // Attack: flip the last byte of input 1's signature (its s value; the DER stays well formed).
+        var corrupted = first
+        let entry = try #require(corrupted.inputs[1].map.entries(PSBTKeyType.Input.partialSig).first)
+        var value = entry.value
+        value[value.count - 2] ^= 0x01
+        corrupted.inputs[1].map.set(PSBTKeyType.Input.partialSig, keyData: entry.keyData, value: value)
+        let bad = try #require(MultisigSignatureStatus.statuses(of: corrupted)[1])
+        #expect(bad.cosigners.filter(\.hasBadSignature).count == 1)
+        #expect(bad.signatureCount == 0 && bad.missing == 2)
+        #expect(bad.summary().contains("BAD SIGNATURE (does not verify, not counted)"))
+        // Control: input 0 is untouched.
+        #expect(MultisigSignatureStatus.statuses(of: corrupted)[0]?.signatureCount == 1)
+    }
 }
 
 enum MultisigTestKeys {

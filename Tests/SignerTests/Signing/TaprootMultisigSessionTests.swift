@@ -123,6 +123,15 @@ extension SigningSessionTests {
         let status = try #require(MultisigSignatureStatus(input))
         #expect(status.signatureCount == 1 && status.missing == 1)
         #expect(status.cosigners.first { $0.hasSigned }?.fingerprint == fixture.master.fingerprint)
+        // Verified against the BIP342 sighash; a corrupted copy is reported bad and not counted (attack/control).
+        let verified = try #require(MultisigSignatureStatus.statuses(of: signed.psbt)[0])
+        #expect(verified.cosigners.filter { $0.isValid == true }.count == 1 && verified.signatureCount == 1)
+        var corrupted = signed.psbt
+        var value = entry.value
+        value[10] ^= 0x01
+        corrupted.inputs[0].map.set(PSBTKeyType.Input.tapScriptSig, keyData: entry.keyData, value: value)
+        let bad = try #require(MultisigSignatureStatus.statuses(of: corrupted)[0])
+        #expect(bad.cosigners.filter(\.hasBadSignature).count == 1 && bad.signatureCount == 0 && bad.missing == 2)
     }
 
     @Test("taproot multisig: change to another taproot multisig of the same cosigners is an external payment")

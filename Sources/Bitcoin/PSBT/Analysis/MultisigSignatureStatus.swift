@@ -1,8 +1,12 @@
+import BitcoinCrypto
+
 /// Who has signed one multisig input of a PSBT and how many signatures it still needs, read from the input's own
 /// script (a `multi`/`sortedmulti` witness or redeem script, or a `multi_a`/`sortedmulti_a` taproot leaf) and its
 /// signature fields (PSBT_IN_PARTIAL_SIG, PSBT_IN_TAP_SCRIPT_SIG for that leaf).
 ///
-/// A signature counts when the PSBT holds one for the key; it is not verified here (the finalizer and the node do).
+/// A signature counts when the PSBT holds one for the key. `statuses(of:)` also verifies each against its signature
+/// hash (BIP143 / legacy for CHECKMULTISIG, BIP342 with the leaf hash for `multi_a`) when the UTXOs allow it: a
+/// signature that does not verify is reported as bad and does not count.
 public struct MultisigSignatureStatus: Sendable, Equatable {
     /// One cosigner key of the script, in script order.
     public struct Cosigner: Sendable, Equatable {
@@ -10,14 +14,27 @@ public struct MultisigSignatureStatus: Sendable, Equatable {
         public let key: [UInt8]
         /// The master fingerprint of its BIP32 (or BIP371) derivation in the PSBT, when it names one.
         public let fingerprint: Fingerprint?
+        /// Whether the PSBT holds a signature by this key that counts (present, and not found invalid).
+        public var hasSigned: Bool { hasSignature && isValid != false }
         /// Whether the PSBT holds a signature by this key.
-        public let hasSigned: Bool
+        public let hasSignature: Bool
+        /// Whether that signature verifies: nil when not checked (no signature, or the UTXOs needed are missing).
+        public var isValid: Bool?
+        /// A signature is present and does not verify.
+        public var hasBadSignature: Bool { hasSignature && isValid == false }
+
+        public init(key: [UInt8], fingerprint: Fingerprint?, hasSigned: Bool, isValid: Bool? = nil) {
+            self.key = key
+            self.fingerprint = fingerprint
+            self.hasSignature = hasSigned
+            self.isValid = isValid
+        }
     }
 
     /// The number of signatures the script needs.
     public let threshold: Int
     /// Every key of the script.
-    public let cosigners: [Cosigner]
+    public internal(set) var cosigners: [Cosigner]
     /// `multisig` (CHECKMULTISIG) or `multi_a` (tapscript CHECKSIGADD).
     public let kind: String
 
@@ -61,6 +78,66 @@ public struct MultisigSignatureStatus: Sendable, Equatable {
         return nil
     }
 
+    /// The status of every multisig input of `psbt`, by input index, each signature verified where the UTXOs allow.
+    public static func statuses(of psbt: PSBT) -> [Int: MultisigSignatureStatus] {
+        var result: [Int: MultisigSignatureStatus] = [:]
+        for (index, input) in psbt.inputs.enumerated() {
+            if let status = MultisigSignatureStatus(input) { result[index] = status }
+        }
+        guard !result.isEmpty, let transaction = try? psbt.unsignedTransaction() else { return result }
+        let utxos = psbt.inputs.enumerated().map { index, input in
+            input.spentOutput(vout: transaction.inputs[index].previousOutput.vout)
+        }
+        let spent = utxos.contains { $0 == nil } ? nil : utxos.compactMap { $0 }
+        var cache = SighashCache(transaction, spentOutputs: spent)
+        for (index, status) in result {
+            var checked = status
+            for (number, cosigner) in status.cosigners.enumerated() where cosigner.hasSignature {
+                checked.cosigners[number].isValid = verify(
+                    cosigner.key, psbt.inputs[index], index: index, utxo: utxos[index], kind: status.kind,
+                    cache: &cache)
+            }
+            result[index] = checked
+        }
+        return result
+    }
+
+    /// Whether the signature by `key` in `input` verifies, or nil when it cannot be checked.
+    private static func verify(
+        _ key: [UInt8], _ input: PSBTInput, index: Int, utxo: TxOut?, kind: String, cache: inout SighashCache
+    ) -> Bool? {
+        if kind == "multi_a" {
+            guard let leaf = input.tapLeafScripts.first(where: { multiA($0.script) != nil }) else { return nil }
+            let leafHash = TapLeaf(tapscript: leaf.script).hash
+            guard let value = input.map.entry(PSBTKeyType.Input.tapScriptSig, keyData: key + leafHash.bytes)?.value,
+                value.count == 64 || value.count == 65, let xOnly = try? XOnlyPublicKey(serialized: key),
+                let signature = try? SchnorrSignature(serialized: value.prefix(64))
+            else { return false }
+            let type = SighashType(rawValue: value.count == 65 ? UInt32(value[64]) : 0)
+            guard value.count == 64 || type.rawValue != 0,
+                let digest = try? cache.taprootSignatureHash(inputIndex: index, type: type, leafHash: leafHash)
+            else { return value.count == 65 && type.rawValue == 0 ? false : nil }
+            return xOnly.verify(signature, message: digest)
+        }
+        guard let value = input.map.entry(PSBTKeyType.Input.partialSig, keyData: key)?.value, let last = value.last,
+            let publicKey = try? PublicKey(serialized: key)
+        else { return false }
+        guard let signature = try? ECDSASignature(der: value.dropLast()) else { return false }
+        let type = SighashType(rawValue: UInt32(last))
+        let digest: [UInt8]?
+        if let witnessScript = input.witnessScript {
+            guard let utxo else { return nil }
+            digest = try? cache.segwitV0SignatureHash(
+                inputIndex: index, scriptCode: witnessScript, amount: utxo.value, type: type)
+        } else if let redeemScript = input.redeemScript {
+            digest = try? cache.legacySignatureHash(inputIndex: index, scriptCode: redeemScript, type: type)
+        } else {
+            return nil
+        }
+        guard let digest else { return nil }
+        return publicKey.verify(signature, digest: digest)
+    }
+
     /// The threshold and keys of `<k1> CHECKSIG <k2> CHECKSIGADD … <m> NUMEQUAL`, or nil for another script.
     static func multiA(_ script: Script) -> (Int, [[UInt8]])? {
         guard let operations = try? script.operations(), operations.count >= 4,
@@ -97,8 +174,10 @@ extension MultisigSignatureStatus {
         }
         let signed = cosigners.filter(\.hasSigned).map(name)
         let waiting = cosigners.filter { !$0.hasSigned }.map(name)
+        let bad = cosigners.filter(\.hasBadSignature).map(name)
         var text = "\(threshold) of \(cosigners.count) (\(kind)): signed by "
         text += signed.isEmpty ? "nobody yet" : signed.joined(separator: ", ")
+        if !bad.isEmpty { text += "; BAD SIGNATURE (does not verify, not counted): " + bad.joined(separator: ", ") }
         if !waiting.isEmpty { text += "; not yet: " + waiting.joined(separator: ", ") }
         text +=
             missing == 0
