@@ -360,6 +360,12 @@ def write_qr_pngs(frames: list[str], directory: Path, shuffle_seed: int | None =
 
 
 def read_qr_pngs(paths: list[Path]) -> list[str]:
-    """QR text of PNGs read by zbar's own command-line reader (zbarimg), not by Airlock."""
-    out = subprocess.run(["zbarimg", "--raw", "-q", *map(str, paths)], capture_output=True, text=True, check=True)
+    """QR text of PNGs read by zbar's own command-line reader (zbarimg), not by Airlock; QR only: with every symbology
+    on, zbar now and then also "finds" a short linear code inside a dense QR frame."""
+    out = subprocess.run(
+        ["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", *map(str, paths)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return [line for line in out.stdout.splitlines() if line.strip()]

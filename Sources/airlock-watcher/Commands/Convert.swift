@@ -3,6 +3,7 @@ import ArgumentParser
 import Bitcoin
 import CLISupport
 import Foundation
+import Watcher
 
 /// `airlock-watcher convert IN… --to FORMAT`: any payload either side reads, re-encoded for the other side or another
 /// wallet (issue 18 item 6; docs/watcher.md "convert").
@@ -14,7 +15,9 @@ struct Convert: AsyncParsableCommand {
             GIF images of QR codes in any order, a video) and writes the same payload in the form --to names: ur \
             (ur:crypto-psbt, or --ur-type psbt), bbqr (Coldcard's BBQr, zlib-compressed when that is shorter), \
             base64, hex or binary. The default keeps the framing the input came in. --psbt-version 0|2 converts a \
-            PSBT between BIP174 and BIP370. A PSBT is checked to parse; it is otherwise passed through unchanged, \
+            PSBT between BIP174 and BIP370. --kind psbt turns a Chance wallet multisig: text into a PSBT (with the \
+            previous transactions and key derivations of --wallet when its data directory has one), --kind \
+            multisig a PSBT of one legacy P2SH multisig into a multisig: text. A PSBT is checked to parse; it is otherwise passed through unchanged, \
             byte for byte. Accounts read from UR (crypto-account, crypto-output, output-descriptor, \
             account-descriptor) become descriptor text, one line each, for bbqr and binary. The result goes to \
             --out FILE (the encoded text, one part a line, or the bytes for binary), --qr PATH.png|.gif, \
@@ -26,6 +29,7 @@ struct Convert: AsyncParsableCommand {
               airlock-watcher convert psbt.txt --to bbqr --qr-density high --qr frames.png
               airlock-watcher convert v2.psbt --psbt-version 0 --to binary --out v0.psbt
               airlock-watcher convert photo.jpg --to hex --json
+              airlock-watcher convert chance.txt --kind psbt --wallet team --to ur --qr for-sparrow.gif
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -42,6 +46,12 @@ struct Convert: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Write the PSBT as BIP174 version 0 or BIP370 version 2.", valueName: "0|2"))
     var psbtVersion: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Change what the payload is: psbt (from a multisig: text) or multisig (a multisig: text from a PSBT).",
+            valueName: "psbt|multisig"))
+    var kind: ConvertKind?
 
     @Option(
         help: ArgumentHelp("UR type of a PSBT: crypto-psbt (Sparrow, Keystone) or psbt (UR 2.0).", valueName: "TYPE"))
@@ -75,7 +85,8 @@ struct Convert: AsyncParsableCommand {
     func run() async throws {
         try await ErrorReporting.run {
             let read = try InputReader.read(input)
-            var payload = try ConvertPayload.normalized(read.payload, psbtVersion: psbtVersion)
+            var payload = try ConvertPayload.changed(read.payload, to: kind, global: global)
+            payload = try ConvertPayload.normalized(payload, psbtVersion: psbtVersion)
             let target = format ?? output.qrFormat.map(ConvertFormat.init) ?? ConvertFormat(read.format)
             payload = try ConvertPayload.adapted(payload, to: target)
             let encoder = FrameEncoder(density: output.qrDensity, urExtraParts: 0, urPSBTType: urType)
@@ -149,8 +160,65 @@ enum ConvertFormat: String, CaseIterable, ExpressibleByArgument {
     }
 }
 
+/// What `convert --kind` turns a payload into.
+enum ConvertKind: String, CaseIterable, ExpressibleByArgument {
+    case psbt, multisig
+}
+
 /// What `convert` does to a payload; one switch per step, so a new payload kind is one case in each.
 enum ConvertPayload {
+    /// A Chance `multisig:` text as a PSBT, or a PSBT as a `multisig:` text (docs/watcher.md, "Chance multisig:
+    /// texts"); nil `kind` or a payload already of that kind passes unchanged.
+    ///
+    /// Text to PSBT uses the `--wallet` of the data directory when one was named or the directory holds one wallet
+    /// (its previous transactions as `non_witness_utxo` and every key's derivation), else the bare conversion.
+    ///
+    /// - Throws: `CLIError` invalid input for a text or PSBT that does not convert, or another payload kind.
+    static func changed(_ payload: Payload, to kind: ConvertKind?, global: GlobalOptions) throws -> Payload {
+        switch (kind, payload) {
+        case (nil, _), (.psbt, .psbt), (.multisig, .chanceMultisig): return payload
+        case (.psbt, .chanceMultisig(let string)):
+            let text: ChanceMultisig
+            do { text = try ChanceMultisig(string: string) } catch {
+                throw CLIError(.invalidInput, "not a valid multisig: text: \(error)")
+            }
+            if let wallet = try walletRecord(global) {
+                do {
+                    return .psbt(
+                        try ChanceConversion.psbt(from: text, store: wallet.store, wallet: wallet.record).serialized())
+                } catch { throw CLIError(.invalidInput, "cannot make a PSBT of the multisig: text: \(error)") }
+            }
+            do { return .psbt(try text.psbt().serialized()) } catch {
+                throw CLIError(.invalidInput, "cannot make a PSBT of the multisig: text: \(error)")
+            }
+        case (.multisig, .psbt(let bytes)):
+            do {
+                let psbt = try PSBT(serialized: bytes)
+                return .chanceMultisig(try ChanceConversion.text(from: psbt).description)
+            } catch {
+                throw CLIError(.invalidInput, "cannot write the PSBT as a multisig: text: \(error)")
+            }
+        default:
+            throw CLIError(
+                .invalidInput,
+                "--kind \(kind?.rawValue ?? "") takes a PSBT or a multisig: text, not a \(payload.kind.rawValue)")
+        }
+    }
+
+    /// The wallet `--wallet` names, or the only wallet of an existing data directory; nil when there is none.
+    private static func walletRecord(_ global: GlobalOptions) throws -> (store: Store, record: WalletRecord)? {
+        let path = (global.resolvedDataDir as NSString).appendingPathComponent("wallet.sqlite")
+        guard FileManager.default.fileExists(atPath: path) else {
+            if let name = global.wallet {
+                throw CLIError(.usage, "no wallet \(name): the data directory has no database")
+            }
+            return nil
+        }
+        let context = try WatcherContext(global)
+        if global.wallet == nil, try context.store.wallets().count != 1 { return nil }
+        return (context.store, try context.wallet())
+    }
+
     /// Checks a PSBT (it must parse) and converts it to `psbtVersion`; other kinds pass unchanged.
     ///
     /// - Throws: `CLIError` invalid input for a PSBT that does not parse or convert, or `--psbt-version` with a
