@@ -6,7 +6,7 @@ extension Miniscript {
     /// master fingerprint of their origin, or the first 8 hex digits of a bare key. Wrappers are not shown; `;` separates
     /// alternatives, parentheses group an alternative inside a condition.
     public func policyDescription(name: (DescriptorKey) -> String? = { _ in nil }) -> String {
-        PolicyWords(name: name).words(node, insideAnd: false)
+        withoutActuallyEscaping(name) { PolicyWords(name: $0).words(node, insideAnd: false) }
     }
 }
 

@@ -65,13 +65,13 @@ struct MiniscriptInterpreterTests {
         return verifier.verify(input: 0)
     }
 
-    @Test(
-        "satisfied witnesses verify",
-        arguments: [
-            (inheritance, [0, 1], UInt32(0xFFFF_FFFD)), (inheritance, [1, 2], 0xFFFF_FFFD),
-            (inheritance, [3], 10), (inheritance, [3], 500), (decaying, [0, 2], 0xFFFF_FFFE),
-            (decaying, [1, 2], 0xFFFF_FFFE), (decaying, [1], 12), (decaying, [2], 13),
-        ])
+    static let spends: [(String, [Int], UInt32)] = [
+        (inheritance, [0, 1], 0xFFFF_FFFD), (inheritance, [1, 2], 0xFFFF_FFFD), (inheritance, [3], 10),
+        (inheritance, [3], 500), (decaying, [0, 2], 0xFFFF_FFFE), (decaying, [1, 2], 0xFFFF_FFFE), (decaying, [1], 12),
+        (decaying, [2], 13),
+    ]
+
+    @Test("satisfied witnesses verify", arguments: spends)
     func satisfiedWitnessVerifies(_ text: String, _ signers: [Int], _ sequence: UInt32) throws {
         let descriptor = try Descriptor(string: text)
         let ms = try #require(descriptor.miniscript)

@@ -14,7 +14,7 @@ struct MiniscriptVectorTests {
         let script: String
         let mode: [String]
         let ops: Int?
-        let stack_size: Int?
+        let stackSize: Int?
         var testDescription: String { String(miniscript.prefix(60)) }
     }
 
@@ -22,13 +22,13 @@ struct MiniscriptVectorTests {
         struct MultiCase: Decodable, Sendable {
             let miniscript: String
             let ops: Int
-            let stack_size: Int
+            let stackSize: Int
         }
         let cases: [Case]
-        let not_sane: [String]
+        let notSane: [String]
         let sane: [String]
-        let not_valid: [String]
-        let multi_ops_stack: MultiCase
+        let notValid: [String]
+        let multiOpsStack: MultiCase
     }
 
     static let file: File? = try? Vectors.json("miniscript/miniscript_tests.json")
@@ -54,7 +54,7 @@ struct MiniscriptVectorTests {
         #expect(ms.needsSignature == entry.mode.contains("NEEDSIG"))
         #expect(ms.hasTimelockMix == entry.mode.contains("TIMELOCKMIX"))
         if let ops = entry.ops { #expect(ms.maxOps == ops) }
-        if let stack = entry.stack_size { #expect(ms.maxSatisfactionItems.map { $0 + 1 } == stack) }
+        if let stack = entry.stackSize { #expect(ms.maxSatisfactionItems.map { $0 + 1 } == stack) }
         // Printing and parsing again gives the same script (the sugar round-trips).
         let reparsed = try Miniscript(string: ms.description)
         #expect(try reparsed.script() == script)
@@ -63,30 +63,30 @@ struct MiniscriptVectorTests {
     @Test("duplicate keys and timelock mixes are valid but not sane; the control is sane")
     func sanity() throws {
         let file = try #require(Self.file)
-        for text in file.not_sane {
+        for text in file.notSane {
             let ms = try Miniscript(string: text)
             #expect(!ms.isSane, "\(text)")
         }
         #expect(throws: MiniscriptError.duplicateKey("03d30199d74fb5a22d47b6e054e2f378cedacffcb89904a61d75d0dbd407143e65")) {
-            try Miniscript(string: file.not_sane[0]).checkSane()
+            try Miniscript(string: file.notSane[0]).checkSane()
         }
-        #expect(throws: MiniscriptError.timelockMix) { try Miniscript(string: file.not_sane[4]).checkSane() }
+        #expect(throws: MiniscriptError.timelockMix) { try Miniscript(string: file.notSane[4]).checkSane() }
         for text in file.sane { try Miniscript(string: text).checkSane() }
     }
 
     @Test("d: is not u under P2WSH, so it cannot be a thresh argument (MINIMALIF is only policy)")
     func minimalIf() throws {
         let file = try #require(Self.file)
-        for text in file.not_valid {
+        for text in file.notValid {
             #expect(throws: MiniscriptError.self) { _ = try Miniscript(string: text) }
         }
     }
 
     @Test("multi: the opcode count is the keys plus CHECKMULTISIG, the stack the signatures plus the dummy")
     func multiCounts() throws {
-        let entry = try #require(Self.file).multi_ops_stack
+        let entry = try #require(Self.file).multiOpsStack
         let ms = try Miniscript(string: entry.miniscript)
         #expect(ms.maxOps == entry.ops)
-        #expect(ms.maxSatisfactionItems.map { $0 + 1 } == entry.stack_size)
+        #expect(ms.maxSatisfactionItems.map { $0 + 1 } == entry.stackSize)
     }
 }
