@@ -145,8 +145,8 @@ struct DescriptorParser {
         return expression
     }
 
-    /// The script inside `wsh()`: the plain descriptor forms `pk`, `pkh`, `multi` and `sortedmulti` as before, anything
-    /// else as a sane miniscript (BIP379).
+    /// The script inside `wsh()`: the plain descriptor forms `pk`, `pkh`, `multi` and `sortedmulti` as before (and the
+    /// other descriptor functions, which refuse themselves there), anything else as a sane miniscript (BIP379).
     private mutating func parseWitnessScript() throws(DescriptorError) -> DescriptorExpression {
         let start = position
         var name = ""
@@ -154,7 +154,12 @@ struct DescriptorParser {
             name.append(text[position])
             position += 1
         }
-        let plain = ["pk", "pkh", "multi", "sortedmulti"].contains(name) && position < text.count && text[position] == "("
+        // The plain forms, and descriptor functions that are no miniscript fragment (for their own error messages).
+        let descriptorFunctions = [
+            "pk", "pkh", "multi", "sortedmulti", "musig", "wpkh", "sh", "wsh", "combo", "tr", "rawtr", "raw", "addr",
+            "multi_a", "sortedmulti_a",
+        ]
+        let plain = descriptorFunctions.contains(name) && position < text.count && text[position] == "("
         position = start
         if plain { return try parseExpression(.wsh) }
         let (arg, at) = argument()
