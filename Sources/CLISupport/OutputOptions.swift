@@ -91,7 +91,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
             return try encoder.frames(for: payload, format: format)
         } catch .unsupportedFrameFormat {
             switch payload {
-            case .descriptor, .json, .text, .address:
+            case .descriptor, .json, .text, .address, .chanceMultisig:
                 if let single = try? encoder.frames(for: payload, format: .plain) { return single }
                 do { return try encoder.frames(for: payload, format: .bbqr) } catch {
                     throw CLIError(.invalidInput, "cannot put this \(payload.kind.rawValue) in QR codes: \(error)")

@@ -315,3 +315,25 @@ struct BIP21Tests {
         #expect(throws: BIP21Error.notBitcoinURI) { try BIP21URI(string: "litecoin:\(Self.address)") }
     }
 }
+
+@Suite("Chance multisig: texts as a payload kind (docs/architecture.md section 3)")
+struct ChanceMultisigPayloadTests {
+    static let text = #"multisig:{"rawTx":"02000000","redeemScriptHex":"51","keySignatures":{}}"#
+
+    @Test("A multisig: text is recognised by its prefix (surrounding whitespace ignored), in one QR code or BBQr")
+    func detected() throws {
+        let decoded = try PayloadDecoder.decode(["  " + Self.text + "\n"], expecting: [.chanceMultisig])
+        #expect(decoded.payload == .chanceMultisig(Self.text))
+        #expect(decoded.payload.kind == .chanceMultisig && PayloadKind.chanceMultisig.rawValue == "chance-multisig")
+        let frames = try FrameEncoder().frames(for: .chanceMultisig(Self.text), format: .bbqr)
+        #expect(try PayloadDecoder.decode(frames).payload == .chanceMultisig(Self.text))
+        #expect(try FrameEncoder().frames(for: .chanceMultisig(Self.text), format: .plain) == [Self.text])
+    }
+
+    @Test("Other text with the word inside, or JSON alone, is not a multisig: text")
+    func notDetected() throws {
+        #expect(try PayloadDecoder.decode(["my multisig: notes"]).payload == .text("my multisig: notes"))
+        let json = #"{"rawTx":"02000000"}"#
+        #expect(try PayloadDecoder.decode([json]).payload == .json(json))
+    }
+}

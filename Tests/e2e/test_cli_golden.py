@@ -22,6 +22,7 @@ from pathlib import Path
 from cli_tree import GOLDEN, commands, help_env, update_golden
 from roundtrip_helpers import outside_address
 from signer_psbt import KDF, Vault, multisig_descriptor
+from test_chance_multisig import offline_spend
 from test_eth_signer import sign_request
 
 
@@ -361,6 +362,22 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vecto
     signer("airlock-signer-sign--eth-stdin", "sign", "-", "--yes", input=eth_request)
     signer("airlock-signer-audit", "audit")
     signer("airlock-signer-audit--verify", "audit", "--verify")
+    # a Chance multisig: text of a registered sh(sortedmulti) wallet (docs/architecture.md section 3)
+    legacy = "sh(sortedmulti(2," + ",".join(k + "/<0;1>/*" for k in keys) + "))"
+    subprocess.run(
+        [str(bin_dir / "airlock-signer"), "multisig", "register", "-", "--name", "legacy", "--yes"]
+        + ["--vault", str(a.path), "--password-file", str(a.password_file)],
+        input=legacy.encode(),
+        env=home.env,
+        check=True,
+        capture_output=True,
+    )
+    spend = offline_spend(legacy)
+    (root / "chance.txt").write_text(spend.text() + "\n")
+    (root / "chance-prev.hex").write_text(spend.prev_hex + "\n")
+    chance = ("sign", root / "chance.txt", "--prev-tx", root / "chance-prev.hex", "--yes")
+    signer("airlock-signer-sign--chance", *chance, "--out", root / "chance-signed.txt")
+    watcher("airlock-watcher-combine--chance", "combine", root / "chance-signed.txt", root / "chance.txt")
     watcher("airlock-watcher-combine", "combine", root / "signed.psbt", "--out", root / "combined.psbt")
     watcher("airlock-watcher-finalize", "finalize", root / "combined.psbt", "--out", root / "final.psbt")
     sent = watcher("airlock-watcher-broadcast", "broadcast", root / "final.psbt")

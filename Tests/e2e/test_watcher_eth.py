@@ -99,10 +99,9 @@ def make_wallet(run, home, devnet, tmp_path):
     run("airlock-signer", "restore", "--mnemonic-file", str(words), "--password-file", str(pw), *KDF, check=True)
     png = tmp_path / "account.png"
     run("airlock-signer", "export", "--chain", "eth", "--qr", str(png), "--password-file", str(pw), check=True)
+    # The top-level `import` of the signer's account PNG goes to Ethereum: the image holds a ur:crypto-hdkey.
     imported = json.loads(
-        run(
-            "airlock-watcher", "eth", "import", str(png), "--chain-id", str(devnet["chain_id"]), "--json", check=True
-        ).stdout
+        run("airlock-watcher", "import", str(png), "--chain-id", str(devnet["chain_id"]), "--json", check=True).stdout
     )
     assert imported["addresses"][0]["address"] == ADDRESS0
     run("airlock-watcher", "node", "set", f"eth+http://127.0.0.1:{devnet['rpc']}", check=True)

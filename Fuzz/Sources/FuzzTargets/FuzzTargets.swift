@@ -9,6 +9,6 @@ public enum FuzzTargets {
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [
         "FuzzPSBT": psbt, "FuzzUR": ur, "FuzzBBQr": bbqr, "FuzzPNG": png,
         "FuzzElectrum": electrum, "FuzzEsplora": esplora, "FuzzCore": core,
-        "FuzzRLP": rlp, "FuzzEIP4527": eip4527, "FuzzTypedData": typedData,
+        "FuzzRLP": rlp, "FuzzEIP4527": eip4527, "FuzzTypedData": typedData, "FuzzChance": chance,
     ]
 }

@@ -59,7 +59,7 @@ public struct FrameEncoder: Sendable {
             case .psbt(let b): (bytes, type) = (b, .psbt)
             case .transaction(let b): (bytes, type) = (b, .transaction)
             case .json(let t): (bytes, type) = (Array(t.utf8), .json)
-            case .text(let t), .descriptor(let t): (bytes, type) = (Array(t.utf8), .unicodeText)
+            case .text(let t), .descriptor(let t), .chanceMultisig(let t): (bytes, type) = (Array(t.utf8), .unicodeText)
             case .bytes(let b): (bytes, type) = (b, .binary)
             default: throw .unsupportedFrameFormat(kind: payload.kind, format: format)
             }
@@ -67,9 +67,10 @@ public struct FrameEncoder: Sendable {
         case (.base64, .psbt(let b)), (.base64, .bytes(let b)): return try single(TextCodec.base64String(b))
         case (.hex, .transaction(let b)), (.hex, .psbt(let b)), (.hex, .bytes(let b)):
             return try single(TextCodec.hexString(b))
-        case (.plain, .text(let t)), (.plain, .descriptor(let t)), (.plain, .address(let t)), (.plain, .json(let t)):
+        case (.plain, .text(let t)), (.plain, .descriptor(let t)), (.plain, .address(let t)), (.plain, .json(let t)),
+            (.plain, .chanceMultisig(let t)):
             return try single(t)
-        case (.specter, .text(let t)), (.specter, .descriptor(let t)):
+        case (.specter, .text(let t)), (.specter, .descriptor(let t)), (.specter, .chanceMultisig(let t)):
             return SpecterMultipart.split(t, chunkLength: urMaxFragmentLength * 2)
         case (.specter, .psbt(let b)):
             return SpecterMultipart.split(TextCodec.base64String(b), chunkLength: urMaxFragmentLength * 2)

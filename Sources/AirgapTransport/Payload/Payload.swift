@@ -26,6 +26,9 @@ public enum Payload: Equatable, Sendable {
     case bip21(BIP21URI)
     /// JSON text (BBQr type J, or text starting with `{`), for example a wallet export.
     case json(String)
+    /// A Chance wallet `multisig:` text (docs/architecture.md section 3), detected by its prefix; parsed by
+    /// `Bitcoin.ChanceMultisig(string:)`.
+    case chanceMultisig(String)
     /// Any other text.
     case text(String)
     /// Any other bytes (`ur:bytes`, BBQr types C, B, X, non-UTF-8 QR bytes).
@@ -47,6 +50,7 @@ public enum Payload: Equatable, Sendable {
         case .address: .address
         case .bip21: .bip21
         case .json: .json
+        case .chanceMultisig: .chanceMultisig
         case .text: .text
         case .bytes: .bytes
         }

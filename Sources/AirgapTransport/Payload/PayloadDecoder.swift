@@ -191,6 +191,8 @@ public struct PayloadDecoder: Sendable {
         if text.count > 8, text.prefix(8).lowercased() == "bitcoin:" {
             do { return (.bip21(try BIP21URI(string: text)), .plain) } catch { throw .bip21(error) }
         }
+        // The Chance wallet's multisig: text (docs/architecture.md section 3): JSON after a fixed prefix.
+        if text.hasPrefix("multisig:") { return (.chanceMultisig(text), .plain) }
         if TextCodec.isHex(text), let bytes = try? TextCodec.bytes(hex: text) {
             if bytes.starts(with: psbtMagic) { return (.psbt(bytes), .hex) }
             if looksLikeTransaction(bytes) { return (.transaction(bytes), .hex) }

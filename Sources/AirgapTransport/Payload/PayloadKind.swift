@@ -13,6 +13,7 @@ public enum PayloadKind: String, Sendable, CaseIterable, Hashable {
     case address
     case bip21
     case json
+    case chanceMultisig = "chance-multisig"
     case text
     case bytes
 }

@@ -57,6 +57,10 @@ public enum SigningRefusal: Sendable, Hashable, CustomStringConvertible {
     case unregisteredInputs([Int])
     /// An input asks for SIGHASH_SINGLE without an output at its index (the legacy "digest 1" signature).
     case sighashSingleWithoutOutput(input: Int)
+    /// A Chance `multisig:` text whose redeem script no registered `sh(multi/sortedmulti)` wallet derives.
+    case unregisteredRedeemScript
+    /// Legacy inputs whose previous transactions were not given: their amounts, and the fee, are unknown.
+    case legacyAmountsUnknown([Int])
 
     public var description: String {
         switch self {
@@ -84,6 +88,13 @@ public enum SigningRefusal: Sendable, Hashable, CustomStringConvertible {
                 + " a script "
                 + "of no registered wallet (multisig, script path or foreign script): their change cannot be verified; "
                 + "register the wallet (`multisig register`) or pass --allow-unregistered"
+        case .unregisteredRedeemScript:
+            "the redeem script belongs to no registered sh(multi)/sh(sortedmulti) wallet of this vault (receive or "
+                + "change branch, first 1,000 indexes): register the wallet first (multisig register)"
+        case .legacyAmountsUnknown(let inputs):
+            "the amounts of legacy input(s) \(inputs.map(String.init).joined(separator: ", ")) are unknown (a "
+                + "multisig: text carries no previous transactions), so the fee cannot be checked: give them with "
+                + "--prev-tx FILE"
         case .sighashSingleWithoutOutput(let input):
             "input \(input) asks for SIGHASH_SINGLE but there is no output \(input): never signed"
         }

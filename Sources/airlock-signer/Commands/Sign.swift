@@ -31,15 +31,24 @@ extension AirlockSigner {
                 the coordinator combines them). --full always writes the whole PSBT, --trim always the trimmed one. \
                 Without --out/--qr/--terminal it is printed as base64.
 
+                IN may also be a Chance wallet multisig: text (legacy P2SH multisig): its redeem script must be \
+                derived by a registered sh(multi)/sh(sortedmulti) wallet, --prev-tx gives the previous transactions \
+                (legacy inputs carry no amounts; without them the fee is unknown and signing is refused), and the \
+                answer is the same text with this vault's signatures under its key position.
+
                 Examples:
                   airlock-signer sign unsigned-*.png --qr signed.png
                   airlock-signer sign tx.psbt --out signed.psbt --password-file pw.txt --yes
                   airlock-signer sign frames/ --json --yes --qr signed.png --qr-sheet
                   airlock-signer sign tx.psbt --max-fee 0.2btc --max-fee-rate 300 --out signed.psbt
+                  airlock-signer sign chance.txt --prev-tx funding.hex --out chance-signed.txt --finalize
                 """)
 
         @OptionGroup var vault: VaultOptions
-        @Argument(help: "The PSBT: a file (binary, base64 or hex), '-' for stdin, or QR PNG images / a directory.")
+        @Argument(
+            help:
+                "The PSBT: a file (binary, base64 or hex), '-' for stdin, or QR PNG images / a directory; or a multisig: text (also as the argument itself)."
+        )
         var input: [String]
         @OptionGroup var output: OutputOptions
         @Flag(help: "Sign without asking for confirmation (the review is still printed).") var yes = false
@@ -64,6 +73,12 @@ extension AirlockSigner {
         @Flag(help: "Also finalize; when complete, write the network transaction (hex) to --tx-out or stdout.")
         var finalize = false
         @Option(help: "With --finalize: write the final transaction (hex) to FILE.") var txOut: String?
+        @Option(
+            name: .customLong("prev-tx"),
+            help: ArgumentHelp(
+                "A multisig: text: raw previous transactions (hex or binary, several in one file allowed) that give the legacy inputs' amounts; repeatable.",
+                valueName: "FILE"))
+        var prevTx: [String] = []
         @Option(help: "An eth-sign-request: refuse a worst-case fee above this many ETH.") var maxFeeEth = "0.05"
 
         func validate() throws {
@@ -95,7 +110,14 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let read = try InputReader.read(input, expecting: [.psbt, .bytes, .text, .ethSignRequest])
+                // A multisig: text may also be given on the command line itself (when no file has that name).
+                if input.count == 1, input[0].hasPrefix("multisig:"), !FileManager.default.fileExists(atPath: input[0])
+                {
+                    return try runChance(input[0], format: .plain)
+                }
+                let read = try InputReader.read(
+                    input, expecting: [.psbt, .bytes, .text, .ethSignRequest, .chanceMultisig])
+                if case .chanceMultisig(let text) = read.payload { return try runChance(text, format: read.format) }
                 if case .ethSignRequest(let request) = read.payload {
                     return try EthereumSignCommand.run(
                         request, format: read.format, vault: vault, output: output, yes: yes, maxFeeEth: maxFeeEth)
@@ -169,7 +191,7 @@ extension AirlockSigner {
         }
 
         /// The `--allow-*` flags given, for the journal.
-        private var allowFlagsUsed: [String] {
+        var allowFlagsUsed: [String] {
             [
                 (allowNonDefaultSighash, "--allow-non-default-sighash"),
                 (allowMissingPreviousTransaction, "--allow-missing-prev-tx"),
@@ -187,7 +209,7 @@ extension AirlockSigner {
             do { return try PSBT(anyEncoding: bytes) } catch { throw CLIError(.invalidInput, "invalid PSBT: \(error)") }
         }
 
-        private func summary(_ review: TransactionReview) -> AuditSummary {
+        func summary(_ review: TransactionReview) -> AuditSummary {
             AuditSummary(
                 txid: review.analysis.txid.hexString,
                 destinations: review.analysis.outputs.filter(\.isExternal).map {
@@ -226,6 +248,8 @@ struct SignOutput: Encodable {
     let approvedInputs: [Int]
     var complete: Bool?
     var psbt: String?
+    /// The answer to a Chance `multisig:` text.
+    var multisigText: String?
     var written: [String]?
     var transaction: String?
 
@@ -264,6 +288,7 @@ struct SignOutput: Encodable {
         case signedInputs = "signed_inputs"
         case approvedInputs = "approved_inputs"
         case complete, psbt, written, transaction
+        case multisigText = "multisig_text"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -281,8 +306,9 @@ struct SignOutput: Encodable {
         try container.encode(approvedInputs, forKey: .approvedInputs)
         try container.encodeIfPresent(complete, forKey: .complete)
         try container.encodeIfPresent(psbt, forKey: .psbt)
+        try container.encodeIfPresent(multisigText, forKey: .multisigText)
         try container.encodeIfPresent(written, forKey: .written)
-        if psbt != nil { try container.encode(transaction, forKey: .transaction) }
+        if psbt != nil || multisigText != nil { try container.encode(transaction, forKey: .transaction) }
     }
 }
 

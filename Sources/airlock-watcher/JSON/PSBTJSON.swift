@@ -128,6 +128,10 @@ struct CombineJSON: Encodable, Sendable {
     /// Signatures (or final scripts) per input.
     let signatures: [Int]
     let usedKeptPsbt: Bool
+    /// Chance `multisig:` texts combined: the combined text (`psbt` is its PSBT).
+    var multisigText: String?
+    /// Chance `multisig:` texts: whether enough key positions have signed.
+    var complete: Bool?
 }
 
 /// `finalize --json`.

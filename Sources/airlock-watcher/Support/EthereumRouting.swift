@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import Watcher
 
@@ -7,7 +8,8 @@ import Watcher
 /// `broadcast`, `bump`, `token`); their implementations live under `airlock-watcher eth …`, where they can also be
 /// called by name. A command goes to Ethereum when what it is given can only be Ethereum:
 /// - `token …` (Bitcoin has no tokens);
-/// - `import` of a `ur:crypto-hdkey` or of `0x` addresses (as text, or a file holding them);
+/// - `import` of a `ur:crypto-hdkey` (as text, a file, or QR images holding one) or of `0x` addresses (as text, or a
+///   file holding them);
 /// - `send --to 0x…` or `send --token …`;
 /// - `broadcast` of a `ur:eth-signature` (text or a file holding one);
 /// - `sync`, `balance`, `history`, `receive`, `bump`, and `send` and `broadcast` of images, when the wallet is an
@@ -22,7 +24,9 @@ enum EthereumRouting {
         let isEthereum: Bool =
             switch command {
             case "token": true
-            case "import": positionals(rest).contains { holds($0, prefix: "ur:crypto-hdkey") || isAddressList($0) }
+            case "import":
+                positionals(rest).contains { holds($0, prefix: "ur:crypto-hdkey") || isAddressList($0) }
+                    || imagesHoldHDKey(positionals(rest))
             case "send":
                 value(of: "--to", in: rest).map(isAddress) == true || value(of: "--token", in: rest) != nil
                     || walletIsEthereum(rest)
@@ -73,6 +77,22 @@ enum EthereumRouting {
     static func holds(_ text: String, prefix: String) -> Bool {
         if text.lowercased().hasPrefix(prefix) { return true }
         return fileText(text).map { $0.lowercased().hasPrefix(prefix) } ?? false
+    }
+
+    /// Whether `paths` are images (or directories of them) whose QR codes decode to a `ur:crypto-hdkey`.
+    ///
+    /// Decoded here once more by the same reader the command uses; anything else (no images, another payload, an unreadable file)
+    /// leaves the command with Bitcoin, whose import reports it.
+    static func imagesHoldHDKey(_ paths: [String]) -> Bool {
+        let imageEndings = [".png", ".jpg", ".jpeg", ".gif"]
+        guard !paths.isEmpty,
+            paths.allSatisfy({ path in
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
+                return isDirectory.boolValue || imageEndings.contains { path.lowercased().hasSuffix($0) }
+            })
+        else { return false }
+        return (try? InputReader.read(paths, expecting: [.hdKey])) != nil
     }
 
     /// One address, or a file of addresses one a line.

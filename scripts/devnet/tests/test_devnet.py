@@ -211,3 +211,66 @@ def test_cli_rejects_bad_commands(node, amount):
         text=True,
     )
     assert out.returncode == 1 and "error:" in out.stderr
+
+
+def test_log_index_answers_what_eth_testers_own_filter_answers():
+    """eth_getLogs reads the node's log index (rpc.Methods._index_logs); eth-tester's filter, which reads every receipt
+    again per query, is the reference: the same logs, fields and order for each query shape, also after new blocks."""
+    from devnet.chain import DevChain
+    from devnet.rpc import Methods, format_log
+
+    chain = DevChain()
+    methods = Methods(chain)
+    holder, other = Account.create().address, Account.create().address
+    for amount in (1, 2, 3):
+        chain.mint(holder, amount)
+    topic = TRANSFER_TOPIC
+    to_holder = "0x" + "00" * 12 + holder[2:].lower()
+
+    def reference(start, end, address=None, topics=None):
+        filter_id = chain.tester.create_log_filter(from_block=start, to_block=end, address=address, topics=topics)
+        try:
+            return [format_log(log) for log in chain.tester.get_all_filter_logs(filter_id)]
+        finally:
+            chain.tester.delete_filter(filter_id)
+
+    def check(latest):
+        queries = [
+            ({"fromBlock": "0x0", "toBlock": "latest"}, (0, latest, None, None)),
+            ({"fromBlock": "0x0", "toBlock": "latest", "topics": [topic]}, (0, latest, None, [topic])),
+            (
+                {
+                    "fromBlock": "0x2",
+                    "toBlock": hex(latest - 1),
+                    "address": chain.token,
+                    "topics": [None, None, to_holder],
+                },
+                (2, latest - 1, chain.token, [None, None, to_holder]),
+            ),
+            (
+                {"fromBlock": "0x0", "toBlock": "latest", "topics": [[topic, "0x" + "11" * 32]]},
+                (0, latest, None, [topic]),
+            ),
+            ({"fromBlock": "0x0", "toBlock": "latest", "address": other}, (0, latest, other, None)),
+        ]
+        for query, (start, end, address, topics) in queries:
+            assert methods.get_logs(query) == reference(start, end, address, topics), query
+
+    check(methods._latest())
+    assert len(methods.get_logs({"fromBlock": "0x0", "toBlock": "latest", "topics": [topic]})) >= 3
+    # New blocks after the index was built are indexed on the next query.
+    chain.mint(other, 7)
+    check(methods._latest())
+    assert (
+        len(
+            methods.get_logs(
+                {
+                    "fromBlock": "0x0",
+                    "toBlock": "latest",
+                    "address": chain.token,
+                    "topics": [topic, None, "0x" + "00" * 12 + other[2:].lower()],
+                }
+            )
+        )
+        == 1
+    )

@@ -16,9 +16,13 @@ struct Broadcast: AsyncParsableCommand {
             (signatures-only) PSBT from the signer is combined with the PSBT this watcher created. What is sent \
             (outputs, fee) is printed on stderr before sending. A rejection by the node exits 5 with its reason.
 
+            A Chance wallet multisig: text (or several of one transaction, combined) is sent once enough key \
+            positions have signed; an incomplete text exits 2 naming how many signatures are missing.
+
             Examples:
               airlock-watcher broadcast signed.psbt
               airlock-watcher broadcast signed-01of03.png signed-02of03.png signed-03of03.png
+              airlock-watcher broadcast chance-alice.txt chance-bob.txt
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -36,6 +40,15 @@ struct Broadcast: AsyncParsableCommand {
             switch read {
             case .transaction(let tx):
                 transaction = tx
+            case .chance(let text):
+                do { transaction = try text.finalTransaction() } catch { throw CLIError(.invalidInput, "\(error)") }
+                let previous = try context.store.transactions(
+                    walletID: wallet.id ?? -1, txids: Set(text.transaction.inputs.map(\.previousOutput.txid)))
+                if let psbt = try? ChanceConversion.psbt(
+                    from: text, account: Account(record: wallet), addresses: [], previousTransactions: previous)
+                {
+                    fee = PSBTFiles.fee(psbt, transaction: transaction)
+                }
             case .psbt(let psbt):
                 let finalized = try finalizedPSBT(psbt, store: context.store)
                 transaction = try finalized.extractTransaction()
@@ -68,6 +81,7 @@ struct Broadcast: AsyncParsableCommand {
     enum Signed {
         case psbt(PSBT)
         case transaction(Transaction)
+        case chance(ChanceMultisig)
     }
 
     /// The PSBT (several combined) or raw transaction of the arguments.
@@ -78,9 +92,14 @@ struct Broadcast: AsyncParsableCommand {
         let allImages = inputs.allSatisfy { $0.lowercased().hasSuffix(".png") }
         let groups: [[String]] = allImages ? [inputs] : inputs.map { [$0] }
         var psbts: [PSBT] = []
+        var texts: [ChanceMultisig] = []
         for group in groups {
-            let read = try InputReader.read(group, expecting: [.psbt, .transaction])
+            let read = try InputReader.read(group, expecting: [.psbt, .transaction, .chanceMultisig])
             switch read.payload {
+            case .chanceMultisig(let text):
+                do { texts.append(try ChanceMultisig(string: text)) } catch {
+                    throw CLIError(.invalidInput, "\(group.joined(separator: " ")): \(error.description)")
+                }
             case .psbt(let bytes):
                 do { psbts.append(try PSBT(serialized: bytes)) } catch {
                     throw CLIError(.invalidInput, "\(group.joined(separator: " ")): not a valid PSBT: \(error)")
@@ -92,6 +111,14 @@ struct Broadcast: AsyncParsableCommand {
                 }
             default:
                 throw CLIError(.invalidInput, "expected a signed PSBT, got a \(read.payload.kind.rawValue)")
+            }
+        }
+        if let first = texts.first {
+            guard psbts.isEmpty else {
+                throw CLIError(.invalidInput, "give multisig: texts or PSBTs, not both")
+            }
+            do { return .chance(try first.combined(with: Array(texts.dropFirst()))) } catch {
+                throw CLIError(.invalidInput, error.description)
             }
         }
         guard var first = psbts.first else { throw CLIError(.usage, "no input") }
