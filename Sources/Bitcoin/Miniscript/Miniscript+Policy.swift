@@ -1,6 +1,6 @@
 /// The spending policy of a miniscript in words, for a signer's review screen.
 extension Miniscript {
-    /// The policy in words, e.g. "2 of A, B, C; or D after 10 blocks (about 2 hours)".
+    /// The policy in words, such as "2 of A, B, C; or D after 10 blocks (about 100 minutes)".
     ///
     /// `name` gives a key's display name (a cosigner's name); keys it does not name are shown as "key" and the
     /// master fingerprint of their origin, or the first 8 hex digits of a bare key. Wrappers are not shown; `;` separates
@@ -133,7 +133,8 @@ private struct PolicyWords {
             return conjunction(flattenAnd(x) + flattenAnd(y))
         case .andOr(let x, let y, let z):
             if z.isZero { return conjunction(flattenAnd(x) + flattenAnd(y)) }
-            return disjunction([conjunction(flattenAnd(x) + flattenAnd(y)), words(z, insideAnd: false)], insideAnd: insideAnd)
+            return disjunction(
+                [conjunction(flattenAnd(x) + flattenAnd(y)), words(z, insideAnd: false)], insideAnd: insideAnd)
         case .orB(let x, let z), .orC(let x, let z), .orD(let x, let z), .orI(let x, let z):
             return disjunction(
                 (flattenOr(x) + flattenOr(z)).map { words($0, insideAnd: false) }, insideAnd: insideAnd)
@@ -146,7 +147,8 @@ private struct PolicyWords {
             if keys.count == subs.count - 1, locks.count == 1, k >= 2 {
                 // A decaying multisig: k keys now, or k-1 keys once the timelock has passed.
                 let names = keys.map(keyName).joined(separator: ", ")
-                return disjunction(["\(k) of \(names)", "\(k - 1) of \(names) \(timelock(locks[0]))"], insideAnd: insideAnd)
+                return disjunction(
+                    ["\(k) of \(names)", "\(k - 1) of \(names) \(timelock(locks[0]))"], insideAnd: insideAnd)
             }
             if k == subs.count { return conjunction(subs) }
             if k == 1 { return disjunction(subs.map { words($0, insideAnd: false) }, insideAnd: insideAnd) }

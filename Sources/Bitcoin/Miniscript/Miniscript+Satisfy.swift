@@ -149,9 +149,11 @@ extension Miniscript {
             stack: sat.stack, relativeTimelock: sat.older, absoluteTimelock: sat.after, signingKeys: sat.keys)
     }
 
-    /// The spending path the holders of `keys` (33-byte public keys at `index`/`path`) would take if every timelock
-    /// were met: its timelocks (what nSequence / nLockTime must be set to) and the keys that sign; nil when those
-    /// keys cannot spend at all. The stack holds 72-byte placeholders for the signatures.
+    /// The spending path the holders of `keys` would take if every timelock were met.
+    ///
+    /// `keys` are 33-byte public keys at `index`/`path`. The result names the path's timelocks (what nSequence /
+    /// nLockTime must be set to) and the keys that sign; nil when those keys cannot spend at all. Its stack holds
+    /// 72-byte placeholders for the signatures.
     ///
     /// - Throws: `DescriptorError` when a key cannot be derived.
     public func plan(at index: UInt32 = 0, path: Int = 0, keys: Set<[UInt8]>) throws(DescriptorError)

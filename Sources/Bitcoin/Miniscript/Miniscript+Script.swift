@@ -5,9 +5,10 @@ extension Miniscript {
     ///
     /// - Throws: `DescriptorError` when a key cannot be derived.
     public func script(at index: UInt32 = 0, path: Int = 0) throws(DescriptorError) -> Script {
-        Script(try node.operations(verify: false) { (key) throws(DescriptorError) in
-            try Descriptor.keyBytes(key, index: index, path: path, tapscript: false)
-        })
+        Script(
+            try node.operations(verify: false) { (key) throws(DescriptorError) in
+                try Descriptor.keyBytes(key, index: index, path: path, tapscript: false)
+            })
     }
 }
 
@@ -23,7 +24,10 @@ extension MiniscriptNode {
         }
         let equal: ScriptOperation = .op(verify ? .equalVerify : .equal)
         func hashCheck(_ opcode: UInt8, _ hash: [UInt8]) -> [ScriptOperation] {
-            [.op(Opcode(rawValue: 0x82)), .number(32), .op(.equalVerify), .op(Opcode(rawValue: opcode)), .push(hash), equal]
+            [
+                .op(Opcode(rawValue: 0x82)), .number(32), .op(.equalVerify), .op(Opcode(rawValue: opcode)), .push(hash),
+                equal,
+            ]
         }
         let ifOp = ScriptOperation.op(Opcode(rawValue: 0x63))
         let notIf = ScriptOperation.op(Opcode(rawValue: 0x64))

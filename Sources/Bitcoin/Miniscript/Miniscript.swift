@@ -16,7 +16,9 @@ public struct Miniscript: Sendable, CustomStringConvertible {
     /// - Throws: `MiniscriptError.invalidType`.
     public init(_ node: MiniscriptNode) throws(MiniscriptError) {
         let analysis = node.analysis()
-        guard analysis.isValid else { throw .invalidType(Self.firstInvalid(node).string { $0.string(includingPrivateKeys: false) }) }
+        guard analysis.isValid else {
+            throw .invalidType(Self.firstInvalid(node).string { $0.string(includingPrivateKeys: false) })
+        }
         self.node = node
         self.analysis = analysis
     }
@@ -68,7 +70,7 @@ public struct Miniscript: Sendable, CustomStringConvertible {
     /// - Throws: `MiniscriptError.notTopLevelB`, `.tooManyOps`, `.tooManyStackItems`, `.scriptTooLarge`,
     ///   `.timelockMix`, `.malleable`, `.noSignatureNeeded` or `.duplicateKey`.
     public func checkSane() throws(MiniscriptError) {
-        guard type.contains(.B) else { throw .notTopLevelB(type: type.description) }
+        guard type.contains(.base) else { throw .notTopLevelB(type: type.description) }
         if let ops = maxOps, ops > 201 { throw .tooManyOps(ops) }
         if let items = analysis.stackSat, items > 100 { throw .tooManyStackItems(items) }
         if let size = try? script().bytes.count, size > 3600 { throw .scriptTooLarge(size) }
@@ -106,7 +108,9 @@ struct MiniscriptParser {
     }
 
     private mutating func expect(_ char: Character) throws(MiniscriptError) {
-        guard position < text.count, text[position] == char else { throw .syntax(expected: "'\(char)'", position: here) }
+        guard position < text.count, text[position] == char else {
+            throw .syntax(expected: "'\(char)'", position: here)
+        }
         position += 1
     }
 

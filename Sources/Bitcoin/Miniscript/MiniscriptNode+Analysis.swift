@@ -26,6 +26,10 @@ struct MiniscriptAnalysis: Sendable {
     /// Stack elements of the largest satisfaction / dissatisfaction.
     let stackSat: MaxCount
     let stackDsat: MaxCount
+
+    /// Stands in for a missing subexpression (never read: each fragment reads only the subexpressions it has).
+    static let absent = MiniscriptAnalysis(
+        type: [], isValid: false, opsCount: 0, opsSat: nil, opsDsat: nil, stackSat: nil, stackDsat: nil)
 }
 
 extension MiniscriptNode {
@@ -64,14 +68,14 @@ extension MiniscriptNode {
             return T("W").if(x.isSuperset(of: T("Bo"))).union(x.intersection(timelocks))
                 .union(x.intersection(T("udfemsx")))
         case .check:
-            return T("B").if(x.contains(.K)).union(x.intersection(timelocks)).union(x.intersection(T("ondfem")))
+            return T("B").if(x.contains(.key)).union(x.intersection(timelocks)).union(x.intersection(T("ondfem")))
                 .union(T("us"))
         case .dupIf:
             return T("B").if(x.isSuperset(of: T("Vz"))).union(T("o").if(x.contains(.z)))
                 .union(T("e").if(x.contains(.f))).union(x.intersection(timelocks)).union(x.intersection(T("ms")))
                 .union(T("ndx"))
         case .verify:
-            return T("V").if(x.contains(.B)).union(x.intersection(timelocks)).union(x.intersection(T("zonms")))
+            return T("V").if(x.contains(.base)).union(x.intersection(timelocks)).union(x.intersection(T("zonms")))
                 .union(T("fx"))
         case .nonZero:
             return T("B").if(x.isSuperset(of: T("Bn"))).union(T("e").if(x.contains(.f)))
@@ -80,7 +84,7 @@ extension MiniscriptNode {
             return x.intersection(timelocks).union(x.intersection(T("Bzondfems"))).union(T("ux"))
         case .andV:
             let either = x.union(y)
-            return y.intersection(T("KVB")).if(x.contains(.V))
+            return y.intersection(T("KVB")).if(x.contains(.verify))
                 .union(x.intersection(T("n"))).union(y.intersection(T("n")).if(x.contains(.z)))
                 .union(either.intersection(T("o")).if(either.contains(.z)))
                 .union(x.intersection(y).intersection(T("dmz")))
@@ -92,7 +96,7 @@ extension MiniscriptNode {
         case .andB:
             let either = x.union(y)
             let both = x.intersection(y)
-            return x.intersection(T("B")).if(y.contains(.W))
+            return x.intersection(T("B")).if(y.contains(.wrapped))
                 .union(either.intersection(T("o")).if(either.contains(.z)))
                 .union(x.intersection(T("n"))).union(y.intersection(T("n")).if(x.contains(.z)))
                 .union(both.intersection(T("e")).if(both.contains(.s)))
@@ -186,8 +190,8 @@ extension MiniscriptNode {
     }
 
     private func ops(_ subs: [MiniscriptAnalysis]) -> (Int, MaxCount, MaxCount) {
-        let x = subs.first
-        let y = subs.count > 1 ? subs[1] : nil
+        let x = subs.first ?? .absent
+        let y = subs.count > 1 ? subs[1] : .absent
         switch self {
         case .one: return (0, 0, nil)
         case .zero: return (0, nil, 0)
@@ -195,41 +199,41 @@ extension MiniscriptNode {
         case .pkH: return (3, 0, 0)
         case .older, .after: return (1, 0, nil)
         case .sha256, .hash256, .ripemd160, .hash160: return (4, 0, nil)
-        case .andV: return (x!.opsCount + y!.opsCount, plus(x!.opsSat, y!.opsSat), nil)
+        case .andV: return (x.opsCount + y.opsCount, plus(x.opsSat, y.opsSat), nil)
         case .andB:
-            return (1 + x!.opsCount + y!.opsCount, plus(x!.opsSat, y!.opsSat), plus(x!.opsDsat, y!.opsDsat))
+            return (1 + x.opsCount + y.opsCount, plus(x.opsSat, y.opsSat), plus(x.opsDsat, y.opsDsat))
         case .orB:
             return (
-                1 + x!.opsCount + y!.opsCount,
-                either(plus(x!.opsSat, y!.opsDsat), plus(y!.opsSat, x!.opsDsat)), plus(x!.opsDsat, y!.opsDsat)
+                1 + x.opsCount + y.opsCount,
+                either(plus(x.opsSat, y.opsDsat), plus(y.opsSat, x.opsDsat)), plus(x.opsDsat, y.opsDsat)
             )
         case .orD:
             return (
-                3 + x!.opsCount + y!.opsCount, either(x!.opsSat, plus(y!.opsSat, x!.opsDsat)),
-                plus(x!.opsDsat, y!.opsDsat)
+                3 + x.opsCount + y.opsCount, either(x.opsSat, plus(y.opsSat, x.opsDsat)),
+                plus(x.opsDsat, y.opsDsat)
             )
-        case .orC: return (2 + x!.opsCount + y!.opsCount, either(x!.opsSat, plus(y!.opsSat, x!.opsDsat)), nil)
+        case .orC: return (2 + x.opsCount + y.opsCount, either(x.opsSat, plus(y.opsSat, x.opsDsat)), nil)
         case .orI:
-            return (3 + x!.opsCount + y!.opsCount, either(x!.opsSat, y!.opsSat), either(x!.opsDsat, y!.opsDsat))
+            return (3 + x.opsCount + y.opsCount, either(x.opsSat, y.opsSat), either(x.opsDsat, y.opsDsat))
         case .andOr:
             let z = subs[2]
             return (
-                3 + x!.opsCount + y!.opsCount + z.opsCount,
-                either(plus(y!.opsSat, x!.opsSat), plus(x!.opsDsat, z.opsSat)), plus(x!.opsDsat, z.opsDsat)
+                3 + x.opsCount + y.opsCount + z.opsCount,
+                either(plus(y.opsSat, x.opsSat), plus(x.opsDsat, z.opsSat)), plus(x.opsDsat, z.opsDsat)
             )
         case .multi(_, let keys): return (1, keys.count, keys.count)
-        case .swap, .check, .zeroNotEqual: return (1 + x!.opsCount, x!.opsSat, x!.opsDsat)
-        case .alt: return (2 + x!.opsCount, x!.opsSat, x!.opsDsat)
-        case .dupIf: return (3 + x!.opsCount, x!.opsSat, 0)
-        case .nonZero: return (4 + x!.opsCount, x!.opsSat, 0)
-        case .verify: return (x!.opsCount + (x!.type.contains(.x) ? 1 : 0), x!.opsSat, nil)
+        case .swap, .check, .zeroNotEqual: return (1 + x.opsCount, x.opsSat, x.opsDsat)
+        case .alt: return (2 + x.opsCount, x.opsSat, x.opsDsat)
+        case .dupIf: return (3 + x.opsCount, x.opsSat, 0)
+        case .nonZero: return (4 + x.opsCount, x.opsSat, 0)
+        case .verify: return (x.opsCount + (x.type.contains(.x) ? 1 : 0), x.opsSat, nil)
         case .thresh(let k, _):
             var count = 0
             var sats: [MaxCount] = [0]
             for sub in subs {
                 count += sub.opsCount + 1
                 var next: [MaxCount] = [plus(sats[0], sub.opsDsat)]
-                for j in 1..<max(sats.count, 1) where j < sats.count {
+                for j in 1..<sats.count {
                     next.append(either(plus(sats[j], sub.opsDsat), plus(sats[j - 1], sub.opsSat)))
                 }
                 next.append(plus(sats[sats.count - 1], sub.opsSat))
@@ -240,8 +244,8 @@ extension MiniscriptNode {
     }
 
     private func stack(_ subs: [MiniscriptAnalysis]) -> (MaxCount, MaxCount) {
-        let x = subs.first
-        let y = subs.count > 1 ? subs[1] : nil
+        let x = subs.first ?? .absent
+        let y = subs.count > 1 ? subs[1] : .absent
         switch self {
         case .zero: return (nil, 0)
         case .one, .older, .after: return (0, nil)
@@ -251,32 +255,32 @@ extension MiniscriptNode {
         case .andOr:
             let z = subs[2]
             return (
-                either(plus(x!.stackSat, y!.stackSat), plus(x!.stackDsat, z.stackSat)), plus(x!.stackDsat, z.stackDsat)
+                either(plus(x.stackSat, y.stackSat), plus(x.stackDsat, z.stackSat)), plus(x.stackDsat, z.stackDsat)
             )
-        case .andV: return (plus(x!.stackSat, y!.stackSat), nil)
-        case .andB: return (plus(x!.stackSat, y!.stackSat), plus(x!.stackDsat, y!.stackDsat))
+        case .andV: return (plus(x.stackSat, y.stackSat), nil)
+        case .andB: return (plus(x.stackSat, y.stackSat), plus(x.stackDsat, y.stackDsat))
         case .orB:
             return (
-                either(plus(x!.stackDsat, y!.stackSat), plus(x!.stackSat, y!.stackDsat)),
-                plus(x!.stackDsat, y!.stackDsat)
+                either(plus(x.stackDsat, y.stackSat), plus(x.stackSat, y.stackDsat)),
+                plus(x.stackDsat, y.stackDsat)
             )
-        case .orC: return (either(x!.stackSat, plus(x!.stackDsat, y!.stackSat)), nil)
+        case .orC: return (either(x.stackSat, plus(x.stackDsat, y.stackSat)), nil)
         case .orD:
-            return (either(x!.stackSat, plus(x!.stackDsat, y!.stackSat)), plus(x!.stackDsat, y!.stackDsat))
+            return (either(x.stackSat, plus(x.stackDsat, y.stackSat)), plus(x.stackDsat, y.stackDsat))
         case .orI:
             return (
-                either(plus(x!.stackSat, 1), plus(y!.stackSat, 1)), either(plus(x!.stackDsat, 1), plus(y!.stackDsat, 1))
+                either(plus(x.stackSat, 1), plus(y.stackSat, 1)), either(plus(x.stackDsat, 1), plus(y.stackDsat, 1))
             )
         case .multi(let k, _): return (k + 1, k + 1)
-        case .alt, .zeroNotEqual, .swap, .check: return (x!.stackSat, x!.stackDsat)
-        case .dupIf: return (plus(1, x!.stackSat), 1)
-        case .verify: return (x!.stackSat, nil)
-        case .nonZero: return (x!.stackSat, 1)
+        case .alt, .zeroNotEqual, .swap, .check: return (x.stackSat, x.stackDsat)
+        case .dupIf: return (plus(1, x.stackSat), 1)
+        case .verify: return (x.stackSat, nil)
+        case .nonZero: return (x.stackSat, 1)
         case .thresh(let k, _):
             var sats: [MaxCount] = [0]
             for sub in subs {
                 var next: [MaxCount] = [plus(sats[0], sub.stackDsat)]
-                for j in 1..<max(sats.count, 1) where j < sats.count {
+                for j in 1..<sats.count {
                     next.append(either(plus(sats[j], sub.stackDsat), plus(sats[j - 1], sub.stackSat)))
                 }
                 next.append(plus(sats[sats.count - 1], sub.stackSat))

@@ -13,10 +13,14 @@ public struct MiniscriptType: OptionSet, Sendable, Hashable, CustomStringConvert
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    public static let B = MiniscriptType(rawValue: 1 << 0)
-    public static let V = MiniscriptType(rawValue: 1 << 1)
-    public static let K = MiniscriptType(rawValue: 1 << 2)
-    public static let W = MiniscriptType(rawValue: 1 << 3)
+    /// B: pushes nonzero on satisfaction, exact 0 on dissatisfaction.
+    public static let base = MiniscriptType(rawValue: 1 << 0)
+    /// V: continues or aborts, pushing nothing.
+    public static let verify = MiniscriptType(rawValue: 1 << 1)
+    /// K: pushes a public key for a signature check.
+    public static let key = MiniscriptType(rawValue: 1 << 2)
+    /// W: works on the element below the top.
+    public static let wrapped = MiniscriptType(rawValue: 1 << 3)
     public static let z = MiniscriptType(rawValue: 1 << 4)
     public static let o = MiniscriptType(rawValue: 1 << 5)
     public static let n = MiniscriptType(rawValue: 1 << 6)
@@ -34,11 +38,12 @@ public struct MiniscriptType: OptionSet, Sendable, Hashable, CustomStringConvert
     public static let k = MiniscriptType(rawValue: 1 << 18)
 
     private static let letters: [(Character, MiniscriptType)] = [
-        ("B", .B), ("V", .V), ("K", .K), ("W", .W), ("z", .z), ("o", .o), ("n", .n), ("d", .d), ("u", .u), ("e", .e),
+        ("B", .base), ("V", .verify), ("K", .key), ("W", .wrapped), ("z", .z), ("o", .o), ("n", .n), ("d", .d),
+        ("u", .u), ("e", .e),
         ("f", .f), ("s", .s), ("m", .m), ("x", .x), ("g", .g), ("h", .h), ("i", .i), ("j", .j), ("k", .k),
     ]
 
-    /// The type with the properties named by `letters` (e.g. `"Bdu"`).
+    /// The type with the properties named by `letters`, such as `"Bdu"`.
     public init(_ letters: String) {
         var value = MiniscriptType()
         for char in letters {
@@ -51,7 +56,7 @@ public struct MiniscriptType: OptionSet, Sendable, Hashable, CustomStringConvert
     public var description: String { String(Self.letters.filter { contains($0.1) }.map(\.0)) }
 
     /// Whether exactly one base type is present (a valid expression).
-    public var hasBaseType: Bool { !intersection([.B, .V, .K, .W]).isEmpty }
+    public var hasBaseType: Bool { !intersection([.base, .verify, .key, .wrapped]).isEmpty }
 
     /// `self` when `condition` holds, else no properties.
     func `if`(_ condition: Bool) -> MiniscriptType { condition ? self : [] }

@@ -117,7 +117,8 @@ struct MiniscriptTests {
         ("sh(or_d(pk(\(a)),pk(\(b))))", "sh(wsh(or_d(pk(\(a)),pk(\(b)))))", nil),
     ]
 
-    @Test("insane or ill-typed miniscripts are refused with the reason; the controls parse", arguments: refusals.indices)
+    @Test(
+        "insane or ill-typed miniscripts are refused with the reason; the controls parse", arguments: refusals.indices)
     func refusal(_ index: Int) throws {
         let (attack, control, reason) = Self.refusals[index]
         do {
@@ -167,7 +168,9 @@ struct MiniscriptTests {
         // One cosigner alone cannot spend before the timelock.
         #expect(try ms.satisfy(at: 4, with: MiniscriptSatisfier(signatures: [ka: Self.sig(1)])) == nil)
         // Signatures for another index's keys do not count.
-        let other = MiniscriptSatisfier(signatures: [try Self.pub(Self.a, 5): Self.sig(1), try Self.pub(Self.b, 5): Self.sig(2)])
+        let other = MiniscriptSatisfier(signatures: [
+            try Self.pub(Self.a, 5): Self.sig(1), try Self.pub(Self.b, 5): Self.sig(2),
+        ])
         #expect(try ms.satisfy(at: 4, with: other) == nil)
     }
 
@@ -256,14 +259,17 @@ struct MiniscriptTests {
             decaying.policyDescription(name: Self.names)
                 == "2 of Alice, Bob, Carol; or 1 of Alice, Bob, Carol after 12 blocks (about 2 hours)")
         let year = try #require(
-            try Descriptor(string: "wsh(or_d(multi(2,\(Self.a),\(Self.b),\(Self.c)),and_v(v:pk(\(Self.d)),older(52560))))")
-                .miniscript)
+            try Descriptor(
+                string: "wsh(or_d(multi(2,\(Self.a),\(Self.b),\(Self.c)),and_v(v:pk(\(Self.d)),older(52560))))"
+            )
+            .miniscript)
         #expect(
             year.policyDescription(name: Self.names)
                 == "2 of Alice, Bob, Carol; or Dad after 52,560 blocks (about 365 days)")
         let dated = try #require(
             try Descriptor(
-                string: "wsh(andor(pk(\(Self.a)),after(1767225600),and_v(v:pk(\(Self.b)),or_i(pk(\(Self.c)),pk(\(Self.d))))))"
+                string:
+                    "wsh(andor(pk(\(Self.a)),after(1767225600),and_v(v:pk(\(Self.b)),or_i(pk(\(Self.c)),pk(\(Self.d))))))"
             ).miniscript)
         #expect(
             dated.policyDescription(name: Self.names)

@@ -47,7 +47,7 @@ struct MiniscriptVectorTests {
             return
         }
         let ms = try Miniscript(string: entry.miniscript)
-        #expect(ms.type.contains(.B), "top level B: \(ms.type)")
+        #expect(ms.type.contains(.base), "top level B: \(ms.type)")
         let script = try ms.script()
         if entry.script != "?" { #expect(script.hexString == entry.script) }
         #expect(ms.isNonMalleable == entry.mode.contains("NONMAL"))
@@ -67,7 +67,9 @@ struct MiniscriptVectorTests {
             let ms = try Miniscript(string: text)
             #expect(!ms.isSane, "\(text)")
         }
-        #expect(throws: MiniscriptError.duplicateKey("03d30199d74fb5a22d47b6e054e2f378cedacffcb89904a61d75d0dbd407143e65")) {
+        #expect(
+            throws: MiniscriptError.duplicateKey("03d30199d74fb5a22d47b6e054e2f378cedacffcb89904a61d75d0dbd407143e65")
+        ) {
             try Miniscript(string: file.notSane[0]).checkSane()
         }
         #expect(throws: MiniscriptError.timelockMix) { try Miniscript(string: file.notSane[4]).checkSane() }
