@@ -75,10 +75,15 @@ public struct Miniscript: Sendable, CustomStringConvertible {
         if let items = analysis.stackSat, items > 100 { throw .tooManyStackItems(items) }
         if let size = try? script().bytes.count, size > 3600 { throw .scriptTooLarge(size) }
         if hasTimelockMix { throw .timelockMix }
+        // The same key written twice, or two texts (another origin, xprv and xpub) that derive the same key.
         var seen: Set<String> = []
+        var derived: Set<[UInt8]> = []
         for key in keys {
             let text = key.string(includingPrivateKeys: false)
             guard seen.insert(text).inserted else { throw .duplicateKey(text) }
+            if let bytes = try? key.publicKey(at: 0, path: 0).key.compressed {
+                guard derived.insert(bytes).inserted else { throw .duplicateKey(text) }
+            }
         }
         guard isNonMalleable else { throw .malleable }
         guard needsSignature else { throw .noSignatureNeeded }

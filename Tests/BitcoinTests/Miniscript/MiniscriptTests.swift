@@ -104,6 +104,10 @@ struct MiniscriptTests {
             "wsh(or_d(pk(\(a)),and_v(v:pk(\(a)),older(10))))", "wsh(or_d(pk(\(a)),and_v(v:pk(\(d)),older(10))))",
             .duplicateKey(a)
         ),
+        (
+            "wsh(or_d(pk(\(a)),and_v(v:pk(\(xpubs[0])/<0;1>/*),older(10))))",
+            "wsh(or_d(pk(\(a)),and_v(v:pk(\(xpubs[3])/<0;1>/*),older(10))))", .duplicateKey("\(xpubs[0])/<0;1>/*")
+        ),
         ("wsh(or_d(pk(\(a)),older(10)))", "wsh(or_d(pk(\(a)),and_v(v:pk(\(d)),older(10))))", .noSignatureNeeded),
         (
             "wsh(thresh(1,pk(\(a)),altv:after(1000000000),altv:after(100)))",
