@@ -32,7 +32,10 @@ public struct OutputOptions: ParsableArguments, Sendable {
     @Flag(help: "With --qr: put all parts in one PNG grid.")
     public var qrSheet = false
 
-    @Option(help: "QR framing: ur, bbqr or base64 (default: ur, or the framing the input came in).")
+    @Option(
+        help: ArgumentHelp(
+            "QR framing: ur, bbqr or base64 (default: ur, or the framing the input came in; watcher send and bump: "
+                + "bbqr)."))
     public var qrFormat: QRFormatOption?
 
     @Option(
@@ -111,25 +114,27 @@ public struct OutputOptions: ParsableArguments, Sendable {
     ///   - fileBytes: what `--out` receives.
     ///   - json: when true the terminal codes go to stderr, so stdout stays one JSON document.
     ///   - preferredFormat: the QR format to use when `--qr-format` is not given (the framing the input came in).
+    ///   - texts: the QR texts when the caller framed the payload itself (`convert`); nil frames `payload` here.
     /// - Returns: the paths written.
-    /// - Throws: `CLIError`.
+    /// - Throws: `CLIError`; a payload that cannot be put in QR codes fails before `--out` is written.
     @discardableResult
     public func write(
-        _ payload: Payload, fileBytes: [UInt8], json: Bool = false, preferredFormat: QRFormatOption? = nil
+        _ payload: Payload, fileBytes: [UInt8], json: Bool = false, preferredFormat: QRFormatOption? = nil,
+        texts: [String]? = nil
     ) throws -> [String] {
         var written: [String] = []
+        let frameTexts = qr != nil || terminal ? try texts ?? frames(for: payload, preferred: preferredFormat) : []
+        var codes: [QRCode] = []
+        for text in frameTexts {
+            do { codes.append(try QRCode(text: text)) } catch {
+                throw CLIError(.invalidInput, "cannot encode a QR code: \(error)")
+            }
+        }
         if let out {
             try AtomicFileWriter.write(fileBytes, to: out)
             written.append(out)
         }
         guard qr != nil || terminal else { return written }
-        let texts = try frames(for: payload, preferred: preferredFormat)
-        var codes: [QRCode] = []
-        for text in texts {
-            do { codes.append(try QRCode(text: text)) } catch {
-                throw CLIError(.invalidInput, "cannot encode a QR code: \(error)")
-            }
-        }
         if let qr {
             written += writesGIF ? try writeGIF(codes, to: qr) : try writePNGs(codes, to: qr)
         }

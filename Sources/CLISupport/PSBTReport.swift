@@ -8,9 +8,12 @@ public struct PSBTReport {
     public let psbt: PSBT
     public let analysis: PSBTAnalysis
     public let network: Network
+    /// Each multisig input's signature state, signatures verified where the UTXOs allow.
+    public let multisigStatuses: [Int: MultisigSignatureStatus]
 
     public init(_ psbt: PSBT, network: Network?) throws {
         self.psbt = psbt
+        self.multisigStatuses = MultisigSignatureStatus.statuses(of: psbt)
         let chosen = network ?? PSBTAnalysis.networkHint(psbt)?.network ?? .main
         self.network = chosen
         self.analysis = try PSBTAnalysis(psbt: psbt, accounts: [], network: chosen)
@@ -45,7 +48,11 @@ public struct PSBTReport {
                 .init(
                     index: input.index, txid: input.outpoint.txid.hexString, vout: Int(input.outpoint.vout),
                     amount: input.amount?.sats, address: input.address, finalized: input.isFinalized,
-                    signatures: signatureCount(psbt.inputs[input.index]), sighash: input.sighashType.map { Int($0) })
+                    signatures: signatureCount(psbt.inputs[input.index]), sighash: input.sighashType.map { Int($0) },
+                    multisig: multisigStatuses[input.index].map {
+                        MultisigStatusJSON($0, wallet: nil)
+                    }
+                )
             },
             outputs: analysis.outputs.map { output in
                 .init(
@@ -62,6 +69,9 @@ public struct PSBTReport {
             let amount = input.amount.map { "\($0.btcString) BTC" } ?? "amount unknown"
             let state = input.isFinalized ? "finalized" : "\(signatureCount(psbt.inputs[input.index])) signature(s)"
             lines.append("  \(input.index): \(input.outpoint)  \(amount)  \(input.address ?? "")  [\(state)]")
+            if let status = multisigStatuses[input.index] {
+                lines.append("     multisig \(status.summary())")
+            }
         }
         lines.append("outputs (\(analysis.outputs.count)):")
         for output in analysis.outputs {

@@ -40,4 +40,25 @@ struct QRDensityTests {
         #expect(fixedVersion == QRDensity.medium.maxVersion)
         #expect(tuned.count < fixed.count)
     }
+
+    @Test("an encoder for a QR version equals its density's, and its parts fit that version", arguments: [7, 17, 30])
+    func encoderForAVersion(version: Int) throws {
+        let encoder = FrameEncoder(qrVersion: version, urExtraParts: 0)
+        #expect(encoder.urMaxFragmentLength == FrameEncoder.urFragmentLength(type: "crypto-psbt", version: version))
+        #expect(encoder.bbqr.versions == min(5, version)...version)
+        let capacity = try #require(QRCapacity.alphanumericCharacters(version: version))
+        let payload = Payload.psbt(Self.payload(9_000))
+        for format in [FrameFormat.ur, .bbqr] {
+            let parts = try encoder.frames(for: payload, format: format)
+            #expect(parts.allSatisfy { $0.utf8.count <= capacity })
+            #expect(try PayloadDecoder.decode(parts.reversed()).payload == payload)
+        }
+        let medium = FrameEncoder(density: .medium)
+        let seventeen = FrameEncoder(qrVersion: 17)
+        #expect(medium.urMaxFragmentLength == seventeen.urMaxFragmentLength)
+        #expect(medium.bbqr.versions == seventeen.bbqr.versions)
+        // Out-of-range versions are clamped to 1...40, never a crash.
+        #expect(FrameEncoder(qrVersion: 99).bbqr.versions.upperBound == 40)
+        #expect(FrameEncoder(qrVersion: 0).bbqr.versions == 1...1)
+    }
 }

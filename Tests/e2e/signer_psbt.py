@@ -317,6 +317,32 @@ def ur_decode(frames: list[str]) -> bytes:
     return message[pos : pos + n]
 
 
+def bbqr_decode(texts: list[str]) -> tuple[str, str, bytes]:
+    """BBQr parts in any order, repeats allowed (coinkite BBQr.md: `B$`, encoding H/2/Z, file type, total and index in
+    base 36; Z is raw deflate, wbits -10, then base32): returns (encoding, file type, bytes)."""
+    texts = [t.strip() for t in texts if t.strip()]
+    encoding, kind, total = texts[0][2], texts[0][3], int(texts[0][4:6], 36)
+    bodies = {}
+    for t in texts:
+        assert t.startswith("B$") and t[2:6] == texts[0][2:6], "parts of two series"
+        bodies[int(t[6:8], 36)] = t[8:]
+    assert sorted(bodies) == list(range(total)), f"missing parts of {total}"
+    body = "".join(bodies[i] for i in range(total))
+    if encoding == "H":
+        return encoding, kind, bytes.fromhex(body)
+    raw = base64.b32decode(body + "=" * (-len(body) % 8))
+    return encoding, kind, zlib.decompress(raw, wbits=-10) if encoding == "Z" else raw
+
+
+def psbt_from_frames(texts: list[str]) -> bytes:
+    """A PSBT from the texts of its QR frames, UR (`ur_decode`) or BBQr (`bbqr_decode`, file type P)."""
+    if texts and texts[0].strip().startswith("B$"):
+        encoding, kind, data = bbqr_decode(texts)
+        assert kind == "P", kind
+        return data
+    return ur_decode(texts)
+
+
 def write_qr_pngs(frames: list[str], directory: Path, shuffle_seed: int | None = 7) -> list[Path]:
     """One PNG per frame (segno), named so that the directory order is not the frame order."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -334,6 +360,12 @@ def write_qr_pngs(frames: list[str], directory: Path, shuffle_seed: int | None =
 
 
 def read_qr_pngs(paths: list[Path]) -> list[str]:
-    """QR text of PNGs read by zbar's own command-line reader (zbarimg), not by Airlock."""
-    out = subprocess.run(["zbarimg", "--raw", "-q", *map(str, paths)], capture_output=True, text=True, check=True)
+    """QR text of PNGs read by zbar's own command-line reader (zbarimg), not by Airlock; QR only: with every symbology
+    on, zbar now and then also "finds" a short linear code inside a dense QR frame."""
+    out = subprocess.run(
+        ["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", *map(str, paths)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return [line for line in out.stdout.splitlines() if line.strip()]

@@ -18,6 +18,7 @@ import segno
 from embit import bip32, script
 from embit.descriptor import Descriptor
 from embit.networks import NETWORKS
+from embit.psbt import PSBT
 from embit.transaction import SIGHASH, Transaction, TransactionInput, TransactionOutput
 from signer_psbt import Vault, branch
 
@@ -309,6 +310,23 @@ def test_watcher_imports_combines_and_broadcasts(run, regtest_node, wallet, tmp_
     unsigned = write(tmp_path, "unsigned.txt", spend.text())
     proc, answer_a = sign(wallet.a, unsigned, tmp_path, "answer-a", "--prev-tx", prev_file(tmp_path, spend))
     assert proc.returncode == 0, proc.stderr.decode()
+    # convert: the text as a PSBT with what the wallet holds (previous transaction, every key's derivation), signed
+    # by the vault as a PSBT, and back to a text: the same answer as the vault's own for the text.
+    as_psbt = tmp_path / "unsigned.psbt"
+    watcher(
+        run, "convert", str(unsigned), "--kind", "psbt", "--wallet", "chance", "--to", "binary", "--out", str(as_psbt)
+    )
+    psbt = PSBT.parse(as_psbt.read_bytes())
+    assert psbt.inputs[0].non_witness_utxo.serialize().hex() == spend.prev_hex
+    assert psbt.inputs[0].redeem_script.data == spend.redeem and len(psbt.inputs[0].bip32_derivations) == 3
+    signed_psbt = tmp_path / "signed-a.psbt"
+    proc = wallet.a.run("sign", str(as_psbt), "--yes", "--full", "--out", str(signed_psbt))
+    assert proc.returncode == 0, proc.stderr.decode()
+    back = watcher(run, "convert", str(signed_psbt), "--kind", "multisig", "--to", "binary")
+    assert back.stdout.decode().strip() == answer_a.read_text().strip()
+    # Control of the conversion's input check: a descriptor is neither a text nor a PSBT (exit 2).
+    wrong = watcher(run, "convert", "-", "--kind", "psbt", check=False, input=wallet.desc.encode())
+    assert wrong.returncode == 2 and "--kind psbt takes a PSBT or a multisig: text" in wrong.stderr.decode()
     # The second vault gets the text as its argument and answers with a QR PNG (its own --qr), which combine reads.
     answer_b = tmp_path / "answer-b.png"
     proc = wallet.b.run("sign", spend.text(), "--yes", "--qr", str(answer_b), "--prev-tx", prev_file(tmp_path, spend))

@@ -20,8 +20,10 @@ import subprocess
 from pathlib import Path
 
 from cli_tree import GOLDEN, commands, help_env, update_golden
+from embit.descriptor import Descriptor
+from embit.transaction import Transaction, TransactionInput, TransactionOutput
 from roundtrip_helpers import outside_address
-from signer_psbt import KDF, Vault, multisig_descriptor
+from signer_psbt import KDF, Coin, Vault, embit_psbt, multisig_descriptor
 from test_chance_multisig import offline_spend
 from test_eth_signer import sign_request
 
@@ -178,6 +180,34 @@ def _backup_verify(bin_dir: Path, vault: Vault) -> dict:
     out = proc.stdout.read()
     assert proc.wait(timeout=60) == 0
     return json.loads(out)
+
+
+def _multisig_runs(runs, signer, watcher, root: Path, desc: str) -> None:
+    d = Descriptor.from_string(desc)
+    funding = Transaction(
+        version=2,
+        vin=[TransactionInput(bytes(range(32)), 0)],
+        vout=[TransactionOutput(500_000, d.derive(0, branch_index=0).script_pubkey())],
+    )
+    psbt = embit_psbt(desc, [Coin(funding, 0, 0)], [(outside_address(), 200_000)], change=(1, 299_000))
+    (root / "team.psbt").write_bytes(psbt.serialize())
+    signer("airlock-signer-sign--multisig", "sign", root / "team.psbt", "--yes", "--full", "--out", root / "team1.psbt")
+    runs("airlock-signer-inspect--multisig-psbt", "airlock-signer", "inspect", root / "team1.psbt")
+    runs(
+        "airlock-watcher-import--multisig",
+        "airlock-watcher",
+        "import",
+        "-",
+        "--name",
+        "team",
+        "--network",
+        "regtest",
+        input=desc,
+    )
+    # The funded address is the wallet's first receive address (so the input shows as the wallet's own).
+    receive = [str(runs.bin_dir / "airlock-watcher"), "--wallet", "team", "receive", "--new"]
+    subprocess.run(receive, env=runs.env, cwd=root, check=True, capture_output=True)
+    watcher("airlock-watcher-inspect--multisig", "--wallet", "team", "inspect", root / "team1.psbt")
 
 
 def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vectors):
@@ -357,6 +387,7 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vecto
     # the signer signs; the watcher combines, finalizes, broadcasts and bumps
     runs("airlock-signer-inspect--psbt", "airlock-signer", "inspect", root / "unsigned.psbt")
     watcher("airlock-watcher-inspect", "inspect", root / "unsigned.psbt")
+    watcher("airlock-watcher-convert", "convert", root / "unsigned.psbt", "--to", "bbqr", "--psbt-version", "2")
     signer("airlock-signer-sign", "sign", root / "unsigned.psbt", "--yes", "--out", root / "signed.psbt")
     _, eth_request = sign_request(vectors, b"golden", 3, 1)
     signer("airlock-signer-sign--eth-stdin", "sign", "-", "--yes", input=eth_request)
@@ -389,6 +420,9 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vecto
 
     # Ethereum: the signer's account, the watcher on the devnet
     _ethereum_runs(runs, signer, watcher, root)
+
+    # a partly signed multisig PSBT: who has signed, how many signatures are missing (issue 17 item 6)
+    _multisig_runs(runs, signer, watcher, root, multisig_descriptor(keys))
 
     tree = commands(bin_dir)
     for command in tree:

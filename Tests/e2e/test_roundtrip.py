@@ -119,7 +119,7 @@ def send_as_qr(watcher: Watcher, work: Path, to: str, qr_format: str | None) -> 
     pngs = frames(work, "psbt")
     assert len(pngs) > 1, "a PSBT of several inputs should need several QR frames"
     assert [p.name for p in pngs] == [f"psbt-{i:02d}of{len(pngs):02d}.png" for i in range(1, len(pngs) + 1)]
-    check_framing(pngs, qr_format or "ur")
+    check_framing(pngs, qr_format or "bbqr")
     return sent, pngs
 
 
@@ -191,7 +191,9 @@ def test_single_sig_round_trip(run, home, bin_dir, regtest_node, tmp_path, kind,
     assert first["address"] == addresses[0]
 
     outside = outside_address()
-    sent, unsigned = send_as_qr(watcher, work, outside, None)  # UR frames (the default)
+    # wpkh: the default framing (BBQr with zlib, docs/watcher.md); tr: Sparrow-style UR asked for by --qr-format.
+    qr_format = None if kind == "wpkh" else "ur"
+    sent, unsigned = send_as_qr(watcher, work, outside, qr_format)
 
     # wpkh: the frames as files in shuffled order; tr: the directory holding them.
     sources = shuffled(unsigned, 1) if kind == "wpkh" else [work]
@@ -204,7 +206,7 @@ def test_single_sig_round_trip(run, home, bin_dir, regtest_node, tmp_path, kind,
     assert verdict["fee"] == sent["fee"] and verdict["txid"] == sent["txid"]
     assert [(o["address"], o["amount"]) for o in verdict["outputs"] if o["external"]] == [(outside, SEND)]
     signed = frames(tmp_path, "signed")
-    check_framing(signed, "ur")
+    check_framing(signed, qr_format or "bbqr")  # the signer answers in the framing the request came in
     broadcast_and_check(watcher, node, signed, sent, outside, sum(AMOUNTS))
 
 

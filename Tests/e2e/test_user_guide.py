@@ -21,7 +21,7 @@ from pathlib import Path
 
 from embit.psbt import PSBT
 from roundtrip_helpers import Watcher, outside_address, outside_holds
-from signer_psbt import Vault, read_qr_pngs, ur_decode
+from signer_psbt import Vault, psbt_from_frames, read_qr_pngs
 from test_roundtrip import node_url
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "user-guide.md"
@@ -153,7 +153,7 @@ def test_user_guide_multisig_steps(run, home, bin_dir, regtest_node, tmp_path):
     shown = on("signer-1", commands)
     assert "multisig 'family' 2 of 3 wsh" in shown and "Sign this transaction? [y/N]" in shown
     first = sorted(machines["signer-1"][0].glob("signed-1*.png"))
-    whole = PSBT.parse(ur_decode(read_qr_pngs(first)))
+    whole = PSBT.parse(psbt_from_frames(read_qr_pngs(first)))
     assert all(i.witness_script is not None and len(i.bip32_derivations) == 3 for i in whole.inputs)
     assert all(len(i.partial_sigs) == 1 for i in whole.inputs)
     carry("signed-1*.png", "signer-1", "signer-2")
@@ -163,7 +163,7 @@ def test_user_guide_multisig_steps(run, home, bin_dir, regtest_node, tmp_path):
     shown = on("signer-2", commands)
     assert "multisig 'family' 2 of 3 wsh" in shown and "complete" in shown
     second = sorted(machines["signer-2"][0].glob("signed-2*.png"))
-    trimmed = PSBT.parse(ur_decode(read_qr_pngs(second)))
+    trimmed = PSBT.parse(psbt_from_frames(read_qr_pngs(second)))
     assert all(i.witness_script is None and len(i.partial_sigs) == 2 for i in trimmed.inputs)
     carry("signed-2*.png", "signer-2", "watcher")
     # 8. The watcher broadcasts; the payee holds 0.001 BTC once mined.

@@ -34,10 +34,17 @@ extension FrameEncoder {
     /// The UR fragment length follows from the version's alphanumeric capacity (`urFragmentLength(type:version:)`
     /// for the PSBT type); BBQr parts may use any version from 5 to the cap.
     public init(density: QRDensity, urExtraParts: Int? = nil, urPSBTType: String = "crypto-psbt") {
+        self.init(qrVersion: density.maxVersion, urExtraParts: urExtraParts, urPSBTType: urPSBTType)
+    }
+
+    /// An encoder whose UR and BBQr parts fill QR codes of at most `qrVersion` (1...40, level L): the UR fragment
+    /// length from `urFragmentLength(type:version:)`, BBQr parts (zlib, `Z`) in versions up to `qrVersion`.
+    public init(qrVersion: Int, urExtraParts: Int? = nil, urPSBTType: String = "crypto-psbt") {
+        let version = min(max(qrVersion, 1), 40)
         self.init(
-            urMaxFragmentLength: Self.urFragmentLength(type: urPSBTType, version: density.maxVersion),
+            urMaxFragmentLength: Self.urFragmentLength(type: urPSBTType, version: version),
             urExtraParts: urExtraParts, urPSBTType: urPSBTType,
-            bbqr: BBQrSplitter(versions: min(5, density.maxVersion)...density.maxVersion))
+            bbqr: BBQrSplitter(versions: min(5, version)...version))
     }
 
     /// The largest UR fragment length (bytes of CBOR) whose part texts fit a QR code of `version` at level L in

@@ -92,6 +92,8 @@ extension Descriptor {
             }
         case .rawtr(let key):
             return .p2tr(outputKey: try key.publicKey(at: index, path: path).key.xOnly.key)
+        case .miniscript(let miniscript):
+            return try miniscript.script(at: index, path: path)
         }
     }
 

@@ -35,6 +35,14 @@ public struct Descriptor: Sendable, CustomStringConvertible {
     /// Whether any key is private (WIF or xprv).
     public var hasPrivateKeys: Bool { expression.keys.contains(where: \.hasPrivateKey) }
 
+    /// The miniscript of a `wsh(MINISCRIPT)` or `sh(wsh(MINISCRIPT))` descriptor, if it is one.
+    public var miniscript: Miniscript? {
+        switch expression {
+        case .wsh(.miniscript(let miniscript)), .sh(.wsh(.miniscript(let miniscript))): miniscript
+        default: nil
+        }
+    }
+
     /// The network the keys name: main for xpub/xprv/mainnet WIF, test for tpub/tprv/test WIF; nil for hex keys only.
     public var network: Network? {
         for key in expression.keys.flatMap(\.plainKeys) {
@@ -100,6 +108,7 @@ public struct Descriptor: Sendable, CustomStringConvertible {
             guard let node else { return "tr(\(key(internalKey, true)))" }
             return "tr(\(key(internalKey, true)),\(tree(node)))"
         case .rawtr(let k): return "rawtr(\(key(k, true)))"
+        case .miniscript(let miniscript): return miniscript.node.string { key($0) }
         }
     }
 }

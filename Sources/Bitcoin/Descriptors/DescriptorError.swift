@@ -56,6 +56,8 @@ public enum DescriptorError: Error, Equatable, Sendable {
     case rangedMuSigParticipant(position: Int)
     /// Aggregating the `musig()` participants failed (BIP327 KeyAgg).
     case muSig(MuSigError)
+    /// A miniscript inside `wsh()` that does not parse, type-check or is not sane (positions in the descriptor text).
+    indirect case miniscript(MiniscriptError)
     /// Deriving a key failed: hardened derivation from an extended public key, or an invalid child.
     case derivation(BIP32Error)
     /// A multipath descriptor was asked for scripts of a path it does not have.

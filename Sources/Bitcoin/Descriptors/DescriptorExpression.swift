@@ -26,6 +26,9 @@ public indirect enum DescriptorExpression: Sendable {
     case tr(internalKey: DescriptorKey, tree: DescriptorTapTree?)
     /// `rawtr(KEY)`: taproot output with the key as output key, untweaked.
     case rawtr(DescriptorKey)
+    /// A miniscript inside `wsh()` (BIP379) other than the plain `pk`, `pkh` and `multi` forms above; parsed only when
+    /// sane (`Miniscript.checkSane()`).
+    case miniscript(Miniscript)
 
     /// Every key expression, in order of appearance.
     public var keys: [DescriptorKey] {
@@ -35,6 +38,7 @@ public indirect enum DescriptorExpression: Sendable {
         case .multi(_, let keys, _), .multiA(_, let keys, _): keys
         case .raw, .addr: []
         case .tr(let key, let tree): [key] + (tree?.leaves.flatMap(\.keys) ?? [])
+        case .miniscript(let miniscript): miniscript.keys
         }
     }
 
@@ -52,6 +56,7 @@ public indirect enum DescriptorExpression: Sendable {
         case .multiA(let k, let keys, let sorted): .multiA(threshold: k, keys: keys.map(transform), sorted: sorted)
         case .raw, .addr: self
         case .tr(let key, let tree): .tr(internalKey: transform(key), tree: tree?.mapKeys(transform))
+        case .miniscript(let miniscript): .miniscript(miniscript.mapKeys(transform))
         }
     }
 }

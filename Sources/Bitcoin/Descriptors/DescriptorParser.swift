@@ -100,7 +100,7 @@ struct DescriptorParser {
             expression = .sh(try parseExpression(.sh))
         case "wsh":
             try forbid([.wsh, .tapscript])
-            expression = .wsh(try parseExpression(.wsh))
+            expression = .wsh(try parseWitnessScript())
         case "multi", "sortedmulti":
             try forbid([.tapscript])
             let (threshold, keys) = try multisigArguments(Self.keyContext(context), start: start)
@@ -143,6 +143,34 @@ struct DescriptorParser {
         }
         try expect(")")
         return expression
+    }
+
+    /// The script inside `wsh()`: the plain descriptor forms `pk`, `pkh`, `multi` and `sortedmulti` as before (and the
+    /// other descriptor functions, which refuse themselves there), anything else as a sane miniscript (BIP379).
+    private mutating func parseWitnessScript() throws(DescriptorError) -> DescriptorExpression {
+        let start = position
+        var name = ""
+        while position < text.count, text[position].isLetter || text[position] == "_" {
+            name.append(text[position])
+            position += 1
+        }
+        // The plain forms, and descriptor functions that are no miniscript fragment (for their own error messages).
+        let descriptorFunctions = [
+            "pk", "pkh", "multi", "sortedmulti", "musig", "wpkh", "sh", "wsh", "combo", "tr", "rawtr", "raw", "addr",
+            "multi_a", "sortedmulti_a",
+        ]
+        let plain = descriptorFunctions.contains(name) && position < text.count && text[position] == "("
+        position = start
+        if plain { return try parseExpression(.wsh) }
+        let (arg, at) = argument()
+        let miniscript: Miniscript
+        do {
+            miniscript = try Miniscript(string: String(arg), offset: at)
+            try miniscript.checkSane()
+        } catch {
+            throw .miniscript(error)
+        }
+        return .miniscript(miniscript)
     }
 
     private mutating func parseTree(depth: Int) throws(DescriptorError) -> DescriptorTapTree {

@@ -1,7 +1,7 @@
 import BitcoinCrypto
 
 /// A small script interpreter for checking BIP322 message signatures: it evaluates the script kinds wallets sign
-/// messages with (P2PKH, P2SH, P2WPKH, P2WSH, P2TR key and script path) under BIP322's required rules (SIGHASH_ALL or
+/// messages with (P2PKH, P2SH, P2WPKH, P2WSH, P2TR key and script path, and the opcodes miniscript compiles to) under BIP322's required rules (SIGHASH_ALL or
 /// DEFAULT, no CODESEPARATOR, strict DER, low S, NULLFAIL, MINIMALDATA, MINIMALIF, CLEANSTACK, NULLDUMMY).
 ///
 /// It is not a consensus engine: an opcode it does not know, an upgradable NOP, a witness version above 1 or a
@@ -184,6 +184,7 @@ struct MessageScriptVerifier {
         annex: [UInt8]? = nil
     ) throws(Failure) {
         var conditions: [Bool] = []
+        var altStack: [[UInt8]] = []
         let isTapscript: Bool
         if case .tapscript = version { isTapscript = true } else { isTapscript = false }
         for operation in try parse(script) {
@@ -231,6 +232,13 @@ struct MessageScriptVerifier {
             case 0x69:  // VERIFY
                 guard Self.isTrue(try pop(&stack)) else { throw .invalid("invalid signature: VERIFY failed") }
             case 0x6A: throw .invalid("OP_RETURN")
+            case 0x6B: altStack.append(try pop(&stack))  // TOALTSTACK
+            case 0x6C:  // FROMALTSTACK
+                guard let top = altStack.popLast() else { throw .invalid("FROMALTSTACK on an empty alt stack") }
+                stack.append(top)
+            case 0x73:  // IFDUP
+                guard let top = stack.last else { throw .invalid("IFDUP on an empty stack") }
+                if Self.isTrue(top) { stack.append(top) }
             case 0x75: _ = try pop(&stack)  // DROP
             case 0x76:  // DUP
                 guard let top = stack.last else { throw .invalid("DUP on an empty stack") }
@@ -257,6 +265,18 @@ struct MessageScriptVerifier {
                 } else {
                     stack.append(a == b ? [1] : [])
                 }
+            case 0x92:  // 0NOTEQUAL
+                stack.append(try number(try pop(&stack)) != 0 ? [1] : [])
+            case 0x93, 0x9A, 0x9B:  // ADD, BOOLAND, BOOLOR
+                let b = try number(try pop(&stack))
+                let a = try number(try pop(&stack))
+                switch opcode.rawValue {
+                case 0x93: stack.append(Self.encodeNumber(a + b))
+                case 0x9A: stack.append(a != 0 && b != 0 ? [1] : [])
+                default: stack.append(a != 0 || b != 0 ? [1] : [])
+                }
+            case 0xA6: stack.append(RIPEMD160.hash(try pop(&stack)))
+            case 0xAA: stack.append(SHA256.doubleHash(try pop(&stack)))
             case 0xA8: stack.append(SHA256.hash(try pop(&stack)))
             case 0xA9: stack.append(Hash160.hash(try pop(&stack)))
             case 0xAC, 0xAD:  // CHECKSIG, CHECKSIGVERIFY

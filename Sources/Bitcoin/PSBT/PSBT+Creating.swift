@@ -34,7 +34,8 @@ extension PSBT {
     /// taproot, its redeem and witness scripts, and the BIP32 derivations of its keys (taproot: the internal key and
     /// its BIP371 derivation). Outputs named in `change` get the same script and derivation fields, so signers can
     /// verify them. Supported: `pkh`, `wpkh`, `sh(wpkh)`, `sh`/`wsh`/`sh(wsh)` over `multi`/`sortedmulti`, and
-    /// key-only `tr`.
+    /// `tr` (key only, or with a script tree such as `multi_a`: BIP371 leaf scripts with control blocks, the leaf
+    /// keys' derivations with their leaf hashes, the merkle root, and on change outputs the tap tree).
     ///
     /// - Throws: `PSBTError.nonWitnessUTXOMismatch` when a coin's previous transaction has another txid or does not
     ///   pay the descriptor's script and amount at the outpoint; `.invalidValue` when the descriptor cannot be
@@ -66,6 +67,15 @@ extension PSBT {
                 setTapInternalKey(key, input: number)
                 addTapBIP32Derivation(key, origin: origin, input: number)
             }
+            if let key = fields.tapInternalKey { setTapInternalKey(key, input: number) }
+            if let root = fields.tapMerkleRoot { setTapMerkleRoot(root.bytes, input: number) }
+            for leaf in fields.tapLeaves {
+                addTapLeafScript(
+                    leaf.leaf.script, leafVersion: leaf.leaf.version, controlBlock: leaf.controlBlock, input: number)
+            }
+            for (key, leafHashes, origin) in fields.tapDerivations {
+                addTapBIP32Derivation(key, leafHashes: leafHashes, origin: origin, input: number)
+            }
         }
         for (number, position) in change.sorted(by: { $0.key < $1.key }) {
             guard outputs.indices.contains(number) else {
@@ -85,6 +95,14 @@ extension PSBT {
                 setTapInternalKey(key, output: number)
                 addTapBIP32Derivation(key, origin: origin, output: number)
             }
+            if let key = fields.tapInternalKey { setTapInternalKey(key, output: number) }
+            if !fields.tapLeaves.isEmpty {
+                setTapTree(
+                    fields.tapLeaves.map { (UInt8($0.depth), $0.leaf.version, $0.leaf.script) }, output: number)
+            }
+            for (key, leafHashes, origin) in fields.tapDerivations {
+                addTapBIP32Derivation(key, leafHashes: leafHashes, origin: origin, output: number)
+            }
         }
     }
 }
@@ -97,6 +115,12 @@ private struct DescriptorFields {
     var witnessScript: Script?
     var derivations: [(PublicKey, KeyOrigin)] = []
     var taprootKey: (XOnlyPublicKey, KeyOrigin)?
+    /// Taproot with a script tree (BIP371): the internal key, the merkle root, each leaf with its depth and control
+    /// block (depth-first, left to right), and every key's derivation with the hashes of the leaves it is in.
+    var tapInternalKey: XOnlyPublicKey?
+    var tapMerkleRoot: TapNodeHash?
+    var tapLeaves: [(leaf: TapLeaf, depth: Int, controlBlock: [UInt8])] = []
+    var tapDerivations: [(XOnlyPublicKey, [[UInt8]], KeyOrigin)] = []
 
     init(_ descriptor: Descriptor, path: Int, index: UInt32, location: PSBTLocation) throws(PSBTError) {
         func unsupported(_ reason: String) -> PSBTError {
@@ -156,9 +180,64 @@ private struct DescriptorFields {
                 throw unsupported("cannot derive the internal key at \(path)/\(index)")
             }
             taprootKey = (publicKey.xOnly.key, try origin(key))
+        case .tr(let key, let node?):
+            isWitness = true
+            try setScriptTree(internalKey: key, node, index: index, path: path, unsupported: unsupported)
         default:
-            throw unsupported("only pkh, wpkh, sh(wpkh), sh/wsh/sh(wsh) multisig and key-only tr are supported")
+            throw unsupported("only pkh, wpkh, sh(wpkh), sh/wsh/sh(wsh) multisig and tr are supported")
         }
+    }
+
+    /// The BIP371 fields of `tr(KEY,TREE)`: the internal key (its derivation only when it has an origin: a NUMS key
+    /// such as BIP341's H has none), every leaf with its control block, and each leaf key's derivation with the
+    /// hashes of the leaves it appears in.
+    private mutating func setScriptTree(
+        internalKey key: DescriptorKey, _ node: DescriptorTapTree, index: UInt32, path: Int,
+        unsupported: (String) -> PSBTError
+    ) throws(PSBTError) {
+        let internalXOnly: XOnlyPublicKey
+        let tree: TapTree
+        let info: TaprootSpendInfo
+        do {
+            internalXOnly = try key.publicKey(at: index, path: path).key.xOnly.key
+            tree = try Descriptor.tapTree(node, index: index, path: path)
+            info = try TaprootSpendInfo(internalKey: internalXOnly, tree: tree)
+        } catch {
+            throw unsupported("cannot derive the taproot tree at \(path)/\(index): \(error)")
+        }
+        tapInternalKey = internalXOnly
+        tapMerkleRoot = info.merkleRoot
+        let blocks = info.leafControlBlocks
+        let depths = tree.leavesWithPaths.map(\.path.count)
+        guard blocks.count == depths.count else { throw unsupported("a leaf without a control block") }
+        for (number, entry) in blocks.enumerated() {
+            tapLeaves.append((entry.leaf, depths[number], entry.controlBlock.serialized()))
+        }
+        // Keys in order of first appearance, each with the leaves it is in; the internal key first.
+        var order: [XOnlyPublicKey] = []
+        var entries: [XOnlyPublicKey: (leaves: [[UInt8]], origin: KeyOrigin)] = [:]
+        func add(_ descriptorKey: DescriptorKey, leafHash: [UInt8]?) throws(PSBTError) {
+            guard let origin = descriptorKey.keyOrigin(at: index, path: path) else {
+                if leafHash == nil { return }
+                throw unsupported("a leaf key without an origin or extended key")
+            }
+            guard let xOnly = try? descriptorKey.publicKey(at: index, path: path).key.xOnly.key else {
+                throw unsupported("cannot derive a leaf key at \(path)/\(index)")
+            }
+            if entries[xOnly] == nil {
+                order.append(xOnly)
+                entries[xOnly] = ([], origin)
+            }
+            if let leafHash, entries[xOnly]?.leaves.contains(leafHash) == false {
+                entries[xOnly]?.leaves.append(leafHash)
+            }
+        }
+        try add(key, leafHash: nil)
+        for (number, leaf) in node.leaves.enumerated() where number < blocks.count {
+            let leafHash = blocks[number].leaf.hash.bytes
+            for leafKey in leaf.keys { try add(leafKey, leafHash: leafHash) }
+        }
+        tapDerivations = order.compactMap { key in entries[key].map { (key, $0.leaves, $0.origin) } }
     }
 
     /// The expression inside `sh(…)` or `wsh(…)`.

@@ -15,6 +15,20 @@ public struct TransactionReview: Sendable {
     public let policy: SigningPolicy
     /// A name for each account descriptor (script type and account, or the registered wallet), by account index.
     public let accountLabels: [String]
+    /// The multisig inputs: who has signed each one (before this vault signs) and how many signatures it lacks.
+    public let multisigInputs: [(input: Int, status: MultisigSignatureStatus)]
+    /// This vault's master fingerprint, to mark its key among the cosigners.
+    public internal(set) var thisVault: Fingerprint?
+    /// The registered multisig wallets' names, by account index.
+    public internal(set) var multisigWalletNames: [Int: String] = [:]
+
+    /// The registered multisig wallet input `index` spends from, if any.
+    public func multisigWallet(ofInput index: Int) -> String? {
+        guard analysis.inputs.indices.contains(index),
+            case .ours(let account, _, _) = analysis.inputs[index].ownership
+        else { return nil }
+        return multisigWalletNames[account]
+    }
 
     /// Reviews `psbt` for this signer's `accounts` under `policy`; `accountLabels` name the accounts in the text.
     ///
@@ -28,6 +42,8 @@ public struct TransactionReview: Sendable {
         self.analysis = analysis
         self.policy = policy
         self.accountLabels = accountLabels
+        let statuses = MultisigSignatureStatus.statuses(of: psbt)
+        self.multisigInputs = psbt.inputs.indices.compactMap { index in statuses[index].map { (index, $0) } }
         var refusals: [SigningRefusal] = []
         let ours = analysis.inputs.filter { if case .ours = $0.ownership { true } else { false } }
         if ours.isEmpty { refusals.append(.nothingToSign) }
@@ -128,6 +144,14 @@ public struct TransactionReview: Sendable {
         }
         let ours = analysis.inputs.filter { if case .ours = $0.ownership { true } else { false } }
         lines.append("INPUTS: \(analysis.inputs.count) (\(ours.count) of this vault)")
+        if !multisigInputs.isEmpty {
+            lines.append("")
+            lines.append("MULTISIG SIGNATURES (before this vault signs):")
+            for (index, status) in multisigInputs {
+                let wallet = multisigWallet(ofInput: index).map { " ('\(DisplayText.clean($0))')" } ?? ""
+                lines.append("  input \(index)\(wallet): \(status.summary(thisVault: thisVault))")
+            }
+        }
         if !analysis.warnings.isEmpty {
             lines.append("")
             lines.append("WARNINGS:")

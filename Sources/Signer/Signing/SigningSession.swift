@@ -54,8 +54,10 @@ public struct SigningSession: Sendable {
         } catch {
             throw SigningSessionError("cannot derive this vault's accounts: \(error)")
         }
+        var walletNames: [Int: String] = [:]
         for wallet in multisigWallets {
             guard let descriptor = try? wallet.descriptor else { continue }
+            walletNames[accounts.count] = wallet.name
             accounts.append(descriptor)
             labels.append(
                 "multisig '\(DisplayText.clean(wallet.name))' \(wallet.threshold) of \(wallet.keyCount) \(wallet.scriptType)"
@@ -65,6 +67,8 @@ public struct SigningSession: Sendable {
         do { review = try TransactionReview(psbt, accounts: accounts, policy: policy, accountLabels: labels) } catch {
             throw SigningSessionError("invalid PSBT: \(error)")
         }
+        review.thisVault = master.fingerprint
+        review.multisigWalletNames = walletNames
         let provider = SeedKeyProvider(master: master)
         var approved: [Int] = []
         var unregistered: [Int] = []

@@ -20,6 +20,8 @@ public enum MultisigError: Error, Equatable, Sendable {
     case networkMismatch(vault: String)
     /// The same cosigner key appears twice (its origin).
     case duplicateKey(String)
+    /// A taproot multisig's internal key is neither unspendable nor a cosigner: its holder could spend alone.
+    case foreignInternalKey(String)
 }
 
 extension MultisigError: CustomStringConvertible {
@@ -27,7 +29,9 @@ extension MultisigError: CustomStringConvertible {
         switch self {
         case .invalidName(let name): "invalid wallet name '\(name)' (1 to 64 characters, one line)"
         case .invalidDescriptor(let message): "invalid multisig descriptor: \(message)"
-        case .notMultisig: "not a multisig descriptor: expected wsh(sortedmulti(…)), sh(wsh(…)) or sh(multi(…))"
+        case .notMultisig:
+            "not a multisig descriptor: expected wsh(sortedmulti(…)), sh(wsh(…)), sh(multi(…)) or "
+                + "tr(KEY,multi_a(…))"
         case .privateKeysInDescriptor: "the descriptor holds private keys; register the public descriptor"
         case .keyWithoutOrigin: "every cosigner must be an extended key with a [fingerprint/path] origin"
         case .invalidTextFormat(let line, let reason): "multisig text, line \(line): \(reason)"
@@ -37,6 +41,9 @@ extension MultisigError: CustomStringConvertible {
             "a cosigner claims this vault's fingerprint at \(path), but its xpub is not the one this seed derives"
         case .networkMismatch(let vault): "the cosigner keys are not for this vault's network (\(vault))"
         case .duplicateKey(let origin): "the cosigner key \(origin) appears more than once: refused"
+        case .foreignInternalKey(let key):
+            "the taproot internal key \(key) is neither BIP341's unspendable H point nor one of the cosigners: its "
+                + "holder could spend the wallet alone on the key path; refused"
         }
     }
 }

@@ -39,6 +39,10 @@ public struct MultisigPolicy: Sendable {
         self.wallet = wallet
         self.cosigners = cosigners
         var warnings: [String] = []
+        if case .cosigner(let number)? = wallet.taprootKeyPath {
+            warnings.append(
+                "the taproot internal key is cosigner \(number)'s: that cosigner can spend alone on the key path")
+        }
         if wallet.threshold == 1 {
             warnings.append(
                 "1 of \(wallet.keyCount): ANY ONE cosigner can spend alone; outputs to this wallet count as change")
@@ -50,9 +54,17 @@ public struct MultisigPolicy: Sendable {
     public var text: String {
         var lines = [
             "Multisig wallet '\(DisplayText.clean(wallet.name))'",
-            "  policy: \(wallet.threshold) of \(wallet.keyCount), script \(wallet.scriptType)",
-            "  cosigners:",
+            "  policy: \(wallet.threshold) of \(wallet.keyCount), script \(wallet.scriptDescription)",
         ]
+        switch wallet.taprootKeyPath {
+        case .unspendable?: lines.append("  key path: none (unspendable internal key, BIP341's H)")
+        case .cosigner(let number)?:
+            let mine = cosigners.indices.contains(number - 1) && cosigners[number - 1].isThisVault
+            lines.append(
+                "  key path: cosigner \(number)\(mine ? " (THIS VAULT)" : "") ALONE can spend without the others")
+        case nil: break
+        }
+        lines.append("  cosigners:")
         for (number, cosigner) in cosigners.enumerated() {
             lines.append(
                 "   \(number + 1). [\(cosigner.fingerprint)] \(cosigner.derivation)"

@@ -1,8 +1,16 @@
 import Bitcoin
 
-/// A registered multisig wallet: a name and its `wsh(sortedmulti(…))`-style descriptor, kept in the vault header so
-/// that `sign` can re-derive multisig change (docs/architecture.md section 5).
+/// A registered multisig wallet: a name and its `wsh(sortedmulti(…))`-style or taproot `tr(KEY,multi_a(…))`
+/// descriptor, kept in the vault header so that `sign` can re-derive multisig change (docs/architecture.md section 5).
 public struct MultisigWallet: Sendable, Equatable {
+    /// Who can spend a taproot multisig wallet on the key path, without the script.
+    public enum TaprootKeyPath: Sendable, Equatable {
+        /// Nobody: the internal key is BIP341's unspendable H point (or an xpub of it), as Sparrow and BDK use.
+        case unspendable
+        /// Cosigner `number` (1-based, descriptor order) alone.
+        case cosigner(Int)
+    }
+
     /// The user's name for the wallet.
     public let name: String
     /// The descriptor in canonical form with checksum (public keys only).
@@ -11,11 +19,17 @@ public struct MultisigWallet: Sendable, Equatable {
     public let threshold: Int
     /// The number of cosigner keys.
     public let keyCount: Int
-    /// The script form: `wsh`, `sh-wsh` or `sh`.
+    /// The script form: `wsh`, `sh-wsh`, `sh`, or `tr` (taproot script path, `multi_a`/`sortedmulti_a`).
     public let scriptType: String
+    /// For `tr`: who can spend on the key path.
+    public let taprootKeyPath: TaprootKeyPath?
 
-    /// Parses and checks `descriptor`: `wsh(…)`, `sh(wsh(…))` or `sh(…)` around `multi`/`sortedmulti`, public keys
-    /// only, every key an extended key with an origin.
+    /// Parses and checks a multisig descriptor.
+    ///
+    /// `wsh(…)`, `sh(wsh(…))` or `sh(…)` around `multi`/`sortedmulti`, or `tr(KEY,multi_a(…))` /
+    /// `tr(KEY,sortedmulti_a(…))` with one leaf; public keys only, every cosigner key an extended key with an
+    /// origin. A taproot internal key must be unspendable (BIP341's H, as an x-only key or an
+    /// xpub of it) or one of the cosigners: any other key could spend the wallet alone.
     ///
     /// - Throws: `MultisigError`.
     public init(name: String, descriptor: String) throws(MultisigError) {
@@ -29,13 +43,23 @@ public struct MultisigWallet: Sendable, Equatable {
         }
         guard !parsed.hasPrivateKeys else { throw .privateKeysInDescriptor }
         let (inner, type): (DescriptorExpression, String)
+        var internalKey: DescriptorKey?
         switch parsed.expression {
         case .wsh(let e): (inner, type) = (e, "wsh")
         case .sh(.wsh(let e)): (inner, type) = (e, "sh-wsh")
         case .sh(let e): (inner, type) = (e, "sh")
+        case .tr(let key, .leaf(let e)):
+            (inner, type) = (e, "tr")
+            internalKey = key
         default: throw .notMultisig
         }
-        guard case .multi(let threshold, let keys, _) = inner else { throw .notMultisig }
+        let threshold: Int
+        let keys: [DescriptorKey]
+        switch inner {
+        case .multi(let k, let ks, _) where type != "tr": (threshold, keys) = (k, ks)
+        case .multiA(let k, let ks, _) where type == "tr": (threshold, keys) = (k, ks)
+        default: throw .notMultisig
+        }
         var seen: Set<[UInt8]> = []
         for key in keys {
             guard case .extended(let extended) = key.material, let origin = key.origin else { throw .keyWithoutOrigin }
@@ -44,11 +68,36 @@ public struct MultisigWallet: Sendable, Equatable {
                 throw .duplicateKey(origin.description)
             }
         }
+        self.taprootKeyPath = try internalKey.map { (key) throws(MultisigError) in try Self.keyPath(key, keys) }
         self.name = trimmed
         self.descriptorText = parsed.description
         self.threshold = threshold
         self.keyCount = keys.count
         self.scriptType = type
+    }
+
+    /// BIP341's NUMS point H: the x coordinate of a point nobody knows a discrete logarithm of.
+    /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0341.mediawiki#constructing-and-spending-taproot-outputs
+    public static let unspendableKey: [UInt8] = [
+        0x50, 0x92, 0x9b, 0x74, 0xc1, 0xa0, 0x49, 0x54, 0xb7, 0x8b, 0x4b, 0x60, 0x35, 0xe9, 0x7a, 0x5e,
+        0x07, 0x8a, 0x5a, 0x0f, 0x28, 0xec, 0x96, 0xd5, 0x47, 0xbf, 0xee, 0x9a, 0xce, 0x80, 0x3a, 0xc0,
+    ]
+
+    /// Who the taproot internal key lets spend alone: nobody (H, or an xpub of H, whose children nobody can sign
+    /// for either) or one cosigner (the same key expression as a leaf key); anything else is refused.
+    static func keyPath(_ key: DescriptorKey, _ cosigners: [DescriptorKey]) throws(MultisigError) -> TaprootKeyPath {
+        switch key.material {
+        case .xOnly(let xOnly) where xOnly.bytes == unspendableKey: return .unspendable
+        case .publicKey(let publicKey, _) where publicKey.xOnly.key.bytes == unspendableKey: return .unspendable
+        case .extended(let extended) where extended.extendedPublicKey.publicKey.xOnly.key.bytes == unspendableKey:
+            return .unspendable
+        default: break
+        }
+        let text = key.string(includingPrivateKeys: false, xOnly: true)
+        if let number = cosigners.firstIndex(where: { $0.string(includingPrivateKeys: false, xOnly: true) == text }) {
+            return .cosigner(number + 1)
+        }
+        throw .foreignInternalKey(text)
     }
 
     /// The parsed descriptor (it was valid when this value was made).
@@ -60,8 +109,19 @@ public struct MultisigWallet: Sendable, Equatable {
         }
     }
 
-    /// The cosigner keys, in descriptor order.
+    /// The cosigner keys, in descriptor order (for `tr`, the leaf's keys, not the internal key).
     public var cosigners: [DescriptorKey] {
-        get throws(MultisigError) { try descriptor.expression.keys }
+        get throws(MultisigError) {
+            let expression = try descriptor.expression
+            if case .tr(_, let tree?) = expression { return tree.leaves.flatMap(\.keys) }
+            return expression.keys
+        }
+    }
+
+    /// The script type in words for the review: `wsh`, or `taproot script path (multi_a)`.
+    public var scriptDescription: String {
+        guard scriptType == "tr" else { return scriptType }
+        let sorted = descriptorText.contains("sortedmulti_a(")
+        return "taproot script path (\(sorted ? "sortedmulti_a" : "multi_a"))"
     }
 }

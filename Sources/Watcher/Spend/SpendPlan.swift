@@ -88,6 +88,11 @@ public struct SpendPlanner: Sendable {
     public var inputVSize: Int {
         switch account.external.expression {
         case .wpkh: 68
+        case .tr(_, .leaf(.multiA(let k, let keys, _))):
+            // The script path of a one-leaf multi_a: 41 non-witness bytes (weight 164), then the witness: item count,
+            // k 64-byte signatures and n − k empty items (with their lengths), the script (34n + 2 bytes, 3 past 16
+            // keys) with its length, and the 33-byte control block with its length.
+            (164 + 1 + 65 * k + (keys.count - k) + 3 + 34 * keys.count + 3 + 34 + 3) / 4
         case .tr: 58
         case .sh(.wpkh): 91
         case .pkh: 148

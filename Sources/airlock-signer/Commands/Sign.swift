@@ -173,6 +173,7 @@ extension AirlockSigner {
                     object.psbt = written.base64String
                     object.written = paths
                     object.complete = signed.isComplete
+                    object.multisig = SignOutput.multisig(decision, psbt: signed.psbt)
                     object.transaction = finalTransaction?.serialized().hexString
                     try JSONOutput.print(object)
                 } else {
@@ -246,6 +247,8 @@ struct SignOutput: Encodable {
     let refusals: [String]
     let signedInputs: [Int]
     let approvedInputs: [Int]
+    /// Each multisig input's signatures: after this vault's when signed, as received when refused.
+    var multisig: [MultisigInput]
     var complete: Bool?
     var psbt: String?
     /// The answer to a Chance `multisig:` text.
@@ -279,6 +282,24 @@ struct SignOutput: Encodable {
         refusals = signed == nil ? decision.refusals.map(\.description) : []
         signedInputs = signed ?? []
         approvedInputs = decision.approvedInputs
+        multisig = Self.multisig(decision, psbt: decision.psbt)
+    }
+
+    /// One multisig input's signature state.
+    struct MultisigInput: Encodable {
+        let input: Int
+        let signatures: MultisigStatusJSON
+    }
+
+    static func multisig(_ decision: SigningDecision, psbt: PSBT) -> [MultisigInput] {
+        let statuses = MultisigSignatureStatus.statuses(of: psbt)
+        return psbt.inputs.indices.compactMap { index in
+            statuses[index].map {
+                MultisigInput(
+                    input: index,
+                    signatures: MultisigStatusJSON($0, wallet: decision.review.multisigWallet(ofInput: index)))
+            }
+        }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -287,7 +308,7 @@ struct SignOutput: Encodable {
         case sent, change, outputs, warnings, refusals
         case signedInputs = "signed_inputs"
         case approvedInputs = "approved_inputs"
-        case complete, psbt, written, transaction
+        case multisig, complete, psbt, written, transaction
         case multisigText = "multisig_text"
     }
 
@@ -304,6 +325,7 @@ struct SignOutput: Encodable {
         try container.encode(refusals, forKey: .refusals)
         try container.encode(signedInputs, forKey: .signedInputs)
         try container.encode(approvedInputs, forKey: .approvedInputs)
+        try container.encode(multisig, forKey: .multisig)
         try container.encodeIfPresent(complete, forKey: .complete)
         try container.encodeIfPresent(psbt, forKey: .psbt)
         try container.encodeIfPresent(multisigText, forKey: .multisigText)

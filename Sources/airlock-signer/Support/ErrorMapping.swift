@@ -20,7 +20,7 @@ extension VaultError: ExitStatusProviding {
 extension MultisigError: ExitStatusProviding {
     public var exitStatus: ExitStatus {
         switch self {
-        case .notACosigner, .cosignerKeyMismatch, .duplicateKey: .refused
+        case .notACosigner, .cosignerKeyMismatch, .duplicateKey, .foreignInternalKey: .refused
         default: .invalidInput
         }
     }

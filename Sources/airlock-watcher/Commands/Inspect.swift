@@ -10,7 +10,8 @@ struct Inspect: AsyncParsableCommand {
         abstract: "Decode a PSBT (file, '-', or QR PNGs) and show what the wallet knows of it.",
         discussion: """
             Shows what airlock-signer inspect shows (transaction id, inputs, outputs with addresses and amounts, \
-            fee and fee rate, signatures, warnings), then which inputs spend this wallet's coins and which outputs \
+            fee and fee rate, signatures, warnings; for a multisig input, which cosigners have signed by \
+            fingerprint and how many signatures are missing), then which inputs spend this wallet's coins and which outputs \
             pay it back (receive or change, with the derivation index), and the BIP329 labels of the transaction, \
             its inputs, outputs and addresses.
 
@@ -36,9 +37,11 @@ struct Inspect: AsyncParsableCommand {
         let labels: [String]
         let signatures: Int?
         let finalized: Bool?
+        /// A multisig input's cosigners, who has signed and how many signatures are missing.
+        var multisig: MultisigStatusJSON?
 
         enum CodingKeys: String, CodingKey {
-            case index, outpoint, address, amount, own, keychain, labels, signatures, finalized
+            case index, outpoint, address, amount, own, keychain, labels, signatures, finalized, multisig
             case derivationIndex = "derivation_index"
         }
     }
@@ -84,6 +87,7 @@ struct Inspect: AsyncParsableCommand {
             func labelsOf(_ keys: [String]) -> [String] { keys.flatMap { labels[$0] ?? [] } }
 
             var inputs: [Entry] = []
+            var statuses: [Int: (MultisigSignatureStatus, String?)] = [:]
             var ownIn: Int64? = 0
             for input in analysis.inputs {
                 let record = input.scriptPubKey.flatMap { byScript[$0] }
@@ -96,7 +100,13 @@ struct Inspect: AsyncParsableCommand {
                         labels: labelsOf(
                             ["input \(outpoint)", "output \(outpoint)", "tx \(input.outpoint.txid.hexString)"]
                                 + (input.address.map { ["addr \($0)"] } ?? [])),
-                        signatures: decoded.signatureCount(psbt.inputs[input.index]), finalized: input.isFinalized))
+                        signatures: decoded.signatureCount(psbt.inputs[input.index]), finalized: input.isFinalized,
+                        multisig: nil))
+                if let status = decoded.multisigStatuses[input.index] {
+                    let name = record != nil ? wallet.name : nil
+                    statuses[input.index] = (status, name)
+                    inputs[inputs.count - 1].multisig = MultisigStatusJSON(status, wallet: name)
+                }
             }
             var outputs: [Entry] = []
             var ownOut: Int64 = 0
@@ -110,7 +120,7 @@ struct Inspect: AsyncParsableCommand {
                         amount: output.amount.sats, own: record != nil, keychain: record?.keychain.description,
                         derivationIndex: record?.index,
                         labels: labelsOf(["output \(outpoint)"] + (output.address.map { ["addr \($0)"] } ?? [])),
-                        signatures: nil, finalized: nil))
+                        signatures: nil, finalized: nil, multisig: nil))
             }
             let net = ownIn.map { ownOut - $0 }
             let report = Report(
@@ -127,7 +137,13 @@ struct Inspect: AsyncParsableCommand {
             print(
                 "wallet '\(DisplayText.clean(wallet.name))':"
                     + (report.label.map { " transaction label \"\(DisplayText.clean($0))\"" } ?? ""))
-            for entry in inputs { print("  input \(entry.index): " + describe(entry)) }
+            for entry in inputs {
+                print("  input \(entry.index): " + describe(entry))
+                if let (status, name) = statuses[entry.index] {
+                    let owner = name.map { "'\(DisplayText.clean($0))' " } ?? ""
+                    print("    multisig \(owner)\(status.summary())")
+                }
+            }
             for entry in outputs { print("  output \(entry.index): " + describe(entry)) }
             if let net { print("  net for the wallet: \(btcSigned(net)) BTC") }
         }

@@ -15,7 +15,8 @@ struct Send: AsyncParsableCommand {
             AMT is 0.001btc, 100000sat, or a plain number of BTC. Coins are chosen by branch and bound (no change \
             when possible), else by single random draw with change to the next change address. RBF is on unless
             --no-rbf; the locktime is set against fee sniping. The unsigned PSBT goes to --out (binary), --qr \
-            (UR frames), --terminal, or as base64 to stdout; a summary goes to stderr (or --json).
+            (BBQr frames with zlib, which airlock-signer reads; --qr-format ur for Sparrow-style ur:crypto-psbt), \
+            --terminal, or as base64 to stdout; a summary goes to stderr (or --json).
 
             Examples:
               airlock-watcher send --to bcrt1q... --amount 0.001btc --fee-rate 2 --qr unsigned.png
@@ -126,7 +127,8 @@ struct Send: AsyncParsableCommand {
             let account = try Account(record: wallet)
             let psbt = try plan.psbt(account: account)
             try PSBTArchive(store: context.store).save(psbt)
-            let written = try PSBTFiles.write(psbt, options: output, json: global.json)
+            let written = try PSBTFiles.write(
+                psbt, options: output, json: global.json, preferredFormat: PSBTFiles.requestFormat)
             let inputVSize = try SpendPlanner(store: context.store, wallet: wallet).inputVSize
             let vsize = tx.vsize + plan.inputs.count * (inputVSize - 41)
             let changeScripts: Set<Script> = plan.change.map { [plan.outputs[$0.position].scriptPubKey] } ?? []

@@ -28,6 +28,17 @@ enum VSizeEstimator {
             )
         case .p2tr:
             let sighashByte = (input.sighashType ?? 0) == 0 ? 0 : 1
+            // With leaf scripts and an internal key no signer claims (a NUMS key such as BIP341's H), only the
+            // script path can spend: the cheapest leaf counts.
+            let internalSigns = input.tapBIP32Derivations.contains { $0.key == input.tapInternalKey }
+            if !input.tapLeafScripts.isEmpty, !internalSigns {
+                let sizes = input.tapLeafScripts.map { leaf in
+                    tapscriptSatisfactionSize(leaf.script, signature: 1 + 64 + sighashByte)
+                        + ByteWriter.compactSizeLength(leaf.script.bytes.count) + leaf.script.bytes.count
+                        + ByteWriter.compactSizeLength(leaf.controlBlock.count) + leaf.controlBlock.count
+                }
+                return (41, sizes.min() ?? (1 + 1 + 64 + sighashByte))
+            }
             return (41, 1 + 1 + 64 + sighashByte)
         case .p2pkh:
             return (40 + 1 + signature + 34 + scriptSig, 0)
@@ -45,6 +56,21 @@ enum VSizeEstimator {
         case .p2pk: signature
         default: signature + 34
         }
+    }
+
+    /// The item count and items that satisfy a tapscript leaf: `multi_a` takes `k` signatures and an empty item for
+    /// each other key; anything else counts as one signature.
+    static func tapscriptSatisfactionSize(_ script: Script, signature: Int) -> Int {
+        let operations = (try? script.operations()) ?? []
+        let keys = operations.filter { $0.data?.count == 32 }.count
+        if keys > 1, operations.last?.opcode == .numEqual, operations.count >= 2 {
+            let thresholdOperation = operations[operations.count - 2]
+            let threshold = thresholdOperation.opcode.smallIntegerValue ?? thresholdOperation.data.map { _ in keys }
+            if let threshold, threshold <= keys {
+                return ByteWriter.compactSizeLength(keys + 2) + threshold * signature + (keys - threshold)
+            }
+        }
+        return 1 + signature
     }
 
     static func witnessSize(_ items: [[UInt8]]) -> Int {

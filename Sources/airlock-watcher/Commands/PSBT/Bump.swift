@@ -12,7 +12,8 @@ struct Bump: AsyncParsableCommand {
         discussion: """
             The replacement spends the same coins and pays the same recipients; the extra fee comes out of the \
             change, and confirmed coins are added when the change cannot pay it. The original must signal RBF \
-            (sent without --no-rbf). Sign and broadcast the new PSBT like any other.
+            (sent without --no-rbf). Sign and broadcast the new PSBT like any other; --qr writes BBQr frames as send \
+            does (--qr-format ur for Sparrow-style UR).
 
             With --cpfp TXID the PSBT is a child instead: it spends the parent's largest wallet output (adding \
             confirmed coins when that cannot pay) back to the wallet, with a fee that brings the package (parent \
@@ -61,7 +62,8 @@ struct Bump: AsyncParsableCommand {
                 replacing: id, feeRate: rate)
             let psbt = try plan.psbt(account: try Account(record: wallet))
             try PSBTArchive(store: context.store).save(psbt)
-            let written = try PSBTFiles.write(psbt, options: output, json: global.json)
+            let written = try PSBTFiles.write(
+                psbt, options: output, json: global.json, preferredFormat: PSBTFiles.requestFormat)
             let tx = plan.transaction
             let inputVSize = try SpendPlanner(store: context.store, wallet: wallet).inputVSize
             let vsize = tx.vsize + plan.inputs.count * (inputVSize - 41)
@@ -118,7 +120,8 @@ extension Bump {
         let plan = result.plan
         let psbt = try plan.psbt(account: try Account(record: wallet))
         try PSBTArchive(store: context.store).save(psbt)
-        let written = try PSBTFiles.write(psbt, options: output, json: global.json)
+        let written = try PSBTFiles.write(
+            psbt, options: output, json: global.json, preferredFormat: PSBTFiles.requestFormat)
         let tx = plan.transaction
         let packageRate = (result.packageRate * 100).rounded() / 100
         if global.json {
