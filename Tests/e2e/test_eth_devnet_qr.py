@@ -20,7 +20,7 @@ import rlp
 from eth_account import Account
 from eth_utils import keccak, to_checksum_address
 from signer_psbt import _bytewords_minimal, _cbor_head, read_qr_pngs, write_qr_pngs
-from test_eth_signer import KDF, MNEMONIC, keypath, unsigned_bytes, ur_cbor
+from test_eth_signer import MNEMONIC, keypath, restored_signer, unsigned_bytes, ur_cbor
 
 REPO = Path(__file__).resolve().parents[2]
 Account.enable_unaudited_hdwallet_features()
@@ -28,16 +28,7 @@ Account.enable_unaudited_hdwallet_features()
 
 @pytest.fixture
 def signer(run, home):
-    words = home.root / "words.txt"
-    words.write_text(MNEMONIC + "\n")
-    pw = home.root / "pw.txt"
-    pw.write_text("pw-devnet\n")
-    run("airlock-signer", "restore", "--mnemonic-file", str(words), "--password-file", str(pw), *KDF, check=True)
-
-    def _run(*args, input=None, check=False):
-        return run("airlock-signer", *args, "--password-file", str(pw), input=input, check=check)
-
-    return _run
+    return restored_signer(run, home, "pw-devnet")
 
 
 def ur_parts(message: bytes, ur_type: str, max_fragment: int = 120) -> list[str]:

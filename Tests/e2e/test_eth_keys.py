@@ -14,23 +14,14 @@ import eth_keyfile
 import pytest
 from eth_account import Account
 from eth_account.messages import encode_defunct
-from test_eth_signer import KDF, MNEMONIC, answer, ur_text
+from test_eth_signer import MNEMONIC, answer, restored_signer, ur_text
 
 Account.enable_unaudited_hdwallet_features()
 
 
 @pytest.fixture
 def signer(run, home):
-    words = home.root / "words.txt"
-    words.write_text(MNEMONIC + "\n")
-    pw = home.root / "pw.txt"
-    pw.write_text("pw-keys\n")
-    run("airlock-signer", "restore", "--mnemonic-file", str(words), "--password-file", str(pw), *KDF, check=True)
-
-    def _run(*args, input=None, check=False):
-        return run("airlock-signer", *args, "--password-file", str(pw), input=input, check=check)
-
-    return _run
+    return restored_signer(run, home, "pw-keys")
 
 
 def _file(home, name: str, text: str):

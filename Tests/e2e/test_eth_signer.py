@@ -26,18 +26,23 @@ KDF = ["--kdf-memory", "64"]
 Account.enable_unaudited_hdwallet_features()
 
 
-@pytest.fixture
-def signer(run, home):
+def restored_signer(run, home, password: str):
+    """`airlock-signer` on a vault restored from MNEMONIC: a function taking the command's arguments."""
     words = home.root / "words.txt"
     words.write_text(MNEMONIC + "\n")
     pw = home.root / "pw.txt"
-    pw.write_text("pw-eth\n")
+    pw.write_text(password + "\n")
     run("airlock-signer", "restore", "--mnemonic-file", str(words), "--password-file", str(pw), *KDF, check=True)
 
     def _run(*args, input=None, check=False):
         return run("airlock-signer", *args, "--password-file", str(pw), input=input, check=check)
 
     return _run
+
+
+@pytest.fixture
+def signer(run, home):
+    return restored_signer(run, home, "pw-eth")
 
 
 def minimal_words(vectors):
