@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parents[1]
+# The node's modules for the tests that drive them in process (scripts/test runs pytest from the repository root).
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
 
 
 def start_node(*args: str) -> tuple[subprocess.Popen, dict]:
