@@ -48,6 +48,17 @@ public struct AuditSummary: Sendable, Equatable {
         self.signedInputs = signedInputs
     }
 
+    /// What the journal records of a reviewed transaction: its txid, the external payments (an address, or
+    /// `script:HEX` for an output without one), the change and the fee.
+    public init(review: TransactionReview) {
+        self.init(
+            txid: review.analysis.txid.hexString,
+            destinations: review.analysis.outputs.filter(\.isExternal).map {
+                Destination(address: $0.address ?? "script:" + $0.scriptPubKey.hexString, amount: $0.amount)
+            },
+            change: review.analysis.changeAmount, fee: review.analysis.fee)
+    }
+
     /// The same summary with the overrides in effect and the inputs signed.
     public func recording(allowFlags: [String], signedInputs: [Int]) -> AuditSummary {
         AuditSummary(

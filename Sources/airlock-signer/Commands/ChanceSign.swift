@@ -31,19 +31,7 @@ extension AirlockSigner.Sign {
                 .review(text, previousTransactions: previous)
         } catch { throw CLIError(.invalidInput, error.description) }
         let decision = chance.decision
-        Diagnostics.print(decision.review.text)
-        guard decision.isApproved else {
-            let reasons = decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
-            guard json else { throw CLIError(.refused, "refused: " + reasons.joined(separator: "; ")) }
-            try JSONOutput.print(SignOutput(decision, signed: nil))
-            Diagnostics.print("error: refused: " + reasons.joined(separator: "; "))
-            throw ExitStatus.refused.exitCode
-        }
-        if !yes {
-            guard Prompt.confirm("\nSign this transaction?") else {
-                throw CLIError(.refused, "not signed: declined at the confirmation")
-            }
-        }
+        try AirlockSigner.Sign.present(decision, json: json, yes: yes)
         let signed: (text: ChanceMultisig, signedInputs: [Int], positions: [Int])
         do { signed = try chance.sign() } catch let error as SigningSessionError {
             throw CLIError(.refused, error.description)
@@ -52,7 +40,7 @@ extension AirlockSigner.Sign {
         }
         try unlocked.recordSignature(
             unsignedPSBT: chance.psbt.serialized(),
-            summary: summary(decision.review).recording(
+            summary: AuditSummary(review: decision.review).recording(
                 allowFlags: allowFlagsUsed + vault.airGapOverrides, signedInputs: signed.signedInputs))
         var finalTransaction: Transaction?
         if finalize, signed.text.isComplete {

@@ -129,29 +129,14 @@ extension AirlockSigner {
                 policy.network = unlocked.network
                 // A malformed transaction (SigningSessionError) exits 2.
                 let decision = try SigningSession(vault: unlocked, master: master, policy: policy).review(original)
-                // The review always comes first, on stderr (also under --json): nothing is approved unseen.
-                Diagnostics.print(decision.review.text)
-                guard decision.isApproved else {
-                    let reasons =
-                        decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
-                    guard json else { throw CLIError(.refused, "refused: " + reasons.joined(separator: "; ")) }
-                    // Under --json the verdict document (verdict "refused", the refusals) is the one answer on stdout.
-                    try JSONOutput.print(SignOutput(decision, signed: nil))
-                    Diagnostics.print("error: refused: " + reasons.joined(separator: "; "))
-                    throw ExitStatus.refused.exitCode
-                }
-                if !yes {
-                    guard Prompt.confirm("\nSign this transaction?") else {
-                        throw CLIError(.refused, "not signed: declined at the confirmation")
-                    }
-                }
+                try Self.present(decision, json: json, yes: yes)
                 let signed: SignedPSBT
                 do { signed = try decision.sign() } catch let error as SigningSessionError {
                     throw CLIError(.refused, error.description)
                 }
                 try unlocked.recordSignature(
                     unsignedPSBT: original.serialized(),
-                    summary: summary(decision.review).recording(
+                    summary: AuditSummary(review: decision.review).recording(
                         allowFlags: allowFlagsUsed + vault.airGapOverrides, signedInputs: signed.signedInputs))
                 var complete = signed.psbt
                 var finalTransaction: Transaction?
@@ -200,6 +185,24 @@ extension AirlockSigner {
             ].filter(\.0).map(\.1)
         }
 
+        /// Shows the review (always first, on stderr, also under --json: nothing is approved unseen), then refuses
+        /// (exit 4; under --json the verdict document is the one answer on stdout) or asks unless `yes`.
+        static func present(_ decision: SigningDecision, json: Bool, yes: Bool) throws {
+            Diagnostics.print(decision.review.text)
+            guard decision.isApproved else {
+                let reasons = decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
+                guard json else { throw CLIError(.refused, "refused: " + reasons.joined(separator: "; ")) }
+                try JSONOutput.print(SignOutput(decision, signed: nil))
+                Diagnostics.print("error: refused: " + reasons.joined(separator: "; "))
+                throw ExitStatus.refused.exitCode
+            }
+            if !yes {
+                guard Prompt.confirm("\nSign this transaction?") else {
+                    throw CLIError(.refused, "not signed: declined at the confirmation")
+                }
+            }
+        }
+
         private func parsePSBT(_ payload: Payload) throws -> PSBT {
             let bytes: [UInt8]
             switch payload {
@@ -210,15 +213,6 @@ extension AirlockSigner {
             do { return try PSBT(anyEncoding: bytes) } catch { throw CLIError(.invalidInput, "invalid PSBT: \(error)") }
         }
 
-        func summary(_ review: TransactionReview) -> AuditSummary {
-            AuditSummary(
-                txid: review.analysis.txid.hexString,
-                destinations: review.analysis.outputs.filter(\.isExternal).map {
-                    AuditSummary.Destination(
-                        address: $0.address ?? "script:" + $0.scriptPubKey.hexString, amount: $0.amount)
-                },
-                change: review.analysis.changeAmount, fee: review.analysis.fee)
-        }
     }
 }
 
