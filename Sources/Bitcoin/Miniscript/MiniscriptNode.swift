@@ -58,7 +58,7 @@ public indirect enum MiniscriptNode: Sendable {
     case zeroNotEqual(MiniscriptNode)
 
     /// The direct subexpressions.
-    var children: [MiniscriptNode] {
+    public var children: [MiniscriptNode] {
         switch self {
         case .zero, .one, .pkK, .pkH, .older, .after, .sha256, .hash256, .ripemd160, .hash160, .multi: []
         case .andOr(let x, let y, let z): [x, y, z]

@@ -33,7 +33,8 @@ extension PSBT {
     /// Each input gets its previous transaction when the coin has one, its witness UTXO when the script is segwit or
     /// taproot, its redeem and witness scripts, and the BIP32 derivations of its keys (taproot: the internal key and
     /// its BIP371 derivation). Outputs named in `change` get the same script and derivation fields, so signers can
-    /// verify them. Supported: `pkh`, `wpkh`, `sh(wpkh)`, `sh`/`wsh`/`sh(wsh)` over `multi`/`sortedmulti`, and
+    /// verify them. Supported: `pkh`, `wpkh`, `sh(wpkh)`, `sh`/`wsh`/`sh(wsh)` over `multi`/`sortedmulti`,
+    /// `wsh`/`sh(wsh)` miniscript (the witness script and every key's derivation), and
     /// `tr` (key only, or with a script tree such as `multi_a`: BIP371 leaf scripts with control blocks, the leaf
     /// keys' derivations with their leaf hashes, the merkle root, and on change outputs the tap tree).
     ///
@@ -174,6 +175,17 @@ private struct DescriptorFields {
             witnessScript = try derive(inner)
             redeemScript = try derive(.wsh(inner))
             derivations = try compressedKeys(keys)
+        case .wsh(.miniscript(let miniscript)):
+            // A spending policy (docs/miniscript.md): its witness script and every key's derivation.
+            isWitness = true
+            witnessScript = try derive(Self.inner(expression))
+            derivations = try compressedKeys(miniscript.keys)
+        case .sh(.wsh(.miniscript(let miniscript))):
+            isWitness = true
+            let inner = Self.inner(Self.inner(expression))
+            witnessScript = try derive(inner)
+            redeemScript = try derive(.wsh(inner))
+            derivations = try compressedKeys(miniscript.keys)
         case .tr(let key, nil):
             isWitness = true
             guard let (publicKey, _) = try? key.publicKey(at: index, path: path) else {
@@ -184,7 +196,7 @@ private struct DescriptorFields {
             isWitness = true
             try setScriptTree(internalKey: key, node, index: index, path: path, unsupported: unsupported)
         default:
-            throw unsupported("only pkh, wpkh, sh(wpkh), sh/wsh/sh(wsh) multisig and tr are supported")
+            throw unsupported("only pkh, wpkh, sh(wpkh), sh/wsh/sh(wsh) multisig, wsh/sh(wsh) miniscript and tr are supported")
         }
     }
 

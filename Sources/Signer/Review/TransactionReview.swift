@@ -21,6 +21,8 @@ public struct TransactionReview: Sendable {
     public internal(set) var thisVault: Fingerprint?
     /// The registered multisig wallets' names, by account index.
     public internal(set) var multisigWalletNames: [Int: String] = [:]
+    /// The inputs of registered miniscript policy wallets: the path the transaction takes and who has signed.
+    public internal(set) var policyInputs: [PolicyInputState] = []
 
     /// The registered multisig wallet input `index` spends from, if any.
     public func multisigWallet(ofInput index: Int) -> String? {
@@ -151,6 +153,15 @@ public struct TransactionReview: Sendable {
                 let wallet = multisigWallet(ofInput: index).map { " ('\(DisplayText.clean($0))')" } ?? ""
                 lines.append("  input \(index)\(wallet): \(status.summary(thisVault: thisVault))")
             }
+        }
+        if !policyInputs.isEmpty {
+            lines.append("")
+            lines.append("POLICY PATHS (miniscript, before this vault signs):")
+            var shown: Set<String> = []
+            for state in policyInputs where shown.insert(state.wallet).inserted {
+                lines.append("  '\(DisplayText.clean(state.wallet))': \(DisplayText.clean(state.policy))")
+            }
+            for state in policyInputs { lines.append("  \(DisplayText.clean(state.text))") }
         }
         if !analysis.warnings.isEmpty {
             lines.append("")

@@ -55,12 +55,16 @@ public struct SigningSession: Sendable {
             throw SigningSessionError("cannot derive this vault's accounts: \(error)")
         }
         var walletNames: [Int: String] = [:]
+        var policyWallets: [Int: MultisigWallet] = [:]
         for wallet in multisigWallets {
             guard let descriptor = try? wallet.descriptor else { continue }
             walletNames[accounts.count] = wallet.name
+            if wallet.miniscriptPolicy != nil { policyWallets[accounts.count] = wallet }
             accounts.append(descriptor)
             labels.append(
-                "multisig '\(DisplayText.clean(wallet.name))' \(wallet.threshold) of \(wallet.keyCount) \(wallet.scriptType)"
+                wallet.miniscriptPolicy != nil
+                    ? "miniscript wallet '\(DisplayText.clean(wallet.name))' \(wallet.scriptType)"
+                    : "multisig '\(DisplayText.clean(wallet.name))' \(wallet.threshold) of \(wallet.keyCount) \(wallet.scriptType)"
             )
         }
         var review: TransactionReview
@@ -70,6 +74,18 @@ public struct SigningSession: Sendable {
         review.thisVault = master.fingerprint
         review.multisigWalletNames = walletNames
         let provider = SeedKeyProvider(master: master)
+        // Inputs of a miniscript policy wallet: the path nSequence / nLockTime allow, who signed, what this adds.
+        for (index, input) in review.analysis.inputs.enumerated() where !input.isFinalized {
+            guard case .ours(let account, _, _) = input.ownership, let wallet = policyWallets[account],
+                let descriptor = accounts.indices.contains(account) ? accounts[account] : nil,
+                let match = psbt.miniscriptMatch(ofInput: index, descriptors: [descriptor]),
+                let policy = try? MultisigPolicy(wallet, master: master, network: network),
+                let state = PolicyInputState.make(
+                    psbt: psbt, index: index, match: match, wallet: wallet.name,
+                    words: policy.policyWords(match.miniscript), provider: provider, thisVault: master.fingerprint)
+            else { continue }
+            review.policyInputs.append(state)
+        }
         var approved: [Int] = []
         var unregistered: [Int] = []
         for (index, input) in review.analysis.inputs.enumerated() where !input.isFinalized {
@@ -104,7 +120,8 @@ public struct SigningSession: Sendable {
         }
         return SigningDecision(
             original: original, psbt: psbt, resolvedOrigins: resolved, review: review, approvedInputs: approved,
-            unregisteredInputs: unregistered, provider: provider)
+            unregisteredInputs: unregistered, provider: provider,
+            policyDescriptors: policyWallets.keys.sorted().map { accounts[$0] })
     }
 
     /// Sums the inputs' amounts: a sum past 21,000,000 BTC is a malformed transaction.
@@ -200,6 +217,8 @@ public struct SigningDecision: Sendable {
     /// Inputs this vault holds a key for whose script no registered wallet describes.
     public let unregisteredInputs: [Int]
     let provider: SeedKeyProvider
+    /// The registered miniscript policy wallets' descriptors (to tell whether the signatures complete an input).
+    var policyDescriptors: [Descriptor] = []
 
     /// What stops signing; empty when the PSBT may be signed.
     public var refusals: [SigningRefusal] { review.refusals }
@@ -223,7 +242,7 @@ public struct SigningDecision: Sendable {
             throw SigningSessionError("nothing signed: no approved input could be signed with this vault's keys")
         }
         let signed = resolvedOrigins > 0 ? try original.combined(with: [report.psbt]) : report.psbt
-        return SignedPSBT(psbt: signed, signedInputs: report.signedInputs)
+        return SignedPSBT(psbt: signed, signedInputs: report.signedInputs, policies: policyDescriptors)
     }
 }
 
@@ -236,11 +255,19 @@ public struct SignedPSBT: Sendable {
     /// Whether every input can now be finalized (no other cosigner has to sign).
     public let isComplete: Bool
 
-    init(psbt: PSBT, signedInputs: [Int]) {
+    init(psbt: PSBT, signedInputs: [Int], policies: [Descriptor] = []) {
         self.psbt = psbt
         self.signedInputs = signedInputs
         var probe = psbt
-        self.isComplete = probe.finalize()
+        var complete = probe.finalize()
+        if !complete, !policies.isEmpty {
+            // Miniscript inputs: satisfied by their registered policy with the transaction's nSequence / nLockTime.
+            complete = true
+            for index in probe.inputs.indices where !probe.inputs[index].isFinalized {
+                do { try probe.finalizeMiniscriptInput(index, descriptors: policies) } catch { complete = false }
+            }
+        }
+        self.isComplete = complete
     }
 
     /// What `sign` writes (docs/architecture.md section 3).

@@ -30,8 +30,8 @@ extension MultisigError: CustomStringConvertible {
         case .invalidName(let name): "invalid wallet name '\(name)' (1 to 64 characters, one line)"
         case .invalidDescriptor(let message): "invalid multisig descriptor: \(message)"
         case .notMultisig:
-            "not a multisig descriptor: expected wsh(sortedmulti(…)), sh(wsh(…)), sh(multi(…)) or "
-                + "tr(KEY,multi_a(…))"
+            "not a multisig descriptor: expected wsh(sortedmulti(…)), sh(wsh(…)), sh(multi(…)), "
+                + "tr(KEY,multi_a(…)) or a wsh(MINISCRIPT) policy"
         case .privateKeysInDescriptor: "the descriptor holds private keys; register the public descriptor"
         case .keyWithoutOrigin: "every cosigner must be an extended key with a [fingerprint/path] origin"
         case .invalidTextFormat(let line, let reason): "multisig text, line \(line): \(reason)"

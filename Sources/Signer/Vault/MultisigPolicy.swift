@@ -43,7 +43,18 @@ public struct MultisigPolicy: Sendable {
             warnings.append(
                 "the taproot internal key is cosigner \(number)'s: that cosigner can spend alone on the key path")
         }
-        if wallet.threshold == 1 {
+        if let miniscript = wallet.miniscript {
+            // Who can spend alone, at any time: worth a second look (a key alone after a timelock is the usual
+            // recovery path, shown in the words).
+            for (number, key) in miniscript.keys.enumerated() {
+                guard let bytes = try? key.publicKey(at: 0, path: 0).key.compressed,
+                    let plan = (try? miniscript.plan(keys: [bytes])) ?? nil,
+                    plan.relativeTimelock == nil, plan.absoluteTimelock == nil
+                else { continue }
+                warnings.append(
+                    "key \(number + 1) (\(key.origin?.fingerprint.hexString ?? "?")) can spend ALONE, at any time")
+            }
+        } else if wallet.threshold == 1 {
             warnings.append(
                 "1 of \(wallet.keyCount): ANY ONE cosigner can spend alone; outputs to this wallet count as change")
         }
@@ -56,6 +67,10 @@ public struct MultisigPolicy: Sendable {
             "Multisig wallet '\(DisplayText.clean(wallet.name))'",
             "  policy: \(wallet.threshold) of \(wallet.keyCount), script \(wallet.scriptDescription)",
         ]
+        if let miniscript = wallet.miniscript {
+            lines[1] = "  policy: \(DisplayText.clean(policyWords(miniscript)))"
+            lines.append("  script \(wallet.scriptDescription), \(wallet.keyCount) keys")
+        }
         switch wallet.taprootKeyPath {
         case .unspendable?: lines.append("  key path: none (unspendable internal key, BIP341's H)")
         case .cosigner(let number)?:
@@ -73,5 +88,16 @@ public struct MultisigPolicy: Sendable {
         }
         for warning in warnings { lines.append("  ! \(warning)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// The policy in words, this vault's key named "this vault" and the others by origin fingerprint.
+    public func policyWords(_ miniscript: Miniscript) -> String {
+        let mine = Set(cosigners.filter(\.isThisVault).map(\.xpub))
+        return miniscript.policyDescription { key in
+            guard case .extended(let extended) = key.material,
+                mine.contains(extended.extendedPublicKey.base58String)
+            else { return nil }
+            return "this vault (\(key.origin?.fingerprint.hexString ?? "?"))"
+        }
     }
 }

@@ -23,6 +23,9 @@ public struct MultisigWallet: Sendable, Equatable {
     public let scriptType: String
     /// For `tr`: who can spend on the key path.
     public let taprootKeyPath: TaprootKeyPath?
+    /// For a `wsh(MINISCRIPT)` / `sh(wsh(MINISCRIPT))` policy wallet (docs/miniscript.md): the policy in words, keys
+    /// named by their origin fingerprint. `threshold` is then 0 and `keyCount` the number of keys.
+    public let miniscriptPolicy: String?
 
     /// Parses and checks a multisig descriptor.
     ///
@@ -55,9 +58,14 @@ public struct MultisigWallet: Sendable, Equatable {
         }
         let threshold: Int
         let keys: [DescriptorKey]
+        var policy: String?
         switch inner {
         case .multi(let k, let ks, _) where type != "tr": (threshold, keys) = (k, ks)
         case .multiA(let k, let ks, _) where type == "tr": (threshold, keys) = (k, ks)
+        case .miniscript(let miniscript) where type == "wsh" || type == "sh-wsh":
+            // A spending policy (docs/miniscript.md): the descriptor parser already refused what is not sane.
+            (threshold, keys) = (0, miniscript.keys)
+            policy = miniscript.policyDescription()
         default: throw .notMultisig
         }
         var seen: Set<[UInt8]> = []
@@ -74,7 +82,17 @@ public struct MultisigWallet: Sendable, Equatable {
         self.threshold = threshold
         self.keyCount = keys.count
         self.scriptType = type
+        self.miniscriptPolicy = policy
     }
+
+    /// The wallet in a few words for lists and reviews: `2 of 3, wsh`, or `miniscript policy (…), wsh`.
+    public var summary: String {
+        if let miniscriptPolicy { return "miniscript policy (\(miniscriptPolicy)), \(scriptType)" }
+        return "\(threshold) of \(keyCount), \(scriptType)"
+    }
+
+    /// The miniscript of a policy wallet (nil for plain multisig).
+    public var miniscript: Miniscript? { try? descriptor.miniscript }
 
     /// BIP341's NUMS point H: the x coordinate of a point nobody knows a discrete logarithm of.
     /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0341.mediawiki#constructing-and-spending-taproot-outputs
@@ -120,6 +138,7 @@ public struct MultisigWallet: Sendable, Equatable {
 
     /// The script type in words for the review: `wsh`, or `taproot script path (multi_a)`.
     public var scriptDescription: String {
+        if miniscriptPolicy != nil { return scriptType + " (miniscript)" }
         guard scriptType == "tr" else { return scriptType }
         let sorted = descriptorText.contains("sortedmulti_a(")
         return "taproot script path (\(sorted ? "sortedmulti_a" : "multi_a"))"

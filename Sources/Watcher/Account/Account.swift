@@ -33,6 +33,9 @@ public struct Account: Sendable {
         network = record.network
     }
 
+    /// The receive and (when there is one) change descriptors.
+    public var descriptors: [Descriptor] { [external] + (change.map { [$0] } ?? []) }
+
     /// The keychains this account has.
     public var keychains: [Keychain] { change == nil ? [.external] : [.external, .internal] }
 

@@ -100,8 +100,18 @@ public struct SpendPlanner: Sendable {
             // 41 non-witness bytes (weight 164), then the witness: item count, the empty dummy, k signatures of up
             // to 72 bytes with their length, and the script (34n + 3 bytes) with its length.
             (164 + 1 + 1 + 73 * k + 1 + 34 * keys.count + 3 + 3) / 4
+        case .wsh(.miniscript(let miniscript)), .sh(.wsh(.miniscript(let miniscript))):
+            Self.inputVSize(miniscript)
         default: 110
         }
+    }
+
+    /// At most: 41 non-witness bytes, the largest satisfaction's items, each up to a 72-byte signature with its
+    /// length, and the witness script with its length (an overestimate for the smaller paths).
+    static func inputVSize(_ miniscript: Miniscript) -> Int {
+        let script = (try? miniscript.script().bytes.count) ?? 3600
+        let items = miniscript.maxSatisfactionItems ?? miniscript.keys.count
+        return (164 + 1 + 73 * items + script + 3 + 3) / 4
     }
 
     /// Plans paying `recipients` at `feeRate`, from `only` (coin control: frozen coins too, when named) or any
@@ -110,7 +120,7 @@ public struct SpendPlanner: Sendable {
     /// - Throws: `SpendError`.
     public func plan(
         recipients: [Recipient], feeRate: FeeRate, only: [OutPoint]? = nil, rbf: Bool = true,
-        using generator: inout some RandomNumberGenerator
+        path: PolicyPath? = nil, using generator: inout some RandomNumberGenerator
     ) throws(SpendError) -> SpendPlan {
         guard !recipients.isEmpty else { throw .inconsistent("no recipient") }
         let sendMax = recipients.contains { $0.amount == nil }
@@ -206,7 +216,9 @@ public struct SpendPlanner: Sendable {
         }
         let byOutpoint = Dictionary(spendable.map { ($0.outpoint, $0) }, uniquingKeysWith: { a, _ in a })
         var inputs: [PlannedInput] = []
-        let sequence: SequenceNumber = rbf ? .replaceByFee : .lockTimeEnabled
+        var sequence: SequenceNumber = rbf ? .replaceByFee : .lockTimeEnabled
+        // A timelocked policy path (send --recovery): nSequence is the older() value (BIP68; it also signals RBF).
+        if let relative = path?.relativeTimelock { sequence = SequenceNumber(rawValue: relative) }
         for coin in result.selected {
             guard let utxo = byOutpoint[coin.outpoint], let previous = transactions[coin.outpoint.txid]
             else { throw .unknownUTXO(coin.outpoint.description) }
@@ -218,8 +230,14 @@ public struct SpendPlanner: Sendable {
         if Int.random(in: 0..<10, using: &generator) == 0 {
             lockHeight -= min(lockHeight, UInt32.random(in: 0..<100, using: &generator))
         }
+        var lockTime = LockTime(rawValue: lockHeight)
+        // An after() path: nLockTime is its value (or the anti-fee-sniping height when that is later, both heights).
+        if let absolute = path?.absoluteTimelock {
+            let bothHeights = absolute < LockTime.threshold
+            lockTime = LockTime(rawValue: bothHeights ? max(absolute, lockHeight) : absolute)
+        }
         return SpendPlan(
             inputs: inputs, outputs: outputs, change: change, fee: result.fee, feeRate: feeRate,
-            lockTime: LockTime(rawValue: lockHeight), algorithm: result.algorithm, waste: result.waste)
+            lockTime: lockTime, algorithm: result.algorithm, waste: result.waste)
     }
 }

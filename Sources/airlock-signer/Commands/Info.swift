@@ -52,7 +52,7 @@ extension AirlockSigner {
                     text += "multisig wallets: \(header.multisigWallets.count)\n"
                     for wallet in header.multisigWallets {
                         text +=
-                            "  \(DisplayText.clean(wallet.name)): \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)\n"
+                            "  \(DisplayText.clean(wallet.name)): \(DisplayText.clean(wallet.summary))\n"
                     }
                     text += "imported keys: \(keys.count)\n"
                     for key in keys {

@@ -243,6 +243,8 @@ struct SignOutput: Encodable {
     let approvedInputs: [Int]
     /// Each multisig input's signatures: after this vault's when signed, as received when refused.
     var multisig: [MultisigInput]
+    /// Each input of a miniscript policy wallet: the path and who signed before this vault (absent when none).
+    var policy: [PolicyInput]
     var complete: Bool?
     var psbt: String?
     /// The answer to a Chance `multisig:` text.
@@ -277,6 +279,40 @@ struct SignOutput: Encodable {
         signedInputs = signed ?? []
         approvedInputs = decision.approvedInputs
         multisig = Self.multisig(decision, psbt: decision.psbt)
+        policy = review.policyInputs.map(PolicyInput.init)
+    }
+
+    /// One input of a miniscript policy wallet (docs/miniscript.md).
+    struct PolicyInput: Encodable {
+        let input: Int
+        let wallet: String
+        let policy: String
+        let path: String
+        let enabledTimelocks: [String]
+        let signedBy: [String]
+        let notSigned: [String]
+        let completeWithThisVault: Bool
+        let text: String
+
+        init(_ state: PolicyInputState) {
+            input = state.input
+            wallet = DisplayText.clean(state.wallet)
+            policy = DisplayText.clean(state.policy)
+            path = state.isRecovery ? "recovery" : "primary"
+            enabledTimelocks = state.enabledTimelocks
+            signedBy = state.signedBy
+            notSigned = state.notSigned
+            completeWithThisVault = state.completedPath != nil
+            text = DisplayText.clean(state.text)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case input, wallet, policy, path, text
+            case enabledTimelocks = "enabled_timelocks"
+            case signedBy = "signed_by"
+            case notSigned = "not_signed"
+            case completeWithThisVault = "complete_with_this_vault"
+        }
     }
 
     /// One multisig input's signature state.
@@ -302,7 +338,7 @@ struct SignOutput: Encodable {
         case sent, change, outputs, warnings, refusals
         case signedInputs = "signed_inputs"
         case approvedInputs = "approved_inputs"
-        case multisig, complete, psbt, written, transaction
+        case multisig, policy, complete, psbt, written, transaction
         case multisigText = "multisig_text"
     }
 
@@ -320,6 +356,7 @@ struct SignOutput: Encodable {
         try container.encode(signedInputs, forKey: .signedInputs)
         try container.encode(approvedInputs, forKey: .approvedInputs)
         try container.encode(multisig, forKey: .multisig)
+        if !policy.isEmpty { try container.encode(policy, forKey: .policy) }
         try container.encodeIfPresent(complete, forKey: .complete)
         try container.encodeIfPresent(psbt, forKey: .psbt)
         try container.encodeIfPresent(multisigText, forKey: .multisigText)

@@ -31,6 +31,8 @@ struct MultisigJSON: Encodable, Sendable {
     let keys: Int
     let script: String
     let descriptor: String
+    /// A miniscript policy wallet's policy in words (absent for plain multisig; `threshold` is then 0).
+    let policy: String?
 
     init(_ wallet: MultisigWallet) {
         name = wallet.name
@@ -38,6 +40,7 @@ struct MultisigJSON: Encodable, Sendable {
         keys = wallet.keyCount
         script = wallet.scriptType
         descriptor = wallet.descriptorText
+        policy = wallet.miniscriptPolicy
     }
 }
 

@@ -18,10 +18,17 @@ struct Send: AsyncParsableCommand {
             (BBQr frames with zlib, which airlock-signer reads; --qr-format ur for Sparrow-style ur:crypto-psbt), \
             --terminal, or as base64 to stdout; a summary goes to stderr (or --json).
 
+            A miniscript policy wallet (wsh(MINISCRIPT)) spends on its primary path (no timelock). --recovery \
+            takes a path that needs a timelock: the one of the keys named by --keys FINGERPRINT,… or else of the \
+            fewest keys that can spend only with a timelock (the earliest first); nSequence and nLockTime are set \
+            from the policy (docs/miniscript.md). The PSBT is written even before the coins are old enough; stderr \
+            (and --json's recovery object) says from which height the node accepts it.
+
             Examples:
               airlock-watcher send --to bcrt1q... --amount 0.001btc --fee-rate 2 --qr unsigned.png
               airlock-watcher send --to bcrt1q... --max --target-blocks 6 --out unsigned.psbt --json
               airlock-watcher send --to bcrt1q... --amount 100000sat --fee-rate 2 --dry-run
+              airlock-watcher send --to bcrt1q... --max --fee-rate 2 --recovery --keys 1a2b3c4d --out recovery.psbt
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -47,6 +54,12 @@ struct Send: AsyncParsableCommand {
     @Flag(help: "Do not signal replace-by-fee.")
     var noRbf = false
 
+    @Flag(help: "Spend on the timelocked (recovery) path of a miniscript policy wallet.")
+    var recovery = false
+
+    @Option(help: "With --recovery: the master fingerprints (hex, comma-separated) of the keys that will sign.")
+    var keys: String?
+
     @OptionGroup var output: OutputOptions
 
     @Flag(help: "Show the planned transaction without writing a PSBT.")
@@ -64,6 +77,7 @@ struct Send: AsyncParsableCommand {
                     "give one --amount for each --to (\(recipients.count) addresses, \(amounts.count) amounts)")
             }
         }
+        if keys != nil && !recovery { throw ValidationError("--keys goes with --recovery") }
         if feeRate != nil && targetBlocks != nil {
             throw ValidationError("use --fee-rate or --target-blocks, not both")
         }
@@ -116,9 +130,18 @@ struct Send: AsyncParsableCommand {
                 rate = try await source.feeRate(targetBlocks: targetBlocks ?? 6)
                 await source.close()
             }
+            var path: PolicyPath?
+            if recovery {
+                guard let miniscript = try Account(record: wallet).external.miniscript else {
+                    throw CLIError(.invalidInput, "--recovery: this wallet has no miniscript policy (wsh(MINISCRIPT))")
+                }
+                let fingerprints = keys.map { $0.split(separator: ",").map(String.init) }
+                path = try PolicyPath.recovery(of: miniscript, fingerprints: fingerprints)
+            }
             var generator = SystemRandomNumberGenerator()
             let plan = try SpendPlanner(store: context.store, wallet: wallet).plan(
-                recipients: parsed, feeRate: rate, only: only, rbf: !noRbf, using: &generator)
+                recipients: parsed, feeRate: rate, only: only, rbf: !noRbf, path: path, using: &generator)
+            let validity = try path.map { try recoveryValidity($0, plan: plan, context: context, wallet: wallet) }
             let tx = plan.transaction
             if dryRun {
                 try showPlan(plan, network: wallet.network)
@@ -142,15 +165,37 @@ struct Send: AsyncParsableCommand {
                             SpentCoinJSON(outpoint: $0.utxo.outpoint.description, value: $0.utxo.value.sats)
                         },
                         changeIndex: plan.change?.index, algorithm: plan.algorithm.rawValue,
-                        locktime: Int(plan.lockTime.rawValue), rbf: !noRbf))
+                        locktime: Int(plan.lockTime.rawValue), rbf: !noRbf, recovery: validity))
             } else {
                 Diagnostics.print(
                     "unsigned transaction \(tx.txid.hexString): \(plan.inputs.count) input(s), \(plan.algorithm.rawValue)"
                 )
                 for line in summary.lines { Diagnostics.print(line) }
+                if let validity { Diagnostics.print(validity.text) }
                 for path in written { Diagnostics.print("wrote \(path)") }
             }
         }
+    }
+
+    /// What a recovery spend needs and from when the node accepts it.
+    private func recoveryValidity(_ path: PolicyPath, plan: SpendPlan, context: WatcherContext, wallet: WalletRecord)
+        throws -> RecoveryJSON
+    {
+        let tip = try context.store.syncedTip(walletID: wallet.requireID())?.height
+        var from: Int? = 0
+        for input in plan.inputs {
+            guard let height = path.validFromTip(coinHeight: input.utxo.height, lockTime: plan.lockTime.rawValue),
+                let current = from
+            else {
+                from = nil
+                break
+            }
+            from = Swift.max(current, height)
+        }
+        return RecoveryJSON(
+            signers: path.signers, sequence: Int(plan.transaction.inputs.first?.sequence.rawValue ?? 0),
+            locktime: Int(plan.lockTime.rawValue), relativeTimelock: path.relativeTimelock.map(Int.init),
+            absoluteTimelock: path.absoluteTimelock.map(Int.init), validFromHeight: from, tipHeight: tip)
     }
 
     /// `--dry-run`: the plan and the unsigned transaction, without a PSBT.

@@ -37,9 +37,11 @@ struct SendJSON: Encodable, Sendable {
     let algorithm: String
     let locktime: Int
     let rbf: Bool
+    /// `send --recovery` only: the timelocked path and from when it is valid.
+    var recovery: RecoveryJSON?
 
     private enum CodingKeys: String, CodingKey {
-        case txid, psbt, written, inputs, changeIndex, algorithm, locktime, rbf
+        case txid, psbt, written, inputs, changeIndex, algorithm, locktime, rbf, recovery
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -53,6 +55,7 @@ struct SendJSON: Encodable, Sendable {
         try container.encode(algorithm, forKey: .algorithm)
         try container.encode(locktime, forKey: .locktime)
         try container.encode(rbf, forKey: .rbf)
+        try container.encodeIfPresent(recovery, forKey: .recovery)
     }
 }
 
@@ -140,4 +143,33 @@ struct FinalizeJSON: Encodable, Sendable {
     let psbt: String
     let transaction: String
     let written: [String]
+}
+
+/// The recovery path of a `send --recovery`: who signs, the lock fields set, and from which tip height the node
+/// accepts the transaction (null when that cannot be told in blocks: an unconfirmed coin or a time lock).
+struct RecoveryJSON: Encodable, Sendable {
+    let signers: [String]
+    let sequence: Int
+    let locktime: Int
+    @NullEncoded var relativeTimelock: Int?
+    @NullEncoded var absoluteTimelock: Int?
+    @NullEncoded var validFromHeight: Int?
+    @NullEncoded var tipHeight: Int?
+
+    /// The stderr line.
+    var text: String {
+        var lines = ["recovery path: signed by \(signers.joined(separator: ", "))"]
+        if let relativeTimelock { lines[0] += ", older(\(relativeTimelock)) → nSequence \(sequence)" }
+        if let absoluteTimelock { lines[0] += ", after(\(absoluteTimelock)) → nLockTime \(locktime)" }
+        if let validFromHeight, let tipHeight {
+            lines.append(
+                validFromHeight <= tipHeight
+                    ? "valid now: the node accepts it at the tip height \(tipHeight)"
+                    : "NOT VALID YET: the node accepts it from height \(validFromHeight) (tip \(tipHeight), "
+                        + "\(validFromHeight - tipHeight) more block(s)); sign it now, broadcast it then")
+        } else {
+            lines.append("valid once the coins are confirmed and the timelock has passed (not told in blocks)")
+        }
+        return lines.joined(separator: "\n")
+    }
 }

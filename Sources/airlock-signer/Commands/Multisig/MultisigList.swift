@@ -28,7 +28,7 @@ extension AirlockSigner {
                 } else {
                     for wallet in wallets {
                         print(
-                            "\(DisplayText.clean(wallet.name)): \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)"
+                            "\(DisplayText.clean(wallet.name)): \(DisplayText.clean(wallet.summary))"
                         )
                         print("  \(DisplayText.clean(wallet.descriptorText))")
                     }

@@ -10,7 +10,8 @@ extension AirlockSigner {
     struct MultisigRegister: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "register",
-            abstract: "Register a multisig wallet: a wsh(sortedmulti(…)) descriptor or the Coldcard/Sparrow text.",
+            abstract:
+                "Register a multisig wallet: a wsh(sortedmulti(…)) or wsh(MINISCRIPT) descriptor or the Coldcard/Sparrow text.",
             discussion: """
                 IN is a file (descriptor text, the multisig text format with Name:, Policy: M of N, \
                 Derivation:, Format: and XFP: xpub lines, or a BSMS 1.0 descriptor record, encrypted with --token), \
@@ -20,7 +21,9 @@ extension AirlockSigner {
                 key twice is refused (exit 4); a descriptor checksum, when present, must match (exit 2).
 
                 The policy is shown first (on stderr): M of N, the script type, each cosigner's fingerprint, \
-                derivation and xpub, and which one is this vault; a 1-of-N wallet is warned about. Then it asks; \
+                derivation and xpub, and which one is this vault; a 1-of-N wallet is warned about. A miniscript \
+                policy (wsh(MINISCRIPT), e.g. an inheritance wallet) is shown in words ("2 of A, B, C; or this \
+                vault after 10 blocks"), and a key that can spend alone at any time is warned about. Then it asks; \
                 --yes answers. Without --yes and without a terminal to ask on, nothing is stored (exit 4).
 
                 Examples:
@@ -29,6 +32,7 @@ extension AirlockSigner {
                   airlock-signer multisig register wallet.bsms --name team --yes
                   airlock-signer multisig register wallet.dat --token a54044308ceac9b7
                   echo 'wsh(sortedmulti(2,[…]tpub…/<0;1>/*,…))' | airlock-signer multisig register - --name team
+                  echo 'wsh(or_d(multi(2,A,B,C),and_v(v:pk(D),older(52560))))' | airlock-signer multisig register - --name heirs
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -91,7 +95,7 @@ extension AirlockSigner {
                     try JSONOutput.print(MultisigJSON(wallet))
                 } else {
                     print(
-                        "Registered '\(wallet.name)': \(wallet.threshold) of \(wallet.keyCount), \(wallet.scriptType)")
+                        "Registered '\(wallet.name)': \(wallet.summary)")
                     print(wallet.descriptorText)
                 }
             }

@@ -14,7 +14,8 @@ struct Broadcast: AsyncParsableCommand {
             IN is a file (PSBT in binary/base64/hex, or a raw transaction in hex), - for stdin, or PNG images (or \
             a directory) of its QR codes. Each IN is one PSBT; several are combined first. A trimmed \
             (signatures-only) PSBT from the signer is combined with the PSBT this watcher created. What is sent \
-            (outputs, fee) is printed on stderr before sending. A rejection by the node exits 5 with its reason.
+            (outputs, fee) is printed on stderr before sending. A rejection by the node exits 5 with its reason \
+            (a timelocked recovery spend sent too early: the node's non-BIP68-final or non-final, explained).
 
             A Chance wallet multisig: text (or several of one transaction, combined) is sent once enough key \
             positions have signed; an incomplete text exits 2 naming how many signatures are missing.
@@ -50,7 +51,8 @@ struct Broadcast: AsyncParsableCommand {
                     fee = PSBTFiles.fee(psbt, transaction: transaction)
                 }
             case .psbt(let psbt):
-                let finalized = try finalizedPSBT(psbt, store: context.store)
+                let finalized = try finalizedPSBT(
+                    psbt, store: context.store, descriptors: (try? Account(record: wallet))?.descriptors ?? [])
                 transaction = try finalized.extractTransaction()
                 fee = PSBTFiles.fee(finalized, transaction: transaction)
             }
@@ -63,6 +65,12 @@ struct Broadcast: AsyncParsableCommand {
             let txid: Txid
             do {
                 txid = try await source.broadcast(transaction)
+            } catch ChainError.rejected(let reason) where reason.contains("non-BIP68-final") || reason.contains("non-final") {
+                await source.close()
+                // A timelocked (recovery) path prepared early: the node names the reason; say what it means.
+                throw ChainError.rejected(
+                    reason + " (a timelock of this transaction is not met yet: its nSequence needs more confirmations "
+                        + "of the coins spent, or its nLockTime a later block; broadcast it again later)")
             } catch {
                 await source.close()
                 throw error

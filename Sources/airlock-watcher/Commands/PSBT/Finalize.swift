@@ -28,7 +28,9 @@ struct Finalize: AsyncParsableCommand {
     func run() async throws {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
-            let finalized = try finalizedPSBT(try PSBTFiles.read(input), store: context.store)
+            let descriptors = (try? context.wallet()).flatMap { try? Account(record: $0) }.map(\.descriptors) ?? []
+            let finalized = try finalizedPSBT(
+                try PSBTFiles.read(input), store: context.store, descriptors: descriptors)
             let transaction = try finalized.extractTransaction()
             let written = try PSBTFiles.write(finalized, options: output, json: global.json)
             if global.json {
@@ -44,13 +46,22 @@ struct Finalize: AsyncParsableCommand {
     }
 }
 
-/// `psbt` combined with the watcher's kept copy and finalized.
+/// `psbt` combined with the watcher's kept copy and finalized; inputs of a `wsh` miniscript policy among
+/// `descriptors` (the wallet's) are satisfied by the policy with the transaction's nSequence and nLockTime.
 ///
-/// - Throws: `CLIError` (invalid input) naming the inputs that lack signatures or data.
-func finalizedPSBT(_ psbt: PSBT, store: Store) throws -> PSBT {
+/// - Throws: `CLIError` (invalid input) naming the inputs that lack signatures or data, or whose policy path needs a
+///   timelock the transaction does not meet.
+func finalizedPSBT(_ psbt: PSBT, store: Store, descriptors: [Descriptor] = []) throws -> PSBT {
     var (result, _) = try PSBTArchive(store: store).completed(psbt)
     var problems: [String] = []
+    let policies = descriptors.filter { $0.miniscript != nil }
     for index in result.inputs.indices where !result.inputs[index].isFinalized {
+        if !policies.isEmpty, result.miniscriptMatch(ofInput: index, descriptors: policies) != nil {
+            do { try result.finalizeMiniscriptInput(index, descriptors: policies) } catch {
+                problems.append("input \(index): \(error)")
+            }
+            continue
+        }
         do { try result.finalizeInput(index) } catch {
             problems.append("input \(index): \(error)")
         }
