@@ -18,10 +18,11 @@ import json
 import os
 
 import bdkpython as bdk
+import pytest
 from embit import bip32, bip39
 from embit.descriptor import Descriptor
 from embit.networks import NETWORKS
-from embit.psbt import PSBT
+from embit.psbt import PSBT, DerivationPath
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
 from roundtrip_helpers import Watcher, outside_address, outside_holds
 from signer_psbt import Coin, Vault, branch, embit_psbt
@@ -105,7 +106,7 @@ def spend_policy(run, bin_dir, home, node, tmp_path, policy: str):
             words = f"2 of {others[0]}, {others[1]}, {others[2]}; or {others[3]} after 10 blocks (about 100 minutes)"
         else:
             names = [f"key {fp(x)}" if x is not v else f"this vault ({fp(v)})" for x in vaults]
-            words = f"2 of {', '.join(names)}; or 1 of {', '.join(names)} after 12 blocks (about 120 minutes)"
+            words = f"2 of {', '.join(names)}; or 1 of {', '.join(names)} after 12 blocks (about 2 hours)"
         assert f"  policy: {words}" in review, review
         assert reg["policy"] == words.replace(f"this vault ({fp(v)})", f"key {fp(v)}")
 
@@ -240,55 +241,55 @@ def bdk_wallet(desc: str) -> bdk.Wallet:
     )
 
 
-def test_bdk_signs_and_finalizes_the_policy_psbt(run, home, bin_dir, regtest_node, tmp_path):
+@pytest.mark.parametrize("policy", ["p1", "p2"])
+def test_bdk_signs_and_finalizes_the_policy_psbt(run, home, bin_dir, regtest_node, tmp_path, policy):
     """BDK signs the watcher's P1 PSBT for Carol's key (her tprv in its descriptor), Airlock for Alice's; the
     watcher's and BDK's finalized transactions have the same witness, and the node accepts it. For P2, BDK signs
     for Lee after Kim: again the same transaction."""
     node = regtest_node
-    for policy in ("p1", "p2"):
-        mnemonics = [bip39.mnemonic_from_bytes(os.urandom(16)) for _ in range(4)]
-        names = [f"{policy}-{n}" for n in range(4)]
-        vaults = [Vault(bin_dir, home.env, home.root, n, mnemonic=m) for n, m in zip(names, mnemonics)]
-        keys = [v.export("wsh-multi") for v in vaults]
-        desc = P1.format(*ranged(keys), 10) if policy == "p1" else P2.format(*ranged(keys[:3]), 12)
-        assert register(vaults[0], desc, "bdk").returncode == 0
-        watcher = watcher_for(run, node, desc, f"bdk{policy}")
-        fund(watcher, node, [300_000])
-        unsigned = tmp_path / f"{policy}-unsigned.psbt"
-        sent = watcher.json(
-            "send", "--to", outside_address(), "--amount", "100000sat", "--fee-rate", "2", "--out", unsigned
-        )
-        ours, _ = sign(vaults[0], unsigned, tmp_path / f"{policy}-airlock.psbt")
-        assert ours["verdict"] == "signed"
+    mnemonics = [bip39.mnemonic_from_bytes(os.urandom(16)) for _ in range(4)]
+    names = [f"{policy}-{n}" for n in range(4)]
+    vaults = [Vault(bin_dir, home.env, home.root, n, mnemonic=m) for n, m in zip(names, mnemonics)]
+    keys = [v.export("wsh-multi") for v in vaults]
+    desc = P1.format(*ranged(keys), 10) if policy == "p1" else P2.format(*ranged(keys[:3]), 12)
+    assert register(vaults[0], desc, "bdk").returncode == 0
+    watcher = watcher_for(run, node, desc, f"bdk{policy}")
+    fund(watcher, node, [300_000])
+    unsigned = tmp_path / f"{policy}-unsigned.psbt"
+    sent = watcher.json(
+        "send", "--to", outside_address(), "--amount", "100000sat", "--fee-rate", "2", "--out", unsigned
+    )
+    ours, _ = sign(vaults[0], unsigned, tmp_path / f"{policy}-airlock.psbt")
+    assert ours["verdict"] == "signed"
 
-        cosigner = 2 if policy == "p1" else 1
-        root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(mnemonics[cosigner]), version=NET["xprv"])
-        tprv = root.derive("m/48h/1h/0h/2h").to_base58(NET["xprv"])
-        wallet = bdk_wallet(desc.replace(keys[cosigner].split("]")[1], tprv))
-        psbt = bdk.Psbt(base64.b64encode((tmp_path / f"{policy}-airlock.psbt").read_bytes()).decode())
-        options = bdk.SignOptions(
-            trust_witness_utxo=False,
-            assume_height=None,
-            allow_all_sighashes=False,
-            try_finalize=False,
-            sign_with_tap_internal_key=False,
-            allow_grinding=True,
-        )
-        wallet.sign(psbt, options)
-        both = tmp_path / f"{policy}-both.psbt"
-        both.write_bytes(base64.b64decode(psbt.serialize()))
-        assert all(len(i.partial_sigs) == 2 for i in PSBT.parse(both.read_bytes()).inputs), "BDK signed nothing"
+    cosigner = 2 if policy == "p1" else 1
+    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(mnemonics[cosigner]), version=NET["xprv"])
+    tprv = root.derive("m/48h/1h/0h/2h").to_base58(NET["xprv"])
+    wallet = bdk_wallet(desc.replace(keys[cosigner].split("]")[1], tprv))
+    psbt = bdk.Psbt(base64.b64encode((tmp_path / f"{policy}-airlock.psbt").read_bytes()).decode())
+    options = bdk.SignOptions(
+        trust_witness_utxo=False,
+        assume_height=None,
+        allow_all_sighashes=False,
+        try_finalize=False,
+        sign_with_tap_internal_key=False,
+        allow_grinding=True,
+    )
+    wallet.sign(psbt, options)
+    both = tmp_path / f"{policy}-both.psbt"
+    both.write_bytes(base64.b64decode(psbt.serialize()))
+    assert all(len(i.partial_sigs) == 2 for i in PSBT.parse(both.read_bytes()).inputs), "BDK signed nothing"
 
-        final = watcher.json("finalize", both, "--out", tmp_path / f"{policy}-final.psbt")
-        assert final["txid"] == sent["txid"]
-        finalized = bdk.Psbt(base64.b64encode(both.read_bytes()).decode()).finalize()
-        assert finalized.could_finalize, finalized.errors
-        bdk_tx = bytes(finalized.psbt.extract_tx().serialize()).hex()
-        assert witness_sizes(bdk_tx) == witness_sizes(final["transaction"])
-        assert bdk_tx == final["transaction"]
-        assert node.cli("testmempoolaccept", [final["transaction"]])[0]["allowed"]
-        assert watcher("broadcast", both).stdout.decode().strip() == sent["txid"]
-        node.mine(1)
+    final = watcher.json("finalize", both, "--out", tmp_path / f"{policy}-final.psbt")
+    assert final["txid"] == sent["txid"]
+    finalized = bdk.Psbt(base64.b64encode(both.read_bytes()).decode()).finalize()
+    assert finalized.could_finalize, finalized.errors
+    bdk_tx = bytes(finalized.psbt.extract_tx().serialize()).hex()
+    assert witness_sizes(bdk_tx) == witness_sizes(final["transaction"])
+    assert bdk_tx == final["transaction"]
+    assert node.cli("testmempoolaccept", [final["transaction"]])[0]["allowed"]
+    assert watcher("broadcast", both).stdout.decode().strip() == sent["txid"]
+    node.mine(1)
 
 
 # --- the signer's checks, attack and control, on PSBTs embit builds (no node) -------------------------------------
@@ -328,7 +329,7 @@ def test_signer_refuses_a_witness_script_that_is_not_the_coins(bin_dir, home, tm
     desc = P1.format(*ranged(keys), 10)
     other = P1.format(*ranged(keys), 1)
     assert register(vaults[0], desc, "heirs").returncode == 0
-    for tamper, expect in ((True, 4), (False, 0)):
+    for tamper, expect in ((True, 2), (False, 0)):
         psbt = embit_psbt(desc, [Coin(funding(desc, 0), 0, 0)], [(outside_address(), 400_000)])
         if tamper:
             psbt.inputs[0].witness_script = Descriptor.from_string(other).derive(0, branch_index=0).witness_script()
@@ -337,7 +338,9 @@ def test_signer_refuses_a_witness_script_that_is_not_the_coins(bin_dir, home, tm
         proc = vaults[0].sign(path, args=("--json", "--out", str(tmp_path / "o.psbt")), check=False)
         assert proc.returncode == expect, proc.stderr
         if tamper:
-            assert b"witness" in proc.stderr.lower(), proc.stderr
+            assert b"witnessScript does not match the scriptPubKey" in proc.stderr, proc.stderr
+        else:
+            assert json.loads(proc.stdout)["verdict"] == "signed"
 
 
 def test_change_to_another_policy_of_the_same_keys_is_external(bin_dir, home, tmp_path):
@@ -348,18 +351,14 @@ def test_change_to_another_policy_of_the_same_keys_is_external(bin_dir, home, tm
     other = P1.format(*ranged(keys), 1)
     assert register(vaults[0], desc, "heirs").returncode == 0
     for change_desc, is_change in ((other, False), (desc, True)):
-        psbt = embit_psbt(desc, [Coin(funding(desc, 0), 0, 0)], [(outside_address(), 100_000)])
+        psbt = embit_psbt(desc, [Coin(funding(desc, 0), 0, 0)], [(outside_address(), 100_000)], change=(0, 399_000))
         d = Descriptor.from_string(change_desc).derive(0, branch_index=1)
-        psbt.tx.vout.append(TransactionOutput(399_000, d.script_pubkey()))
-        from embit.psbt import OutputScope
-
-        scope = OutputScope()
+        scope = psbt.outputs[-1]
+        scope.script_pubkey = d.script_pubkey()
         scope.witness_script = d.witness_script()
-        for key in d.keys:
-            from embit.psbt import DerivationPath
-
-            scope.bip32_derivations[key.get_public_key()] = DerivationPath(key.origin.fingerprint, key.origin.derivation)
-        psbt.outputs.append(scope)
+        scope.bip32_derivations = {
+            key.get_public_key(): DerivationPath(key.origin.fingerprint, key.origin.derivation) for key in d.keys
+        }
         path = tmp_path / "p.psbt"
         path.write_bytes(psbt.serialize())
         proc = vaults[0].sign(path, args=("--json", "--out", str(tmp_path / "o.psbt")), check=False)
