@@ -182,6 +182,46 @@ def _backup_verify(bin_dir: Path, vault: Vault) -> dict:
     return json.loads(out)
 
 
+def _miniscript_runs(runs, signer, watcher, root: Path, node, keys: list[str]) -> None:
+    desc = "wsh(thresh(2,pk({}),s:pk({}),s:pk({}),sln:older(12)))".format(*(k + "/<0;1>/*" for k in keys))
+    signer(
+        "airlock-signer-multisig-register--miniscript",
+        "multisig",
+        "register",
+        "-",
+        "--name",
+        "heirs",
+        "--yes",
+        input=desc,
+    )
+    runs(
+        "airlock-watcher-import--miniscript",
+        "airlock-watcher",
+        "import",
+        "-",
+        "--name",
+        "heirs",
+        "--network",
+        "regtest",
+        input=desc,
+    )
+    address = watcher("airlock-watcher-receive--miniscript", "--wallet", "heirs", "receive", "--new")["address"]
+    node.send_to(address, 300_000)
+    node.mine(1)
+    subprocess.run(
+        [str(runs.bin_dir / "airlock-watcher"), "--wallet", "heirs", "sync"],
+        env=runs.env,
+        check=True,
+        capture_output=True,
+    )
+    recovery = root / "heirs.psbt"
+    watcher(
+        "airlock-watcher-send--recovery", "--wallet", "heirs", "send", "--to", outside_address(), "--max",
+        "--fee-rate", "2", "--recovery", "--out", recovery,
+    )  # fmt: skip
+    signer("airlock-signer-sign--miniscript", "sign", recovery, "--yes", "--full", "--out", root / "heirs1.psbt")
+
+
 def _multisig_runs(runs, signer, watcher, root: Path, desc: str) -> None:
     d = Descriptor.from_string(desc)
     funding = Transaction(
@@ -423,6 +463,9 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vecto
 
     # a partly signed multisig PSBT: who has signed, how many signatures are missing (issue 17 item 6)
     _multisig_runs(runs, signer, watcher, root, multisig_descriptor(keys))
+
+    # a miniscript policy wallet: registration in words, send --recovery, the signer's path review (issue 17 item 4)
+    _miniscript_runs(runs, signer, watcher, root, node, keys)
 
     tree = commands(bin_dir)
     for command in tree:

@@ -12,7 +12,8 @@ extension SigningSessionTests {
         let other = try ExtendedPrivateKey(
             seed: SecretBytes(copying: [UInt8](repeating: 0x33, count: 32)), network: .test)
         let path = try DerivationPath(string: "m/48h/1h/0h/2h")
-        let dadKey = dad ?? "[\(other.fingerprint)/48h/1h/0h/2h]\(try other.derive(path).extendedPublicKey.base58String)"
+        let otherKey = "[\(other.fingerprint)/48h/1h/0h/2h]\(try other.derive(path).extendedPublicKey.base58String)"
+        let dadKey = dad ?? otherKey
         let all = keys + [dadKey]
         let ranged = all.map { $0.hasPrefix("[") ? $0 + "/<0;1>/*" : $0 }
         let text =
@@ -36,7 +37,7 @@ extension SigningSessionTests {
 
     @Test("miniscript wallet: a key without origin is refused (control: with origins); a lone key is warned about")
     func miniscriptKeyRules() throws {
-        let bare = "02" + String(repeating: "11", count: 32)
+        let bare = "0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"  // the generator point G
         #expect(throws: MultisigError.keyWithoutOrigin) { try inheritance(dad: bare) }
         // A policy in which one cosigner alone can spend at once: registered, with the warning.
         let keys = try cosignerKeys().map { $0 + "/<0;1>/*" }
