@@ -196,7 +196,8 @@ private struct DescriptorFields {
             isWitness = true
             try setScriptTree(internalKey: key, node, index: index, path: path, unsupported: unsupported)
         default:
-            throw unsupported("only pkh, wpkh, sh(wpkh), sh/wsh/sh(wsh) multisig, wsh/sh(wsh) miniscript and tr are supported")
+            throw unsupported(
+                "only pkh, wpkh, sh(wpkh), sh/wsh/sh(wsh) multisig, wsh/sh(wsh) miniscript and tr are supported")
         }
     }
 

@@ -54,7 +54,9 @@ public struct PolicyInputState: Sendable, Equatable {
         for derivation in psbt.inputs[index].bip32Derivations where derivation.origin.fingerprint == thisVault {
             let bytes = derivation.publicKey.compressed
             guard keys.contains(where: { $0.bytes == bytes }),
-                let key = (try? provider.privateKey(for: .bip32(publicKey: derivation.publicKey, origin: derivation.origin))) ?? nil,
+                let key =
+                    (try? provider.privateKey(for: .bip32(publicKey: derivation.publicKey, origin: derivation.origin)))
+                        ?? nil,
                 key.publicKey == derivation.publicKey
             else { continue }
             withOurs[bytes] = withOurs[bytes] ?? [UInt8](repeating: 0, count: 72)
@@ -90,7 +92,8 @@ public struct PolicyInputState: Sendable, Equatable {
     public var text: String {
         var line = "input \(input) ('\(DisplayText.clean(wallet))'): "
         if isRecovery {
-            line += "RECOVERY PATH (nSequence \(sequence), nLockTime \(lockTime) enable "
+            line +=
+                "RECOVERY PATH (nSequence \(sequence), nLockTime \(lockTime) enable "
                 + enabledTimelocks.joined(separator: ", ") + ")"
         } else {
             line += "primary path (nSequence \(sequence), nLockTime \(lockTime) enable no timelock of the policy)"

@@ -23,8 +23,9 @@ public struct MultisigWallet: Sendable, Equatable {
     public let scriptType: String
     /// For `tr`: who can spend on the key path.
     public let taprootKeyPath: TaprootKeyPath?
-    /// For a `wsh(MINISCRIPT)` / `sh(wsh(MINISCRIPT))` policy wallet (docs/miniscript.md): the policy in words, keys
-    /// named by their origin fingerprint. `threshold` is then 0 and `keyCount` the number of keys.
+    /// The policy in words of a `wsh(MINISCRIPT)` / `sh(wsh(MINISCRIPT))` wallet (docs/miniscript.md).
+    ///
+    /// Keys are named by their origin fingerprint; `threshold` is then 0 and `keyCount` the number of keys.
     public let miniscriptPolicy: String?
 
     /// Parses and checks a multisig descriptor.

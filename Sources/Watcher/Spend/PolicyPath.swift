@@ -62,7 +62,11 @@ public struct PolicyPath: Sendable, Equatable {
             for subset in Self.subsets(of: keys.count, size: size) {
                 if let path = plan(subset), path.isTimelocked { found.append(path) }
             }
-            if let best = found.min(by: { ($0.relativeTimelock ?? 0, $0.absoluteTimelock ?? 0) < ($1.relativeTimelock ?? 0, $1.absoluteTimelock ?? 0) }) {
+            if let best = found.min(by: {
+                ($0.relativeTimelock ?? 0, $0.absoluteTimelock ?? 0) < (
+                    $1.relativeTimelock ?? 0, $1.absoluteTimelock ?? 0
+                )
+            }) {
                 return best
             }
         }

@@ -10,16 +10,22 @@ import Testing
 struct MiniscriptPSBTTests {
     typealias M = MiniscriptTests
 
-    static let coin = DescriptorCoin(
-        outpoint: OutPoint(txid: try! Txid(bytes: [UInt8](repeating: 7, count: 32)), vout: 1),
-        amount: try! Amount(sats: 500_000), path: 0, index: 3)
-    static let payee = TxOut(
-        value: try! Amount(sats: 400_000), scriptPubKey: try! Script(hex: "0014" + String(repeating: "09", count: 20)))
+    static func coin() throws -> DescriptorCoin {
+        DescriptorCoin(
+            outpoint: OutPoint(txid: try Txid(bytes: [UInt8](repeating: 7, count: 32)), vout: 1),
+            amount: try Amount(sats: 500_000), path: 0, index: 3)
+    }
+
+    static func payee() throws -> TxOut {
+        TxOut(
+            value: try Amount(sats: 400_000), scriptPubKey: try Script(hex: "0014" + String(repeating: "09", count: 20))
+        )
+    }
 
     static func psbt(_ text: String, sequence: UInt32 = 0xFFFF_FFFD) throws -> (PSBT, Descriptor) {
         let descriptor = try Descriptor(string: text)
         let psbt = try PSBT(
-            spending: [coin], of: descriptor, to: [payee], sequence: SequenceNumber(rawValue: sequence))
+            spending: [try coin()], of: descriptor, to: [try payee()], sequence: SequenceNumber(rawValue: sequence))
         return (psbt, descriptor)
     }
 
@@ -34,8 +40,9 @@ struct MiniscriptPSBTTests {
         let script = try #require(descriptor.miniscript).script(at: 3, path: 0)
         #expect(input.witnessScript == script)
         #expect(input.witnessUTXO?.scriptPubKey == script.p2wshWrapped)
-        #expect(Set(input.bip32Derivations.map { $0.origin.fingerprint.hexString })
-            == ["d34db33f", "c0ffee00", "abcdef01", "0ddba11a"])
+        #expect(
+            Set(input.bip32Derivations.map { $0.origin.fingerprint.hexString })
+                == ["d34db33f", "c0ffee00", "abcdef01", "0ddba11a"])
         #expect(input.bip32Derivations.allSatisfy { $0.origin.path.description.hasSuffix("/0/3") })
         #expect(psbt.miniscriptMatch(ofInput: 0, descriptors: [descriptor])?.index == 3)
         // Control: another policy of the same keys does not match the input.

@@ -32,7 +32,7 @@ extension AirlockSigner {
                   airlock-signer multisig register wallet.bsms --name team --yes
                   airlock-signer multisig register wallet.dat --token a54044308ceac9b7
                   echo 'wsh(sortedmulti(2,[…]tpub…/<0;1>/*,…))' | airlock-signer multisig register - --name team
-                  echo 'wsh(or_d(multi(2,A,B,C),and_v(v:pk(D),older(52560))))' | airlock-signer multisig register - --name heirs
+                  airlock-signer multisig register inheritance-wsh-miniscript.txt --name heirs --yes
                 """)
 
         @OptionGroup var options: VaultOptions

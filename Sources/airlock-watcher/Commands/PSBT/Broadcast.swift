@@ -65,7 +65,9 @@ struct Broadcast: AsyncParsableCommand {
             let txid: Txid
             do {
                 txid = try await source.broadcast(transaction)
-            } catch ChainError.rejected(let reason) where reason.contains("non-BIP68-final") || reason.contains("non-final") {
+            } catch ChainError.rejected(let reason)
+                where reason.contains("non-BIP68-final") || reason.contains("non-final")
+            {
                 await source.close()
                 // A timelocked (recovery) path prepared early: the node names the reason; say what it means.
                 throw ChainError.rejected(
