@@ -139,7 +139,8 @@ def spend_policy(run, bin_dir, home, node, tmp_path, policy: str):
     two, review = sign(primary_signers[1], tmp_path / f"{policy}-one.psbt", tmp_path / f"{policy}-two.psbt")
     assert two["verdict"] == "signed" and two["complete"] is True
     assert two["policy"][0]["signed_by"] == [fp(primary_signers[0])]
-    assert f"with this vault's signature: complete (signed by {fp(primary_signers[0])}, " in review, review
+    done = f"with this vault's signature: complete: {fp(primary_signers[0])}, this vault ({fp(primary_signers[1])})"
+    assert f"{done} with no timelock" in review, review
     final = watcher.json("finalize", tmp_path / f"{policy}-two.psbt", "--out", tmp_path / f"{policy}-final.psbt")
     assert node.cli("testmempoolaccept", [final["transaction"]])[0]["allowed"]
     txid = watcher("broadcast", tmp_path / f"{policy}-two.psbt").stdout.decode().strip()
@@ -174,8 +175,8 @@ def spend_policy(run, bin_dir, home, node, tmp_path, policy: str):
     signed, review = sign(recovery_signer, recovery, signed_file)
     assert signed["verdict"] == "signed" and signed["complete"] is True
     assert signed["policy"][0]["path"] == "recovery" and signed["policy"][0]["enabled_timelocks"] == [f"older({lock})"]
-    assert f"RECOVERY PATH (nSequence {lock}" in review, review
-    assert f"complete (signed by {fp(recovery_signer)}, older({lock}))" in review, review
+    assert f"RECOVERY PATH: nSequence {lock}, nLockTime " in review, review
+    assert f"complete: this vault ({fp(recovery_signer)}) after {lock} blocks" in review, review
 
     final = watcher.json("finalize", signed_file, "--out", tmp_path / f"{policy}-recovery-final.psbt")
     assert len(witness_sizes(final["transaction"])[0]) >= 2

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Foundation
 
 /// The review of one input of a registered miniscript policy wallet (docs/miniscript.md): which path the
 /// transaction's nSequence / nLockTime allow, who has signed, and whether this vault's signature completes it.
@@ -23,6 +24,8 @@ public struct PolicyInputState: Sendable, Equatable {
     /// With this vault's signature added: the signing keys' fingerprints and timelocks of the path it completes,
     /// or nil when the input is still incomplete after it.
     public let completedPath: (signers: [String], relative: UInt32?, absolute: UInt32?)?
+    /// This vault's master fingerprint (hex), to name its key in the text.
+    public let thisVault: String
 
     public static func == (a: Self, b: Self) -> Bool { a.text == b.text && a.input == b.input }
 
@@ -74,7 +77,8 @@ public struct PolicyInputState: Sendable, Equatable {
             input: index, wallet: wallet, policy: words, isRecovery: !enabled.isEmpty, enabledTimelocks: enabled,
             sequence: sequence, lockTime: lockTime,
             signedBy: keys.filter { signatures[$0.bytes] != nil }.map(\.name),
-            notSigned: keys.filter { signatures[$0.bytes] == nil }.map(\.name), completedPath: completed)
+            notSigned: keys.filter { signatures[$0.bytes] == nil }.map(\.name), completedPath: completed,
+            thisVault: thisVault.hexString)
     }
 
     /// Every `older()` / `after()` in the tree.
@@ -87,26 +91,43 @@ public struct PolicyInputState: Sendable, Equatable {
 
     /// One line for the review.
     ///
-    /// `input 0 ('family'): RECOVERY PATH (nSequence 10 enables older(10)); signed by nobody yet; with this vault's
-    /// signature: complete (signed by 5e6f7a8b, older(10))`.
+    /// `input 0 ('family'): RECOVERY PATH: nSequence 10, nLockTime 150 enable older(10); signed by nobody yet; with
+    /// this vault's signature: complete: this vault (0ddba11a) after 10 blocks`.
     public var text: String {
+        func name(_ fingerprint: String) -> String {
+            fingerprint == thisVault ? "this vault (\(fingerprint))" : fingerprint
+        }
         var line = "input \(input) ('\(DisplayText.clean(wallet))'): "
         if isRecovery {
             line +=
-                "RECOVERY PATH (nSequence \(sequence), nLockTime \(lockTime) enable "
-                + enabledTimelocks.joined(separator: ", ") + ")"
+                "RECOVERY PATH: nSequence \(sequence), nLockTime \(lockTime) enable "
+                + enabledTimelocks.joined(separator: ", ")
         } else {
             line += "primary path (nSequence \(sequence), nLockTime \(lockTime) enable no timelock of the policy)"
         }
-        line += "; signed by " + (signedBy.isEmpty ? "nobody yet" : signedBy.joined(separator: ", "))
+        line += "; signed by " + (signedBy.isEmpty ? "nobody yet" : signedBy.map(name).joined(separator: ", "))
         if let completedPath {
-            var how = ["signed by " + completedPath.signers.joined(separator: ", ")]
-            if let relative = completedPath.relative { how.append("older(\(relative))") }
-            if let absolute = completedPath.absolute { how.append("after(\(absolute))") }
-            line += "; with this vault's signature: complete (" + how.joined(separator: ", ") + ")"
+            var when: [String] = []
+            if let relative = completedPath.relative { when.append(Self.relativeWords(relative)) }
+            if let absolute = completedPath.absolute { when.append(Self.absoluteWords(absolute)) }
+            line +=
+                "; with this vault's signature: complete: " + completedPath.signers.map(name).joined(separator: ", ")
+                + " " + (when.isEmpty ? "with no timelock" : when.joined(separator: " and "))
         } else {
             line += "; with this vault's signature: still incomplete (more cosigners must sign)"
         }
         return line
+    }
+
+    /// `after 10 blocks`, or `after 5120 seconds` for a time-based `older()`.
+    static func relativeWords(_ value: UInt32) -> String {
+        value & (1 << 22) != 0 ? "after \((value & 0xFFFF) * 512) seconds" : "after \(value & 0xFFFF) blocks"
+    }
+
+    /// `from block 800000`, or `from <UTC date>` for a time-based `after()`.
+    static func absoluteWords(_ value: UInt32) -> String {
+        guard value >= LockTime.threshold else { return "from block \(value)" }
+        let formatter = ISO8601DateFormatter()
+        return "from \(formatter.string(from: Date(timeIntervalSince1970: TimeInterval(value))))"
     }
 }
