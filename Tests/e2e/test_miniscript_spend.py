@@ -70,8 +70,8 @@ def fund(watcher: Watcher, node, amounts: list[int]) -> list[str]:
     return outpoints
 
 
-def sign(vault: Vault, psbt_file, out_file, *extra: str) -> tuple[dict, str]:
-    proc = vault.sign(psbt_file, args=("--full", "--out", str(out_file), "--json", *extra))
+def sign(vault: Vault, psbt_file, out_file, *extra: str, full: bool = True) -> tuple[dict, str]:
+    proc = vault.sign(psbt_file, args=(*(("--full",) if full else ()), "--out", str(out_file), "--json", *extra))
     return json.loads(proc.stdout), proc.stderr.decode()
 
 
@@ -172,7 +172,9 @@ def spend_policy(run, bin_dir, home, node, tmp_path, policy: str):
     assert unsigned_final.returncode == 2 and b"not enough signatures" in unsigned_final.stderr
 
     signed_file = tmp_path / f"{policy}-recovery-signed.psbt"
-    signed, review = sign(recovery_signer, recovery, signed_file)
+    # Without --full: this signature completes the input, so the answer is trimmed (the watcher adds its kept copy).
+    signed, review = sign(recovery_signer, recovery, signed_file, full=False)
+    assert PSBT.parse(signed_file.read_bytes()).inputs[0].witness_script is None
     assert signed["verdict"] == "signed" and signed["complete"] is True
     assert signed["policy"][0]["path"] == "recovery" and signed["policy"][0]["enabled_timelocks"] == [f"older({lock})"]
     assert f"RECOVERY PATH: nSequence {lock}, nLockTime " in review, review
@@ -367,3 +369,34 @@ def test_change_to_another_policy_of_the_same_keys_is_external(bin_dir, home, tm
         last = out["outputs"][-1]
         assert (last["change"], last["external"]) == (is_change, not is_change), out
         assert out["sent"] == (100_000 if is_change else 499_000)
+
+
+def test_nested_sh_wsh_policy_primary_path_on_regtest(run, home, bin_dir, regtest_node, tmp_path):
+    """`sh(wsh(MINISCRIPT))`: registered, imported, spent on the primary path by two vaults (the redeem script in the
+    scriptSig, the policy's witness), accepted by the node; the watcher's inspect reads the PSBT."""
+    node = regtest_node
+    vaults, keys = vaults_and_keys(bin_dir, home, ("rae", "sam", "tia", "uma"))
+    desc = "sh(" + P1.format(*ranged(keys), 10) + ")"
+    for v in vaults[:2]:
+        proc = register(v, desc, "nested")
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)["script"] == "sh-wsh"
+    watcher = watcher_for(run, node, desc, "nested")
+    fund(watcher, node, [300_000])
+    unsigned = tmp_path / "unsigned.psbt"
+    sent = watcher.json(
+        "send", "--to", outside_address(), "--amount", "100000sat", "--fee-rate", "2", "--out", unsigned
+    )
+    inp = PSBT.parse(unsigned.read_bytes()).inputs[0]
+    assert inp.redeem_script is not None and inp.witness_script is not None
+    assert watcher("inspect", unsigned).returncode == 0
+    sign(vaults[0], unsigned, tmp_path / "one.psbt")
+    two, _ = sign(vaults[1], tmp_path / "one.psbt", tmp_path / "two.psbt")
+    assert two["complete"] is True
+    final = watcher.json("finalize", tmp_path / "two.psbt", "--out", tmp_path / "final.psbt")
+    tx = Transaction.parse(bytes.fromhex(final["transaction"]))
+    assert tx.vin[0].script_sig.data == bytes([len(inp.redeem_script.data)]) + inp.redeem_script.data
+    assert node.cli("testmempoolaccept", [final["transaction"]])[0]["allowed"]
+    # The scriptSig is part of the txid: the sent transaction's id is the finalized one's, not the unsigned one's.
+    assert final["txid"] != sent["txid"]
+    assert watcher("broadcast", tmp_path / "two.psbt").stdout.decode().strip() == final["txid"]
