@@ -192,6 +192,14 @@ def spend_policy(run, bin_dir, home, node, tmp_path, policy: str):
     assert node.cli("testmempoolaccept", [final["transaction"]])[0]["allowed"]
     txid = watcher("broadcast", signed_file).stdout.decode().strip()
     assert txid == rec["txid"]
+    # A fee bump of the recovery spend keeps its relative timelock (else it would be a primary-path transaction).
+    watcher("sync")
+    bumped = tmp_path / f"{policy}-bump.psbt"
+    watcher("bump", txid, "--fee-rate", "5", "--out", bumped)
+    # --max left no change: the bump adds the wallet's other coin, with the same lock.
+    assert [vin.sequence for vin in PSBT.parse(bumped.read_bytes()).tx.vin] == [lock, lock]
+    bump_signed = tmp_path / f"{policy}-bump-signed.psbt"
+    assert sign(recovery_signer, bumped, bump_signed)[0]["complete"] is True
     node.mine(1)
     watcher("sync")
     assert watcher.balance()["confirmed"] == 300_000 - 100_000 - sent["fee"]

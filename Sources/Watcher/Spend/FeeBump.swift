@@ -65,8 +65,10 @@ public struct FeeBumper: Sendable {
                     utxo: UTXORecord(
                         outpoint: outpoint, value: output.value, script: output.scriptPubKey, keychain: owner.keychain,
                         index: owner.index, height: nil, isCoinbase: false, frozen: false),
-                    previousTransaction: previous, sequence: .replaceByFee))
+                    previousTransaction: previous, sequence: Self.bumpSequence(txin.sequence)))
         }
+        // A coin added to a timelocked (miniscript recovery) spend needs the same relative lock as the others.
+        let addedSequence = Self.bumpSequence(original.inputs.first?.sequence ?? .replaceByFee)
         let outputTotal = original.outputs.reduce(UInt64(0)) { $0 + $1.value.sats }
         guard inputTotal >= outputTotal else { throw .inconsistent("\(txid) pays out more than its inputs") }
         let inputVSize = planner.inputVSize
@@ -147,9 +149,15 @@ public struct FeeBumper: Sendable {
             }
             let coin = pool.removeFirst()
             guard let previous = byTxid[coin.outpoint.txid] else { continue }
-            inputs.append(PlannedInput(utxo: coin, previousTransaction: previous, sequence: .replaceByFee))
+            inputs.append(PlannedInput(utxo: coin, previousTransaction: previous, sequence: addedSequence))
             total += coin.value.sats
         }
+    }
+
+    /// The replacement's nSequence for an input: the original's when it signals RBF (BIP125) — a relative timelock
+    /// of a miniscript recovery path (BIP68) stays — else 0xfffffffd.
+    static func bumpSequence(_ original: SequenceNumber) -> SequenceNumber {
+        original.rawValue < 0xFFFF_FFFE ? original : .replaceByFee
     }
 
     private func changeScript(keychain: Keychain) -> Script {
