@@ -141,6 +141,8 @@ def spend_policy(run, bin_dir, home, node, tmp_path, policy: str):
     assert two["policy"][0]["signed_by"] == [fp(primary_signers[0])]
     done = f"with this vault's signature: complete: {fp(primary_signers[0])}, this vault ({fp(primary_signers[1])})"
     assert f"{done} with no timelock" in review, review
+    shown = watcher("inspect", tmp_path / f"{policy}-two.psbt").stdout.decode()
+    assert f"policy '{policy}': signed by " in shown and "; can be finalized now" in shown, shown
     final = watcher.json("finalize", tmp_path / f"{policy}-two.psbt", "--out", tmp_path / f"{policy}-final.psbt")
     assert node.cli("testmempoolaccept", [final["transaction"]])[0]["allowed"]
     txid = watcher("broadcast", tmp_path / f"{policy}-two.psbt").stdout.decode().strip()
@@ -228,6 +230,8 @@ def test_recovery_key_on_the_primary_path_cannot_finalize(run, home, bin_dir, re
     signed, review = sign(vaults[3], unsigned, tmp_path / "dad.psbt")
     assert signed["verdict"] == "signed" and signed["complete"] is False
     assert "still incomplete" in review, review
+    shown = watcher("inspect", tmp_path / "dad.psbt").stdout.decode()
+    assert f"policy 'heirs': signed by {fp(vaults[3])}; cannot be finalized yet: timelock not met" in shown, shown
     final = watcher("finalize", tmp_path / "dad.psbt", check=False)
     assert final.returncode == 2, final.stderr
     assert b"timelock not met" in final.stderr and b"older(10)" in final.stderr, final.stderr

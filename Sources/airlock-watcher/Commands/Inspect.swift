@@ -137,16 +137,43 @@ struct Inspect: AsyncParsableCommand {
             print(
                 "wallet '\(DisplayText.clean(wallet.name))':"
                     + (report.label.map { " transaction label \"\(DisplayText.clean($0))\"" } ?? ""))
+            let policies = ((try? Account(record: wallet))?.descriptors ?? []).filter { $0.miniscript != nil }
             for entry in inputs {
                 print("  input \(entry.index): " + describe(entry))
                 if let (status, name) = statuses[entry.index] {
                     let owner = name.map { "'\(DisplayText.clean($0))' " } ?? ""
                     print("    multisig \(owner)\(status.summary())")
                 }
+                if let line = policyLine(psbt, input: entry.index, policies: policies, wallet: wallet.name) {
+                    print("    \(line)")
+                }
             }
             for entry in outputs { print("  output \(entry.index): " + describe(entry)) }
             if let net { print("  net for the wallet: \(btcSigned(net)) BTC") }
         }
+    }
+
+    /// For an input of the wallet's miniscript policy: who has signed and whether it can be finalized now (the
+    /// finalizer's reason when not: signatures missing, or a timelock the transaction does not meet).
+    private func policyLine(_ psbt: PSBT, input: Int, policies: [Descriptor], wallet: String) -> String? {
+        guard !policies.isEmpty, !psbt.inputs[input].isFinalized,
+            psbt.miniscriptMatch(ofInput: input, descriptors: policies) != nil
+        else { return nil }
+        let signed = Set(psbt.partialSignatures(ofInput: input).keys)
+        let signers = psbt.inputs[input].bip32Derivations.filter { signed.contains($0.publicKey.compressed) }
+            .map(\.origin.fingerprint.hexString)
+        var line = "policy '\(DisplayText.clean(wallet))': signed by "
+        line += signers.isEmpty ? "nobody yet" : signers.joined(separator: ", ")
+        var probe = psbt
+        do {
+            try probe.finalizeMiniscriptInput(input, descriptors: policies)
+            line += "; can be finalized now"
+        } catch PSBTError.cannotFinalize(_, let reason) {
+            line += "; cannot be finalized yet: \(reason)"
+        } catch {
+            line += "; cannot be finalized yet: \(error)"
+        }
+        return line
     }
 
     private func describe(_ entry: Entry) -> String {
