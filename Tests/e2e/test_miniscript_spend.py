@@ -183,6 +183,10 @@ def spend_policy(run, bin_dir, home, node, tmp_path, policy: str):
     assert f"complete: this vault ({fp(recovery_signer)}) after {lock} blocks" in review, review
 
     final = watcher.json("finalize", signed_file, "--out", tmp_path / f"{policy}-recovery-final.psbt")
+    # The signer's own --finalize gives the same transaction (deterministic RFC6979 signatures, the same satisfier).
+    tx_out = tmp_path / f"{policy}-signer-tx.hex"
+    recovery_signer.sign(recovery, args=("--finalize", "--tx-out", str(tx_out), "--out", str(tmp_path / "again.psbt")))
+    assert tx_out.read_text().strip() == final["transaction"]
     assert len(witness_sizes(final["transaction"])[0]) >= 2
     # Before the coin has `lock` confirmations the node refuses it (BIP68), with its reason; one block short too.
     early = watcher("broadcast", signed_file, check=False)

@@ -254,6 +254,8 @@ public struct SignedPSBT: Sendable {
     public let signedInputs: [Int]
     /// Whether every input can now be finalized (no other cosigner has to sign).
     public let isComplete: Bool
+    /// The finalized PSBT when complete (miniscript inputs satisfied by their registered policy), else nil.
+    public let finalized: PSBT?
 
     init(psbt: PSBT, signedInputs: [Int], policies: [Descriptor] = []) {
         self.psbt = psbt
@@ -268,6 +270,7 @@ public struct SignedPSBT: Sendable {
             }
         }
         self.isComplete = complete
+        self.finalized = complete ? probe : nil
     }
 
     /// What `sign` writes (docs/architecture.md section 3).

@@ -140,7 +140,10 @@ extension AirlockSigner {
                         allowFlags: allowFlagsUsed + vault.airGapOverrides, signedInputs: signed.signedInputs))
                 var complete = signed.psbt
                 var finalTransaction: Transaction?
-                if finalize, complete.finalize() { finalTransaction = try complete.extractTransaction() }
+                if finalize, let finalized = signed.finalized {
+                    complete = finalized
+                    finalTransaction = try complete.extractTransaction()
+                }
                 let written = finalTransaction != nil && !trim ? complete : signed.answer(full: full, trim: trim)
                 let bytes = written.serialized()
                 let preferred: QRFormatOption? =
