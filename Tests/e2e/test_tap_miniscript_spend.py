@@ -1,0 +1,122 @@
+"""A taproot-leaf miniscript inheritance wallet spent on regtest (issue 17 item 4, tapscript context), with the real
+executables: `tr(H,{and_v(v:pk(DAD),older(10)),multi_a(2,ALICE,BOB,CAROL)})` (H: BIP341's unspendable internal
+key) registered on the vaults (the policy shown in words per leaf), imported by the watcher, addresses equal to BDK's
+and embit's; the primary leaf spent with a watcher-built PSBT (BIP371 leaf fields) signed by Alice and Bob on the
+script path, finalized by the watcher and accepted by the node (libbitcoinkernel); the heir's leaf signed by Dad's
+vault, finalized by the watcher with the leaf's satisfaction, refused by the node before the coin is 10 blocks old and
+accepted after. The watcher's `send` has no recovery option for taproot leaves yet: the test sets the input's
+nSequence in the unsigned PSBT (embit) before Dad signs. A cosigner's signature alone does not finalize the heir's
+leaf (control)."""
+
+from __future__ import annotations
+
+import json
+
+from embit.networks import NETWORKS
+from embit.psbt import PSBT
+from embit.transaction import Transaction
+from roundtrip_helpers import Watcher, outside_address, outside_holds
+from signer_psbt import Vault
+from test_taproot_multisig import bdk_addresses, embit_addresses, register, tap_fields
+
+NET = NETWORKS["regtest"]
+H = "50929b74c1a04954b78b4b6035e97a5e078a5a0f28ec96d547bfee9ace803ac0"
+
+
+def inheritance(keys: list[str]) -> str:
+    alice, bob, carol, dad = (k + "/<0;1>/*" for k in keys)
+    return f"tr({H},{{and_v(v:pk({dad}),older(10)),multi_a(2,{alice},{bob},{carol})}})"
+
+
+def with_sequence(raw: bytes, sequence: int) -> bytes:
+    """The PSBT with every input's nSequence set (the unsigned transaction of a version 0 PSBT)."""
+    psbt = PSBT.parse(raw)
+    for inp in psbt.inputs:
+        inp.sequence = sequence
+    return psbt.serialize()
+
+
+def test_taproot_leaf_miniscript_primary_and_heir_paths_on_regtest(run, home, bin_dir, regtest_node, tmp_path):
+    node = regtest_node
+    names = ("alice", "bob", "carol", "dad")
+    vaults = [Vault(bin_dir, home.env, home.root, name) for name in names]
+    keys = [v.export("wsh-multi") for v in vaults]
+    desc = inheritance(keys)
+    for v in vaults:
+        reg = register(v, desc, "family")
+        assert (reg["threshold"], reg["keys"], reg["script"]) == (0, 4, "tr")
+    shown = vaults[3].run("multisig", "register", "-", "--name", "again", "--yes", input=desc.encode())
+    review = shown.stderr.decode()
+    dad_fp = vaults[3].fingerprint.hex()
+    fps = [v.fingerprint.hex() for v in vaults[:3]]
+    assert f"leaf 1: key {dad_fp} after 10 blocks (about 100 minutes)" in review, review
+    assert f"leaf 2: 2 of key {fps[0]}, key {fps[1]}, key {fps[2]}" in review, review
+    assert "key path: none (unspendable internal key, BIP341's H)" in review
+
+    ours = embit_addresses(desc, 10)
+    assert ours == bdk_addresses(desc, 10)
+    watcher = Watcher(run, node)
+    watcher("import", "-", "--name", "family", "--network", "regtest", input=desc)
+    watcher("node", "set", f"electrum://127.0.0.1:{node.electrum_port}")
+    address = watcher.json("receive", "--new")["address"]
+    assert address == ours[0][0]
+    node.send_to(address, 300_000)
+    node.mine(1)
+    watcher("sync")
+    assert watcher.balance()["confirmed"] == 300_000
+
+    # Primary leaf: Alice and Bob sign the watcher's PSBT; the watcher finalizes; the node accepts.
+    outside = outside_address()
+    unsigned = tmp_path / "unsigned.psbt"
+    sent = watcher.json("send", "--to", outside, "--amount", "100000sat", "--fee-rate", "5", "--out", unsigned)
+    fields = tap_fields(unsigned.read_bytes())
+    assert len(fields) == 1 and len(fields[0]["leaf_scripts"]) == 2
+    assert len(fields[0]["derivations"]) == 4
+    alice_file, bob_file = tmp_path / "alice.psbt", tmp_path / "bob.psbt"
+    alice = json.loads(vaults[0].sign(unsigned, args=("--full", "--out", str(alice_file), "--json")).stdout)
+    assert alice["verdict"] == "signed" and alice["signed_inputs"] == [0]
+    bob = json.loads(vaults[1].sign(alice_file, args=("--full", "--out", str(bob_file), "--json")).stdout)
+    assert bob["verdict"] == "signed"
+    final = watcher.json("finalize", bob_file, "--out", tmp_path / "final.psbt")
+    items = Transaction.parse(bytes.fromhex(final["transaction"])).vin[0].witness.items
+    assert len(items) == 5 and sorted(len(i) for i in items[:3]) == [0, 64, 64]
+    assert len(items[-1]) == 65  # control block: two leaves, one sibling hash
+    assert node.cli("testmempoolaccept", [final["transaction"]])[0]["allowed"]
+    txid = watcher("broadcast", bob_file).stdout.decode().strip()
+    assert txid == sent["txid"]
+    node.mine(1)
+    assert outside_holds(node, outside) == [(txid, 100_000)]
+    watcher("sync")
+
+    # Heir's leaf: the change coin, 1 block old; nSequence 10 set before Dad signs.
+    heir_to = outside_address()
+    unsigned2 = tmp_path / "unsigned2.psbt"
+    watcher.json("send", "--to", heir_to, "--amount", "50000sat", "--fee-rate", "5", "--out", unsigned2)
+    locked = tmp_path / "locked.psbt"
+    locked.write_bytes(with_sequence(unsigned2.read_bytes(), 10))
+
+    # Control: Carol's signature is for the multi_a leaf only and finalizes nothing alone.
+    carol_file = tmp_path / "carol.psbt"
+    vaults[2].sign(locked, args=("--full", "--out", str(carol_file), "--json"))
+    refused = watcher("finalize", carol_file, "--json", check=False)
+    assert refused.returncode != 0
+
+    dad_file = tmp_path / "dad.psbt"
+    dad = json.loads(vaults[3].sign(locked, args=("--full", "--out", str(dad_file), "--json")).stdout)
+    assert dad["verdict"] == "signed" and dad["signed_inputs"] == [0]
+    sigs = tap_fields(dad_file.read_bytes())[0]["script_sigs"]
+    assert len(sigs) == 1  # Dad's key is in the heir's leaf only
+    heir = watcher.json("finalize", dad_file, "--out", tmp_path / "heir.psbt")
+    heir_tx = Transaction.parse(bytes.fromhex(heir["transaction"]))
+    assert heir_tx.vin[0].sequence == 10
+    heir_items = heir_tx.vin[0].witness.items
+    assert len(heir_items) == 3 and len(heir_items[0]) == 64 and heir_items[1].endswith(bytes([0xAD, 0x5A, 0xB2]))
+    early = node.cli("testmempoolaccept", [heir["transaction"]])[0]
+    assert not early["allowed"] and "non-BIP68-final" in early["reject-reason"], early
+    node.mine(8)  # the coin now has 9 confirmations: still too young
+    assert not node.cli("testmempoolaccept", [heir["transaction"]])[0]["allowed"]
+    node.mine(1)  # 10 confirmations
+    assert node.cli("testmempoolaccept", [heir["transaction"]])[0]["allowed"]
+    heir_txid = node.cli("sendrawtransaction", heir["transaction"])
+    node.mine(1)
+    assert outside_holds(node, heir_to) == [(heir_txid, 50_000)]
