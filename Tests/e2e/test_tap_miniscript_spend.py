@@ -82,6 +82,9 @@ def test_taproot_leaf_miniscript_primary_and_heir_paths_on_regtest(run, home, bi
     assert len(items) == 5 and sorted(len(i) for i in items[:3]) == [0, 64, 64]
     assert len(items[-1]) == 65  # control block: two leaves, one sibling hash
     assert node.cli("testmempoolaccept", [final["transaction"]])[0]["allowed"]
+    # The fee estimate counts the costliest leaf's witness: the fee rate paid is at least the one asked for.
+    vsize = node.cli("decoderawtransaction", final["transaction"])["vsize"]
+    assert 5 * vsize <= sent["fee"] <= 8 * vsize, (vsize, sent["fee"])
     txid = watcher("broadcast", bob_file).stdout.decode().strip()
     assert txid == sent["txid"]
     node.mine(1)

@@ -161,11 +161,17 @@ public struct MultisigWallet: Sendable, Equatable {
         }
     }
 
-    /// The cosigner keys, in descriptor order (for `tr`, the leaf's keys, not the internal key).
+    /// The cosigner keys, in descriptor order (for `tr`, the leaves' keys, each once, not the internal key).
     public var cosigners: [DescriptorKey] {
         get throws(MultisigError) {
             let expression = try descriptor.expression
-            if case .tr(_, let tree?) = expression { return tree.leaves.flatMap(\.keys) }
+            if case .tr(_, let tree?) = expression {
+                // A key in two leaves (an heir's key that is also a cosigner's) is one cosigner.
+                var seen: Set<String> = []
+                return tree.leaves.flatMap(\.keys).filter {
+                    seen.insert($0.string(includingPrivateKeys: false, xOnly: true)).inserted
+                }
+            }
             return expression.keys
         }
     }
