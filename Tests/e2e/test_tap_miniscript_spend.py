@@ -6,7 +6,8 @@ script path, finalized by the watcher and accepted by the node (libbitcoinkernel
 vault, finalized by the watcher with the leaf's satisfaction, refused by the node before the coin is 10 blocks old and
 accepted after. The watcher's `send` has no recovery option for taproot leaves yet: the test sets the input's
 nSequence in the unsigned PSBT (embit) before Dad signs. A cosigner's signature alone does not finalize the heir's
-leaf (control)."""
+leaf (control). A second wallet, `tr(H,and_v(v:multi_a(2,A,B,C),after(N)))`, is spent at height N: refused by the
+watcher's finalizer with nLockTime below N, by the node before the chain reaches N, accepted then."""
 
 from __future__ import annotations
 
@@ -123,3 +124,63 @@ def test_taproot_leaf_miniscript_primary_and_heir_paths_on_regtest(run, home, bi
     heir_txid = node.cli("sendrawtransaction", heir["transaction"])
     node.mine(1)
     assert outside_holds(node, heir_to) == [(heir_txid, 50_000)]
+
+
+def with_locktime(raw: bytes, locktime: int) -> bytes:
+    """The PSBT with the unsigned transaction's nLockTime set."""
+    psbt = PSBT.parse(raw)
+    psbt.locktime = locktime
+    return psbt.serialize()
+
+
+def test_taproot_leaf_multi_a_after_height_on_regtest(run, home, bin_dir, regtest_node, tmp_path):
+    """`tr(H,and_v(v:multi_a(2,A,B,C),after(N)))`: two vaults sign; with the watcher's own nLockTime (below N) the
+    watcher refuses to finalize and names the lock; with nLockTime N the node refuses the spend until the chain reaches
+    N, then accepts it."""
+    node = regtest_node
+    vaults = [Vault(bin_dir, home.env, home.root, name) for name in ("ann", "ben", "cat")]
+    keys = [v.export("wsh-multi") + "/<0;1>/*" for v in vaults]
+    node.send_to(outside_address(), 10_000)  # the faucet's first use mines its coins
+    node.mine(1)
+    lock = node.height() + 6
+    desc = f"tr({H},and_v(v:multi_a(2,{keys[0]},{keys[1]},{keys[2]}),after({lock})))"
+    for v in vaults[:2]:
+        register(v, desc, "locked")
+    assert embit_addresses(desc, 5) == bdk_addresses(desc, 5)
+    watcher = Watcher(run, node)
+    watcher("import", "-", "--name", "locked", "--network", "regtest", input=desc)
+    watcher("node", "set", f"electrum://127.0.0.1:{node.electrum_port}")
+    node.send_to(watcher.json("receive", "--new")["address"], 200_000)
+    node.mine(1)
+    watcher("sync")
+    outside = outside_address()
+    unsigned = tmp_path / "unsigned.psbt"
+    watcher.json("send", "--to", outside, "--amount", "60000sat", "--fee-rate", "5", "--out", unsigned)
+    assert PSBT.parse(unsigned.read_bytes()).locktime < lock  # the watcher's anti-fee-sniping height
+
+    def signed(source: bytes, name: str):
+        path = tmp_path / f"{name}.psbt"
+        path.write_bytes(source)
+        first, second = tmp_path / f"{name}-a.psbt", tmp_path / f"{name}-b.psbt"
+        vaults[0].sign(path, args=("--full", "--out", str(first), "--json"))
+        vaults[1].sign(first, args=("--full", "--out", str(second), "--json"))
+        return second
+
+    # Attack on the lock: the signatures are there but nLockTime is below N; the watcher names what is missing.
+    early = watcher("finalize", signed(unsigned.read_bytes(), "early"), "--json", check=False)
+    assert early.returncode == 2
+    assert f"after({lock})" in json.loads(early.stdout)["error"]["message"]
+
+    ready = signed(with_locktime(unsigned.read_bytes(), lock), "ready")
+    final = watcher.json("finalize", ready, "--out", tmp_path / "final.psbt")
+    tx = Transaction.parse(bytes.fromhex(final["transaction"]))
+    assert tx.locktime == lock and len(tx.vin[0].witness.items) == 5
+    while node.height() < lock - 1:
+        node.mine(1)
+    refused = node.cli("testmempoolaccept", [final["transaction"]])[0]
+    assert not refused["allowed"] and "non-final" in refused["reject-reason"], refused
+    node.mine(1)  # the tip is now N: a transaction with nLockTime N can be in the next block
+    assert node.cli("testmempoolaccept", [final["transaction"]])[0]["allowed"]
+    txid = node.cli("sendrawtransaction", final["transaction"])
+    node.mine(1)
+    assert outside_holds(node, outside) == [(txid, 60_000)]
