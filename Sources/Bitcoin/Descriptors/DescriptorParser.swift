@@ -196,7 +196,8 @@ struct DescriptorParser {
             position += 1
         }
         let descriptorFunctions = [
-            "pk", "multi_a", "sortedmulti_a", "sortedmulti", "musig", "pkh", "wpkh", "sh", "wsh", "combo", "tr", "rawtr",
+            "pk", "multi_a", "sortedmulti_a", "sortedmulti", "musig", "pkh", "wpkh", "sh", "wsh", "combo", "tr",
+            "rawtr",
             "raw", "addr",
         ]
         let plain = descriptorFunctions.contains(name) && position < text.count && text[position] == "("

@@ -54,9 +54,10 @@ public struct Miniscript: Sendable, CustomStringConvertible {
         self.analysis = analysis
     }
 
-    /// Parses miniscript text with descriptor key expressions (hex keys, xpubs with origins and `/<0;1>/*` steps),
-    /// then type-checks it; `offset` is added to error positions (the text's place in a descriptor). Under tapscript
-    /// keys may also be x-only (64 hex digits), `multi_a` replaces `multi`.
+    /// Parses miniscript text in `context`, then type-checks it.
+    ///
+    /// Keys are descriptor key expressions (hex keys, xpubs with origins and `/<0;1>/*` steps; under tapscript also
+    /// x-only, 64 hex digits); `offset` is added to error positions (the text's place in a descriptor).
     ///
     /// - Throws: `MiniscriptError` naming what is wrong and where.
     public init(string: String, offset: Int = 0, context: MiniscriptContext = .p2wsh) throws(MiniscriptError) {
@@ -154,9 +155,11 @@ struct MiniscriptParser {
     private var position = 0
     private var depth = 0
 
-    /// The deepest nesting of fragments and wrapper groups (`a:`, `sln:`) accepted: deeper text is refused before
-    /// the recursive steps (type check, script, satisfaction) could exhaust the stack. Bitcoin Core's deepest unit
-    /// test (1000 stack elements in tapscript) nests 1000 `and_b(…,a:…)` levels, 2000 here.
+    /// The deepest nesting of fragments and wrapper groups (`a:`, `sln:`) accepted.
+    ///
+    /// Deeper text is refused before the recursive steps (type check, script, satisfaction) could exhaust the stack.
+    /// Bitcoin Core's deepest unit test (1000 stack elements in tapscript) nests 1000 `and_b(…,a:…)` levels, 2000
+    /// here.
     static let maxDepth = 2100
 
     init(_ text: String, offset: Int, context: MiniscriptContext = .p2wsh) {

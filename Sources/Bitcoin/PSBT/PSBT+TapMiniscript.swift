@@ -111,9 +111,9 @@ extension PSBT {
                 continue
             }
             let witness = satisfied.witness(script: match.script, controlBlock: match.controlBlock)
-            if best == nil || witness.reduce(0, { $0 + $1.count }) < best!.reduce(0, { $0 + $1.count }) {
-                best = witness
-            }
+            let size = witness.reduce(0) { $0 + $1.count }
+            if let current = best, current.reduce(0, { $0 + $1.count }) <= size { continue }
+            best = witness
         }
         guard let best else {
             if !unmet.isEmpty {

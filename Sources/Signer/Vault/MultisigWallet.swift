@@ -23,9 +23,10 @@ public struct MultisigWallet: Sendable, Equatable {
     public let scriptType: String
     /// For `tr`: who can spend on the key path.
     public let taprootKeyPath: TaprootKeyPath?
-    /// For a `tr()` wallet with miniscript leaves (docs/miniscript.md, "Tapscript"): each leaf's policy in words, left
-    /// to right, keys named by their origin fingerprint. `threshold` is then 0 and `keyCount` the number of distinct
-    /// leaf keys.
+    /// For a `tr()` wallet with miniscript leaves: each leaf's policy in words, left to right.
+    ///
+    /// Keys are named by their origin fingerprint (docs/miniscript.md, "Tapscript"). `threshold` is then 0 and
+    /// `keyCount` the number of distinct leaf keys.
     public let tapLeafPolicies: [String]?
 
     /// Parses and checks a multisig descriptor.

@@ -10,15 +10,12 @@ import Testing
 /// are refused. (Addresses against BDK and embit: Tests/e2e/test_tap_miniscript_interop.py.)
 @Suite("tr() leaves as tapscript miniscript")
 struct TapMiniscriptDescriptorTests {
-    static func key(_ i: Int) -> String {
-        // swiftlint:disable:next force_try
-        try! PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0, count: 31) + [UInt8(i)])).publicKey
-            .compressed.hexString
-    }
+    static func key(_ i: Int) -> String { MiniscriptTapscriptVectorTests.publicKey(i) }
 
     @Test("pk and multi_a leaves stay descriptor leaves; a miniscript leaf is tapscript miniscript")
     func leafKinds() throws {
-        let text = "tr(\(Self.key(1)),{{pk(\(Self.key(2))),multi_a(2,\(Self.key(3)),\(Self.key(4)))},"
+        let text =
+            "tr(\(Self.key(1)),{{pk(\(Self.key(2))),multi_a(2,\(Self.key(3)),\(Self.key(4)))},"
             + "and_v(v:pk(\(Self.key(5))),older(10))})"
         let descriptor = try Descriptor(string: text)
         guard case .tr(_, let tree?) = descriptor.expression else {
