@@ -4,21 +4,25 @@ key) registered on the vaults (the policy shown in words per leaf), imported by 
 and embit's; the primary leaf spent with a watcher-built PSBT (BIP371 leaf fields) signed by Alice and Bob on the
 script path, finalized by the watcher and accepted by the node (libbitcoinkernel); the heir's leaf signed by Dad's
 vault, finalized by the watcher with the leaf's satisfaction, refused by the node before the coin is 10 blocks old and
-accepted after. The watcher's `send` has no recovery option for taproot leaves yet: the test sets the input's
+accepted after; BDK (rust-miniscript) finalizes the PSBT Dad's vault signed to the same transaction, and signs the
+heir's leaf itself (Dad's xprv) for the watcher to finalize to the same txid. The watcher's `send` has no recovery option for taproot leaves yet: the test sets the input's
 nSequence in the unsigned PSBT (embit) before Dad signs. A cosigner's signature alone does not finalize the heir's
 leaf (control). A second wallet, `tr(H,and_v(v:multi_a(2,A,B,C),after(N)))`, is spent at height N: refused by the
 watcher's finalizer with nLockTime below N, by the node before the chain reaches N, accepted then."""
 
 from __future__ import annotations
 
+import base64
 import json
 
+import bdkpython as bdk
+from embit import bip32, bip39
 from embit.networks import NETWORKS
 from embit.psbt import PSBT
 from embit.transaction import Transaction
 from roundtrip_helpers import Watcher, outside_address, outside_holds
 from signer_psbt import Vault
-from test_taproot_multisig import bdk_addresses, embit_addresses, register, tap_fields
+from test_taproot_multisig import bdk_addresses, bdk_wallet, embit_addresses, register, tap_fields
 
 NET = NETWORKS["regtest"]
 H = "50929b74c1a04954b78b4b6035e97a5e078a5a0f28ec96d547bfee9ace803ac0"
@@ -115,6 +119,28 @@ def test_taproot_leaf_miniscript_primary_and_heir_paths_on_regtest(run, home, bi
     assert heir_tx.vin[0].sequence == 10
     heir_items = heir_tx.vin[0].witness.items
     assert len(heir_items) == 3 and len(heir_items[0]) == 64 and heir_items[1].endswith(bytes([0xAD, 0x5A, 0xB2]))
+    # BDK (rust-miniscript) finalizes the PSBT Dad's vault signed to the same transaction.
+    by_bdk = bdk.Psbt(base64.b64encode(dad_file.read_bytes()).decode()).finalize()
+    assert by_bdk.could_finalize, by_bdk.errors
+    assert bytes(by_bdk.psbt.extract_tx().serialize()).hex() == heir["transaction"]
+    # BDK signs the heir's leaf with Dad's xprv; the watcher finalizes that PSBT to the same txid.
+    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(vaults[3].mnemonic), version=NET["xprv"])
+    dad_xprv = root.derive("m/48h/1h/0h/2h").to_base58(NET["xprv"])
+    wallet = bdk_wallet(desc.replace(keys[3].split("]")[1], dad_xprv))
+    bdk_psbt = bdk.Psbt(base64.b64encode(locked.read_bytes()).decode())
+    options = bdk.SignOptions(
+        trust_witness_utxo=False,
+        assume_height=None,
+        allow_all_sighashes=False,
+        try_finalize=False,
+        sign_with_tap_internal_key=False,
+        allow_grinding=True,
+    )
+    wallet.sign(bdk_psbt, options)
+    bdk_file = tmp_path / "bdk-dad.psbt"
+    bdk_file.write_bytes(base64.b64decode(bdk_psbt.serialize()))
+    assert len(tap_fields(bdk_file.read_bytes())[0]["script_sigs"]) == 1, "BDK signed nothing"
+    assert watcher.json("finalize", bdk_file, "--out", tmp_path / "bdk-heir.psbt")["txid"] == heir["txid"]
     early = node.cli("testmempoolaccept", [heir["transaction"]])[0]
     assert not early["allowed"] and "non-BIP68-final" in early["reject-reason"], early
     node.mine(8)  # the coin now has 9 confirmations: still too young
