@@ -80,6 +80,8 @@ def test_taproot_leaf_miniscript_primary_and_heir_paths_on_regtest(run, home, bi
     alice_file, bob_file = tmp_path / "alice.psbt", tmp_path / "bob.psbt"
     alice = json.loads(vaults[0].sign(unsigned, args=("--full", "--out", str(alice_file), "--json")).stdout)
     assert alice["verdict"] == "signed" and alice["signed_inputs"] == [0]
+    # The change back to the registered tree (re-derived from the PSBT's BIP371 output fields) is change.
+    assert [o["change"] for o in alice["outputs"] if not o["external"]] == [True], alice["outputs"]
     bob = json.loads(vaults[1].sign(alice_file, args=("--full", "--out", str(bob_file), "--json")).stdout)
     assert bob["verdict"] == "signed"
     final = watcher.json("finalize", bob_file, "--out", tmp_path / "final.psbt")
