@@ -141,6 +141,8 @@ public final class Store: Sendable {
             if let unknown = applied.first(where: { !Self.migrationNames.contains($0) }) {
                 throw StoreError.newerSchema(unknown)
             }
+            // Up to date (the usual case): no write transaction at start-up.
+            guard applied.count < Self.migrationNames.count else { return }
             try Self.migrator.migrate(pool)
         } catch {
             throw Self.map(error)
