@@ -65,11 +65,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    /// The compact JSON text.
+    /// The compact JSON text (`JSONWriter`: keys sorted, integral numbers below 10^15 as integers).
     public func serialized() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return (try? Array(encoder.encode(self))) ?? Array("null".utf8)
+        var out: [UInt8] = []
+        JSONWriter.write(self, into: &out)
+        return out
     }
 
     public subscript(key: String) -> JSONValue? {

@@ -205,6 +205,28 @@ struct JSONParserTests {
         #expect(fromArray["id"]?.int == 7 && fromArray["result"]?.array?[1].double == 1.5)
     }
 
+    @Test("serializing: every y_ case survives parse → serialize → parse, and JSONSerialization reads our text alike")
+    func roundTrip() throws {
+        for name in try Self.cases("y_") {
+            let value = try JSONValue.parse(try Self.bytes(name))
+            let text = value.serialized()
+            #expect(try JSONValue.parse(text) == value, "\(name)")
+            let theirs = try JSONSerialization.jsonObject(with: Data(text), options: [.fragmentsAllowed])
+            #expect(Self.equal(value, theirs), "\(name)")
+        }
+    }
+
+    @Test("serializing: sorted keys, RFC 8259 escapes, integers as integers, a non-finite number as null")
+    func serializedForm() {
+        let value: JSONValue = .object([
+            "b": .array([.number(2), .number(-0.5), .number(1e20), .number(.infinity), .null, true]),
+            "a": .string("q\"s\\/\n\u{01}é"), "id": .number(7),
+        ])
+        #expect(
+            String(decoding: value.serialized(), as: UTF8.self)
+                == #"{"a":"q\"s\\/\n\u0001é","b":[2,-0.5,1e+20,null,null,true],"id":7}"#)
+    }
+
     /// JSONSerialization's value against ours: numbers by value, booleans as booleans.
     static func equal(_ ours: JSONValue, _ theirs: Any) -> Bool {
         switch ours {
