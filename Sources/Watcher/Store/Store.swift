@@ -26,6 +26,12 @@ public final class Store: Sendable {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // Up to 64 MB of page cache per connection instead of SQLite's 2 MB: a sync's batches insert under
+            // random keys (txids), and with the small cache every batch read B-tree pages back from the file, a
+            // cost that grew with the wallet (issue 19, growth; docs/benchmarks.md).
+            try db.execute(sql: "PRAGMA cache_size = -65536")
+        }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
