@@ -18,11 +18,11 @@ enum JSONWriter {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (i, key) in members.keys.sorted().enumerated() {
+            for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                string(key, into: &out)
+                string(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                write(members[key]!, into: &out)
+                write(member.value, into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

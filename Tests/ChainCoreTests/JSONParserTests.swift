@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ChainCore
-import TestSupport
 
 /// The strict JSON parser that reads every server answer, against nst/JSONTestSuite's parsing cases
 /// (Tests/Vectors/json/, copied byte for byte) and against Foundation's two parsers.
@@ -140,7 +140,8 @@ struct JSONParserTests {
     @Test("nesting: 64 levels accepted, 65 refused (arrays and objects)")
     func depthLimit() {
         let deepest = JSONValue.maxDepth
-        #expect(Self.accepts(Array((String(repeating: "[", count: deepest) + String(repeating: "]", count: deepest)).utf8)))
+        #expect(
+            Self.accepts(Array((String(repeating: "[", count: deepest) + String(repeating: "]", count: deepest)).utf8)))
         #expect(
             !Self.accepts(
                 Array((String(repeating: "[", count: deepest + 1) + String(repeating: "]", count: deepest + 1)).utf8)))
@@ -165,7 +166,9 @@ struct JSONParserTests {
             #expect(value.double == expected, "\(text)")
             #expect(value.double?.sign == expected.sign, "\(text)")
         }
-        for text in ["1e309", "-1e309", "01", "-01", "1.", ".1", "+1", "1e", "1e+", "-", "0x10", "1 2", "Infinity", "NaN"] {
+        for text in [
+            "1e309", "-1e309", "01", "-01", "1.", ".1", "+1", "1e", "1e+", "-", "0x10", "1 2", "Infinity", "NaN",
+        ] {
             #expect(!Self.accepts(Array(text.utf8)), "\(text)")
         }
     }
@@ -193,7 +196,9 @@ struct JSONParserTests {
         #expect(try JSONValue.parse(Array(#"{"a":1,"b":2,"a":3}"#.utf8)) == ["a": 1, "b": 2].json)
         #expect(!Self.accepts(Array(#"{1:2}"#.utf8)))
         #expect(!Self.accepts(Array(#"{"a" 1}"#.utf8)))
-        #expect(try JSONValue.parse(Array(" \t\r\n{ \"a\" : [ true , false , null ] } \n".utf8))["a"] == JSONValue.array([true, false, .null]))
+        #expect(
+            try JSONValue.parse(Array(" \t\r\n{ \"a\" : [ true , false , null ] } \n".utf8))["a"]
+                == JSONValue.array([true, false, .null]))
     }
 
     @Test("any contiguous or non-contiguous collection of bytes parses alike")
