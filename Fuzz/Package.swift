@@ -58,7 +58,7 @@ let package = Package(
     ]
         + [
             "FuzzPSBT", "FuzzUR", "FuzzBBQr", "FuzzPNG", "FuzzRLP", "FuzzEIP4527", "FuzzTypedData", "FuzzElectrum",
-            "FuzzEsplora", "FuzzCore", "FuzzChance",
+            "FuzzEsplora", "FuzzCore", "FuzzChance", "FuzzJSON",
         ].map { name in
             .executableTarget(
                 name: name,

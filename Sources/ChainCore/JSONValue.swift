@@ -43,23 +43,33 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    /// Parses JSON text.
+    /// How deep arrays and objects may nest in a text `parse` accepts.
+    public static let maxDepth = 64
+
+    /// Parses UTF-8 JSON text, strictly (RFC 8259; `JSONParser` lists what is refused).
     ///
     /// - Throws: `ChainError.protocolViolation` when it is not JSON.
     public static func parse(_ bytes: some Collection<UInt8>) throws(ChainError) -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-        } catch {
+        let result =
+            bytes.withContiguousStorageIfAvailable { buffer in
+                Result { () throws(JSONParser.Failure) in try JSONParser.parse(buffer) }
+            }
+            ?? Array(bytes).withUnsafeBufferPointer { buffer in
+                Result { () throws(JSONParser.Failure) in try JSONParser.parse(buffer) }
+            }
+        switch result {
+        case .success(let value): return value
+        case .failure(let failure):
             let preview = String(decoding: bytes.prefix(120), as: UTF8.self)
-            throw .protocolViolation("not JSON: \(preview)")
+            throw .protocolViolation("not JSON (\(failure.reason) at byte \(failure.offset)): \(preview)")
         }
     }
 
-    /// The compact JSON text.
+    /// The compact JSON text (`JSONWriter`: keys sorted, integral numbers below 10^15 as integers).
     public func serialized() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return (try? Array(encoder.encode(self))) ?? Array("null".utf8)
+        var out: [UInt8] = []
+        JSONWriter.write(self, into: &out)
+        return out
     }
 
     public subscript(key: String) -> JSONValue? {

@@ -10,5 +10,6 @@ public enum FuzzTargets {
         "FuzzPSBT": psbt, "FuzzUR": ur, "FuzzBBQr": bbqr, "FuzzPNG": png,
         "FuzzElectrum": electrum, "FuzzEsplora": esplora, "FuzzCore": core,
         "FuzzRLP": rlp, "FuzzEIP4527": eip4527, "FuzzTypedData": typedData, "FuzzChance": chance,
+        "FuzzJSON": json,
     ]
 }

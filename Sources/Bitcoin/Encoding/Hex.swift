@@ -35,6 +35,9 @@ extension ArraySlice where Element == UInt8 {
 public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
+    /// The lower-case hex digit of a nibble (0–15).
+    @inline(__always) static func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
+
     /// Lower-case hex text of `bytes`.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []

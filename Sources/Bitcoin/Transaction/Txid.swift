@@ -26,7 +26,16 @@ public struct Txid: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The displayed hex form: the bytes reversed.
-    public var hexString: String { bytes.reversed().hexString }
+    public var hexString: String {
+        // Straight into the string's storage, the bytes reversed (the sync's and the store's hot path).
+        String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
+            for (i, byte) in bytes.reversed().enumerated() {
+                out[2 * i] = Hex.digit(byte >> 4)
+                out[2 * i + 1] = Hex.digit(byte & 0x0F)
+            }
+            return 2 * bytes.count
+        }
+    }
     /// The displayed hex form.
     public var description: String { hexString }
 }
@@ -49,7 +58,16 @@ public struct Wtxid: Hashable, Sendable, CustomStringConvertible {
     init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
     /// The displayed hex form: the bytes reversed.
-    public var hexString: String { bytes.reversed().hexString }
+    public var hexString: String {
+        // Straight into the string's storage, the bytes reversed (the sync's and the store's hot path).
+        String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
+            for (i, byte) in bytes.reversed().enumerated() {
+                out[2 * i] = Hex.digit(byte >> 4)
+                out[2 * i + 1] = Hex.digit(byte & 0x0F)
+            }
+            return 2 * bytes.count
+        }
+    }
     /// The displayed hex form.
     public var description: String { hexString }
 }

@@ -139,12 +139,14 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
         // What the wallet does not have yet: raw transactions (each checked against the txid asked for), merkle
         // proofs of confirmations not verified at that height, and the headers those need (the proof's block and
         // its predecessor), in contiguous ranges.
-        let missing = needed.keys.filter { request.known[$0] == nil }.sorted { $0.hexString < $1.hexString }
-        let toProve = needed.compactMap { txid, height -> (Txid, Int)? in
-            guard let height else { return nil }
+        // In txid order (each txid's hex once, not twice per comparison: 6% of a 20,000-transaction sync's CPU).
+        let hexes = needed.keys.map { ($0, $0.hexString) }
+        let missing = hexes.filter { request.known[$0.0] == nil }.sorted { $0.1 < $1.1 }.map(\.0)
+        let toProve = hexes.compactMap { txid, hex -> (Txid, Int, String)? in
+            guard let height = needed[txid] ?? nil else { return nil }
             if let known = request.known[txid] ?? nil, known.height == height, known.verified { return nil }
-            return (txid, height)
-        }.sorted { $0.0.hexString < $1.0.hexString }
+            return (txid, height, hex)
+        }.sorted { $0.2 < $1.2 }.map { ($0.0, $0.1) }
         var heights: Set<Int> = []
         for (_, height) in toProve {
             heights.insert(height)

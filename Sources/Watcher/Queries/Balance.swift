@@ -128,15 +128,17 @@ extension Store {
                     verified: record.anchor?.verified ?? false, received: received, sent: sent, fee: fee,
                     firstSeen: record.firstSeen))
         }
-        return items.sorted { a, b in
-            switch (a.height, b.height) {
+        // Each txid's hex once, not twice per comparison (issue 19: 20,000 items).
+        let keyed = items.map { (item: $0, hex: $0.txid.hexString) }
+        return keyed.sorted { a, b in
+            switch (a.item.height, b.item.height) {
             case (nil, nil):
-                return a.firstSeen > b.firstSeen || (a.firstSeen == b.firstSeen && a.txid.hexString < b.txid.hexString)
+                return a.item.firstSeen > b.item.firstSeen || (a.item.firstSeen == b.item.firstSeen && a.hex < b.hex)
             case (nil, _): return true
             case (_, nil): return false
-            case (let x?, let y?): return x > y || (x == y && a.txid.hexString < b.txid.hexString)
+            case (let x?, let y?): return x > y || (x == y && a.hex < b.hex)
             }
-        }
+        }.map(\.item)
     }
 
     /// The address to hand out next on `keychain`, deriving it when needed: the lowest one above the last used, or with
@@ -149,18 +151,38 @@ extension Store {
     {
         let walletID = try wallet.requireID()
         let account = try Account(record: wallet)
-        let known = try addresses(walletID: walletID).filter { $0.keychain == keychain }
-        let revealed = fresh ? (try revealedIndexes(walletID: walletID)[keychain] ?? -1) : -1
-        let lastUsed = known.filter(\.used).map(\.index).max() ?? -1
         guard account.isRanged(keychain) else {
             do { return try account.derive(keychain, index: 0) } catch { throw .corrupt("\(error)") }
         }
-        var index = max(lastUsed + 1, revealed + 1)
-        if !fresh, let firstUnused = known.filter({ !$0.used && $0.index > lastUsed }).map(\.index).min() {
-            index = firstUnused
+        let revealed = fresh ? (try revealedIndexes(walletID: walletID)[keychain] ?? -1) : -1
+        // Two indexed queries instead of every derived address read and built (issue 19: `send` as a process).
+        let (lastUsed, firstUnused, stored): (Int, Int?, AddressRecord?) = try read { db in
+            let lastUsed =
+                try Int.fetchOne(
+                    db, sql: "SELECT MAX(idx) FROM address WHERE wallet_id = ? AND keychain = ? AND used = 1",
+                    arguments: [walletID, keychain.rawValue]) ?? -1
+            let firstUnused =
+                fresh
+                ? nil
+                : try Int.fetchOne(
+                    db,
+                    sql: "SELECT MIN(idx) FROM address WHERE wallet_id = ? AND keychain = ? AND used = 0 AND idx > ?",
+                    arguments: [walletID, keychain.rawValue, lastUsed])
+            let index = firstUnused ?? max(lastUsed + 1, revealed + 1)
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT script, address, used FROM address WHERE wallet_id = ? AND keychain = ? AND idx = ?",
+                arguments: [walletID, keychain.rawValue, index])
+            let stored = row.map { row in
+                let script: Data = row[0]
+                return AddressRecord(
+                    keychain: keychain, index: index, script: Script(Array(script)), address: row[1], used: row[2])
+            }
+            return (lastUsed, firstUnused, stored)
         }
+        let index = firstUnused ?? max(lastUsed + 1, revealed + 1)
         let record: AddressRecord
-        if let stored = known.first(where: { $0.index == index }) {
+        if let stored {
             record = stored
         } else {
             do { record = try account.derive(keychain, index: index) } catch { throw .corrupt("\(error)") }

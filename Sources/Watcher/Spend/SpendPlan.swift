@@ -76,7 +76,8 @@ public enum SpendError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct SpendPlanner: Sendable {
     let store: Store
     let wallet: WalletRecord
-    let account: Account
+    /// The wallet's account (its descriptors parsed).
+    public let account: Account
 
     public init(store: Store, wallet: WalletRecord) throws(StoreError) {
         self.store = store
@@ -157,16 +158,17 @@ public struct SpendPlanner: Sendable {
             if let amount = recipient.amount, amount.sats < 546 { throw .dust(amount.btcString + " BTC") }
         }
         let walletID: Int64
-        let utxos: [UTXORecord]
+        let coins: [CoinRecord]
         let tip: BlockTip?
         do {
             walletID = try wallet.requireID()
-            utxos = try store.utxos(walletID: walletID)
+            // Selection reads the value columns only; the chosen coins' rows and previous transactions come after.
+            coins = try store.coins(walletID: walletID)
             tip = try store.syncedTip(walletID: walletID)
         } catch {
             throw .store(error)
         }
-        var spendable = utxos.filter { utxo in
+        var spendable = coins.filter { utxo in
             guard !utxo.frozen || only?.contains(utxo.outpoint) == true else { return false }
             guard utxo.isCoinbase, let height = utxo.height, let tip else {
                 return !utxo.isCoinbase || utxo.height != nil
@@ -174,7 +176,7 @@ public struct SpendPlanner: Sendable {
             return tip.height - height + 1 >= Balance.coinbaseMaturity
         }
         if let only {
-            var chosen: [UTXORecord] = []
+            var chosen: [CoinRecord] = []
             for outpoint in only {
                 guard let utxo = spendable.first(where: { $0.outpoint == outpoint }) else {
                     throw .unknownUTXO(outpoint.description)
@@ -232,13 +234,14 @@ public struct SpendPlanner: Sendable {
         // Only the chosen coins' previous transactions are read and parsed (issue 19: `send` over 10,000 UTXOs
         // parsed all 5,000 of the wallet's transactions first).
         let transactions: [Txid: Transaction]
+        let byOutpoint: [OutPoint: UTXORecord]
         do {
             transactions = try store.transactions(
                 walletID: walletID, txids: Set(result.selected.map(\.outpoint.txid)))
+            byOutpoint = try store.utxos(walletID: walletID, outpoints: result.selected.map(\.outpoint))
         } catch {
             throw .store(error)
         }
-        let byOutpoint = Dictionary(spendable.map { ($0.outpoint, $0) }, uniquingKeysWith: { a, _ in a })
         var inputs: [PlannedInput] = []
         var sequence: SequenceNumber = rbf ? .replaceByFee : .lockTimeEnabled
         // A timelocked policy path (send --recovery): nSequence is the older() value (BIP68; it also signals RBF).

@@ -46,6 +46,17 @@ public struct UTXORecord: Sendable, Equatable {
     public var frozen: Bool
 }
 
+/// What coin selection needs of an unspent output: no script, no derivation (`Store.coins(walletID:)`).
+public struct CoinRecord: Sendable, Equatable {
+    public var outpoint: OutPoint
+    public var value: Amount
+    /// Its block height, nil while unconfirmed.
+    public var height: Int?
+    public var isCoinbase: Bool
+    /// Marked unspendable by the user (BIP329 `spendable: false`).
+    public var frozen: Bool
+}
+
 extension Store {
     /// The derived addresses of a wallet, by keychain and index.
     public func addresses(walletID: Int64) throws(StoreError) -> [AddressRecord] {
@@ -119,30 +130,88 @@ extension Store {
     /// The unspent outputs of a wallet.
     public func utxos(walletID: Int64) throws(StoreError) -> [UTXORecord] {
         try read { db in
-            let frozen = Set(
-                try String.fetchAll(
-                    db, sql: "SELECT ref FROM label WHERE wallet_id = ? AND type = 'output' AND spendable = 0",
-                    arguments: [walletID]))
+            let frozen = try Self.frozenRefs(db, walletID: walletID)
             return try Row.fetchAll(
                 db,
                 sql: """
                     SELECT txid, vout, value, script, keychain, idx, height, coinbase FROM utxo WHERE wallet_id = ?
                     ORDER BY height IS NULL, height, txid, vout
                     """, arguments: [walletID]
-            ).map { row in
-                let txidText: String = row["txid"]
-                let value: Int64 = row["value"]
-                let script: Data = row["script"]
-                guard let txid = try? Txid(hex: txidText), let amount = try? Amount(sats: UInt64(max(0, value))),
-                    let keychain = Keychain(rawValue: row["keychain"])
-                else { throw StoreError.corrupt("utxo \(txidText)") }
-                let vout: Int = row["vout"]
-                return UTXORecord(
-                    outpoint: OutPoint(txid: txid, vout: UInt32(vout)), value: amount, script: Script(Array(script)),
-                    keychain: keychain, index: row["idx"], height: row["height"], isCoinbase: row["coinbase"],
-                    frozen: frozen.contains("\(txidText):\(vout)"))
-            }
+            ).map { row in try Self.utxo(row, frozen: frozen) }
         }
+    }
+
+    /// The unspent outputs of a wallet at `outpoints` (those it holds; the others are left out), read through the
+    /// table's primary key: a spend reads the scripts and derivations of the coins it chose only.
+    public func utxos(walletID: Int64, outpoints: [OutPoint]) throws(StoreError) -> [OutPoint: UTXORecord] {
+        try read { db in
+            let frozen = try Self.frozenRefs(db, walletID: walletID)
+            var found: [OutPoint: UTXORecord] = [:]
+            for outpoint in outpoints {
+                guard
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: """
+                            SELECT txid, vout, value, script, keychain, idx, height, coinbase FROM utxo
+                            WHERE wallet_id = ? AND txid = ? AND vout = ?
+                            """, arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
+                else { continue }
+                found[outpoint] = try Self.utxo(row, frozen: frozen)
+            }
+            return found
+        }
+    }
+
+    /// What coin selection needs of every unspent output of a wallet (outpoint, value, height, coinbase, frozen),
+    /// in the order of `utxos(walletID:)`, without the script and derivation columns (issue 19: `send` over
+    /// 10,000 UTXOs read and built every row whole).
+    public func coins(walletID: Int64) throws(StoreError) -> [CoinRecord] {
+        try read { db in
+            let frozen = try Self.frozenRefs(db, walletID: walletID)
+            var coins: [CoinRecord] = []
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT txid, vout, value, height, coinbase FROM utxo WHERE wallet_id = ?
+                    ORDER BY height IS NULL, height, txid, vout
+                    """, arguments: [walletID])
+            while let row = try rows.next() {
+                let txidText: String = row[0]
+                let vout: Int = row[1]
+                let value: Int64 = row[2]
+                guard let txid = try? Txid(hex: txidText), let amount = try? Amount(sats: UInt64(max(0, value))),
+                    let index = UInt32(exactly: vout)
+                else { throw StoreError.corrupt("utxo \(txidText)") }
+                coins.append(
+                    CoinRecord(
+                        outpoint: OutPoint(txid: txid, vout: index), value: amount, height: row[3],
+                        isCoinbase: row[4], frozen: !frozen.isEmpty && frozen.contains("\(txidText):\(vout)")))
+            }
+            return coins
+        }
+    }
+
+    /// The `TXID:VOUT` references of a wallet's frozen outputs (BIP329 `spendable: false`).
+    static func frozenRefs(_ db: Database, walletID: Int64) throws -> Set<String> {
+        Set(
+            try String.fetchAll(
+                db, sql: "SELECT ref FROM label WHERE wallet_id = ? AND type = 'output' AND spendable = 0",
+                arguments: [walletID]))
+    }
+
+    /// A `utxo` row (txid, vout, value, script, keychain, idx, height, coinbase) as a record.
+    static func utxo(_ row: Row, frozen: Set<String>) throws -> UTXORecord {
+        let txidText: String = row[0]
+        let vout: Int = row[1]
+        let value: Int64 = row[2]
+        let script: Data = row[3]
+        guard let txid = try? Txid(hex: txidText), let amount = try? Amount(sats: UInt64(max(0, value))),
+            let keychain = Keychain(rawValue: row[4]), let index = UInt32(exactly: vout)
+        else { throw StoreError.corrupt("utxo \(txidText)") }
+        return UTXORecord(
+            outpoint: OutPoint(txid: txid, vout: index), value: amount, script: Script(Array(script)),
+            keychain: keychain, index: row[5], height: row[6], isCoinbase: row[7],
+            frozen: !frozen.isEmpty && frozen.contains("\(txidText):\(vout)"))
     }
 
     /// The tip of the last completed sync.

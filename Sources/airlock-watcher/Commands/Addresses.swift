@@ -7,6 +7,7 @@ import Watcher
 /// `airlock-watcher addresses`.
 struct Addresses: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "addresses",
         abstract: "List the derived addresses with their use.",
         discussion: "Examples:\n  airlock-watcher addresses\n  airlock-watcher addresses --change --json")
 

@@ -40,6 +40,7 @@ struct BackupCommand: AsyncParsableCommand {
 /// `airlock-watcher restore FILE [--force]`.
 struct Restore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "restore",
         abstract: "Restore a backup into the data directory; refuses to replace existing data without --force.",
         discussion:
             "Example:\n  airlock-watcher --data-dir ~/new restore watcher-backup.json && airlock-watcher --data-dir ~/new sync"
@@ -80,6 +81,7 @@ struct Restore: AsyncParsableCommand {
 /// `airlock-watcher wallets [list] | delete NAME`.
 struct Wallets: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "wallets",
         abstract: "List the imported wallets, or delete one.",
         discussion: "Examples:\n  airlock-watcher wallets --json\n  airlock-watcher wallets delete old-savings",
         subcommands: [WalletsList.self, WalletsDelete.self], defaultSubcommand: WalletsList.self)

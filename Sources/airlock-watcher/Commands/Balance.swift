@@ -6,6 +6,7 @@ import Watcher
 /// `airlock-watcher balance`.
 struct Balance: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "balance",
         abstract: "Show the balance as of the last sync: confirmed, unconfirmed, immature.",
         discussion: """
             --json gives sats: {"confirmed", "unconfirmed", "immature", "frozen", "total", "height"}.

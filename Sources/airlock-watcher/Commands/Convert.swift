@@ -9,6 +9,7 @@ import Watcher
 /// wallet (issue 18 item 6; docs/watcher.md "convert").
 struct Convert: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Re-encode a PSBT or account between UR, BBQr, base64, hex and binary, files and QR frames.",
         discussion: """
             Reads what any IN holds (a file of binary, base64, hex or UR/BBQr part lines, - for stdin, PNG, JPEG or \

@@ -7,6 +7,7 @@ import Watcher
 /// `airlock-watcher history`.
 struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "List the wallet's transactions, newest first.",
         discussion: "Examples:\n  airlock-watcher history\n  airlock-watcher history --json")
 

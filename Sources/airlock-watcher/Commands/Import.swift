@@ -8,6 +8,7 @@ import Watcher
 /// `airlock-watcher import IN [--name NAME]`.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Import an account: a descriptor, two descriptors, an xpub with origin, or a signer's JSON export.",
         discussion: """
             IN is a file, - for stdin, or PNG images of QR codes (one code, a sheet, or animated frames; UR \

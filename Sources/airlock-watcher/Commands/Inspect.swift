@@ -7,6 +7,7 @@ import Watcher
 /// `airlock-watcher inspect IN`: the signer's PSBT decoding, plus what the wallet knows of it.
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "Decode a PSBT (file, '-', or QR PNGs) and show what the wallet knows of it.",
         discussion: """
             Shows what airlock-signer inspect shows (transaction id, inputs, outputs with addresses and amounts, \

@@ -6,6 +6,7 @@ import Watcher
 /// `airlock-watcher labels export|import FILE` (BIP329).
 struct Labels: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "labels",
         abstract: "Export or import labels as BIP329 JSON Lines.",
         discussion: """
             Examples:
@@ -16,6 +17,7 @@ struct Labels: AsyncParsableCommand {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the wallet's labels as BIP329 JSON Lines ('-' for stdout).",
             discussion: "Example:\n  airlock-watcher labels export labels.jsonl")
         @OptionGroup var global: GlobalOptions

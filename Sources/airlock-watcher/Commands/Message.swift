@@ -5,6 +5,7 @@ extension AirlockWatcher {
     /// `airlock-watcher message verify`: check a message signature (no wallet or node needed).
     struct Message: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "message",
             abstract: "Verify message signatures (BIP322 simple/full/proof of funds, legacy signmessage).",
             discussion: """
                 Examples:
@@ -14,6 +15,7 @@ extension AirlockWatcher {
 
         struct Verify: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "verify",
                 abstract: "Verify a BIP322 (smp/ful/pof) or legacy signmessage signature for an address.",
                 discussion: """
                     Uses no wallet and no node: a proof-of-funds signature is checked for its scripts only, not \

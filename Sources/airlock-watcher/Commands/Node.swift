@@ -9,6 +9,7 @@ import Watcher
 /// `airlock-watcher node set|show|test`.
 struct Node: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "node",
         abstract: "Choose and check the node the watcher syncs from.",
         discussion: """
             Examples:
@@ -20,6 +21,7 @@ struct Node: AsyncParsableCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set the node URL.",
             discussion: """
                 electrum://host:port            Electrum server over TCP
@@ -76,6 +78,7 @@ struct Node: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show the node URL (without credentials).",
             discussion: """
                 Examples:
@@ -104,6 +107,7 @@ struct Node: AsyncParsableCommand {
 
     struct Test: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "test",
             abstract: "Connect to the node and show its tip.",
             discussion: """
                 Exits 5 when the node cannot be reached or answers with an error.

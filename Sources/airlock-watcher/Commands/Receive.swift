@@ -8,6 +8,7 @@ import Watcher
 /// `airlock-watcher receive [--qr PNG]`.
 struct Receive: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "receive",
         abstract: "Show the next unused receive address, and its BIP21 URI as a QR code.",
         discussion: """
             Without --new, the same address is shown until a sync sees it used.

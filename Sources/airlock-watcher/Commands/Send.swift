@@ -10,6 +10,7 @@ import Watcher
 /// PSBT, which it also keeps in the data directory to combine with the signer's (possibly trimmed) answer.
 struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "send",
         abstract: "Build an unsigned transaction paying one or more addresses.",
         discussion: """
             AMT is 0.001btc, 100000sat, or a plain number of BTC. Coins are chosen by branch and bound (no change \
@@ -139,7 +140,8 @@ struct Send: AsyncParsableCommand {
                 path = try PolicyPath.recovery(of: miniscript, fingerprints: fingerprints)
             }
             var generator = SystemRandomNumberGenerator()
-            let plan = try SpendPlanner(store: context.store, wallet: wallet).plan(
+            let planner = try SpendPlanner(store: context.store, wallet: wallet)
+            let plan = try planner.plan(
                 recipients: parsed, feeRate: rate, only: only, rbf: !noRbf, path: path, using: &generator)
             let validity = try path.map { try recoveryValidity($0, plan: plan, context: context, wallet: wallet) }
             let tx = plan.transaction
@@ -147,12 +149,11 @@ struct Send: AsyncParsableCommand {
                 try showPlan(plan, network: wallet.network)
                 return
             }
-            let account = try Account(record: wallet)
-            let psbt = try plan.psbt(account: account)
+            let psbt = try plan.psbt(account: planner.account)
             try PSBTArchive(store: context.store).save(psbt)
             let written = try PSBTFiles.write(
                 psbt, options: output, json: global.json, preferredFormat: PSBTFiles.requestFormat)
-            let inputVSize = try SpendPlanner(store: context.store, wallet: wallet).inputVSize
+            let inputVSize = planner.inputVSize
             let vsize = tx.vsize + plan.inputs.count * (inputVSize - 41)
             let changeScripts: Set<Script> = plan.change.map { [plan.outputs[$0.position].scriptPubKey] } ?? []
             let summary = PSBTFiles.summary(

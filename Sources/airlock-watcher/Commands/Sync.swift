@@ -8,6 +8,7 @@ import Watcher
 /// `airlock-watcher sync`.
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Discover addresses to the gap limit and fetch their history from the node.",
         discussion: """
             Each batch of addresses is committed on its own, so an interrupted sync is safe to run again. \

@@ -7,6 +7,7 @@ import Watcher
 /// `airlock-watcher utxos [list] | freeze | unfreeze`.
 struct Utxos: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "utxos",
         abstract: "List unspent outputs; freeze or unfreeze them (coin control).",
         discussion: """
             Examples:
@@ -21,6 +22,7 @@ extension Utxos {
     /// `utxos freeze OUTPOINT…`.
     struct Freeze: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "freeze",
             abstract: "Freeze coins: send never selects them unless named with --utxo.",
             discussion: """
                 Stored as BIP329 output labels with "spendable": false, so labels export/import carries them.
@@ -40,6 +42,7 @@ extension Utxos {
     /// `utxos unfreeze OUTPOINT…`.
     struct Unfreeze: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "unfreeze",
             abstract: "Unfreeze coins: send may select them again.",
             discussion: """
                 Examples:

@@ -3,6 +3,7 @@ import ArgumentParser
 /// `airlock-watcher eth …`: Ethereum accounts beside the Bitcoin wallets (docs/architecture.md section 10).
 struct Eth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "eth",
         abstract: "Ethereum accounts: balances and ERC-20 tokens, sends as EIP-4527 requests to the signer.",
         discussion: """
             The Ethereum node is set apart from the Bitcoin one: airlock-watcher node set eth+http://HOST:PORT. \

@@ -26,6 +26,7 @@ struct EthToken: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Follow a token: its symbol, name and decimals are read from the contract.",
             discussion: """
                 Examples:
@@ -57,6 +58,7 @@ struct EthToken: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the followed tokens with their balances as of the last sync.",
             discussion: """
                 Examples:
@@ -91,6 +93,7 @@ struct EthToken: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Stop following a token.",
             discussion: """
                 Examples:

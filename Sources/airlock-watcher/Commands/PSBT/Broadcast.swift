@@ -9,6 +9,7 @@ import Watcher
 /// `airlock-watcher broadcast IN …`: combine, finalize, extract and send a signed transaction.
 struct Broadcast: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "broadcast",
         abstract: "Send a signed PSBT (or raw transaction) to the node.",
         discussion: """
             IN is a file (PSBT in binary/base64/hex, or a raw transaction in hex), - for stdin, or PNG images (or \

@@ -8,6 +8,7 @@ import Watcher
 /// `bump --cpfp TXID --fee-rate N`: a child that pays for it.
 struct Bump: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bump",
         abstract: "Build a replacement (RBF) of an unconfirmed transaction, or a child paying for it (CPFP).",
         discussion: """
             The replacement spends the same coins and pays the same recipients; the extra fee comes out of the \

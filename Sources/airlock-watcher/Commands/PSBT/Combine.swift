@@ -8,6 +8,7 @@ import Watcher
 /// `airlock-watcher combine IN …`: the BIP174 Combiner over several signers' PSBTs.
 struct Combine: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "combine",
         abstract: "Merge the partial signatures of several PSBTs of the same transaction.",
         discussion: """
             Each IN is one PSBT: a file (binary, base64 or hex), - for stdin, one PNG (a single QR code or a sheet), \

@@ -7,6 +7,7 @@ import Watcher
 /// `airlock-watcher finalize IN`: the BIP174 Finalizer.
 struct Finalize: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "finalize",
         abstract: "Finalize a signed PSBT (final scriptSig and witness for every input).",
         discussion: """
             IN is a file, - for stdin, or PNG images of the PSBT's QR codes. A trimmed (signatures-only) PSBT is \
