@@ -140,3 +140,76 @@ extension GrayImage {
         return GrayImage(width: width, height: height, pixels: pixels.map { table[Int($0)] })
     }
 }
+
+extension GrayImage {
+    /// The image shrunk by an integer `factor`: each output pixel the mean of a `factor`×`factor` block (the last
+    /// row and column of blocks clipped to the image).
+    func reduced(by factor: Int) -> GrayImage {
+        precondition(factor >= 1, "reduction factor below 1")
+        let outWidth = max(1, (width + factor - 1) / factor)
+        let outHeight = max(1, (height + factor - 1) / factor)
+        var sums = [Int](repeating: 0, count: outWidth)
+        var out = [UInt8](repeating: 255, count: outWidth * outHeight)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for outY in 0..<outHeight {
+                    for index in sums.indices { sums[index] = 0 }
+                    let top = outY * factor
+                    let rows = min(factor, height - top)
+                    for y in top..<(top + rows) {
+                        let row = y * width
+                        for x in 0..<width { sums[x / factor] += Int(src[row + x]) }
+                    }
+                    for outX in 0..<outWidth {
+                        let count = rows * min(factor, width - outX * factor)
+                        dst[outY * outWidth + outX] = UInt8((sums[outX] + count / 2) / count)
+                    }
+                }
+            }
+        }
+        return GrayImage(width: outWidth, height: outHeight, pixels: out)
+    }
+
+    /// The smallest width of a dark or light run that recurs along a few rows and columns across the image, a cheap
+    /// estimate of the smallest QR module drawn in it; nil when the lines sampled show too little structure.
+    ///
+    /// Eight rows and eight columns at even spacing are thresholded at their own midpoint between darkest and
+    /// lightest (lines with a contrast under 64 are skipped) and cut into runs; the first and last run of a line
+    /// (the margins) are left out. The result is the shortest run length seen at least `minimumRepeats` times, so
+    /// one stray short run (a speck, an edge) does not count but a code's modules, text strokes or noise do.
+    func smallestRecurringRun(minimumRepeats: Int = 3) -> Int? {
+        guard width >= 16, height >= 16 else { return nil }
+        var counts: [Int: Int] = [:]
+        var runs = 0
+        func measure(_ line: [UInt8]) {
+            guard let low = line.min(), let high = line.max(), Int(high) - Int(low) >= 64 else { return }
+            let threshold = (Int(low) + Int(high)) / 2
+            var lengths: [Int] = []
+            var dark = Int(line[0]) < threshold
+            var length = 0
+            for sample in line {
+                let isDark = Int(sample) < threshold
+                if isDark == dark {
+                    length += 1
+                } else {
+                    lengths.append(length)
+                    dark = isDark
+                    length = 1
+                }
+            }
+            guard lengths.count >= 2 else { return }
+            for length in lengths.dropFirst() {
+                counts[length, default: 0] += 1
+                runs += 1
+            }
+        }
+        for step in 1...8 {
+            let y = height * step / 9
+            measure(Array(pixels[(y * width)..<(y * width + width)]))
+            let x = width * step / 9
+            measure((0..<height).map { pixels[$0 * width + x] })
+        }
+        guard runs >= 24 else { return nil }
+        return counts.filter { $0.value >= minimumRepeats }.keys.min()
+    }
+}

@@ -4,7 +4,9 @@ import Foundation
 /// of an animated GIF), zbar (QR only, binary mode) scans.
 ///
 /// The first pass scans every third row and column (zbar's density 3), which finds codes with modules of 2 px or
-/// more at a third of the cost of a full scan. When that yields no code, the reader scans every row and column, then
+/// more at a third of the cost of a full scan; when the smallest recurring run of dark or light pixels says the
+/// modules are at least 6 px, it scans the image reduced by an integer factor first (modules still 3 px or more) and
+/// the full-size image only if that finds nothing. When that yields no code, the reader scans every row and column, then
 /// retries on cleaned-up copies, cheapest first: upscaled ×2
 /// (small codes), downscaled by half (large photos), contrast-stretched, adaptively binarized, and blurred then
 /// binarized (noise, JPEG artifacts). It stops at the first pass that finds a code, unless `thorough` is set, in
@@ -100,7 +102,16 @@ public final class QRReader {
 
     /// Reads every QR code in a decoded gray image.
     func read(_ image: GrayImage) throws(QRImageError) -> [DecodedQRCode] {
-        var found = try fastScanner.scan(image)
+        try read(image, reduction: thorough ? nil : Self.reductionFactor(for: image))
+    }
+
+    /// Reads `image`, scanning it first reduced by `factor` when one is given (tests force a factor).
+    func read(_ image: GrayImage, reduction factor: Int?) throws(QRImageError) -> [DecodedQRCode] {
+        var found: [DecodedQRCode] = []
+        if let factor, factor >= 2 {
+            found = try fastScanner.scan(image.reduced(by: factor)).map { $0.scaled(by: Double(factor)) }
+        }
+        if found.isEmpty { found = try fastScanner.scan(image) }
         if found.isEmpty || thorough {
             let full = Pass(scale: 1) { $0 }
             for pass in [full] + Self.passes(for: image) {
@@ -111,6 +122,22 @@ public final class QRReader {
         }
         guard !found.isEmpty else { throw .noCodeFound(width: image.width, height: image.height) }
         return Self.readingOrder(found)
+    }
+
+    /// The smallest module, in pixels, a first pass needs after reducing the image (zbar at density 3 reads 2 px
+    /// modules; 3 leaves room for codes not aligned to the reduction's blocks).
+    static let reducedModulePixels = 3
+
+    /// The integer factor to shrink `image` by before the first pass, or nil to scan it at full size.
+    ///
+    /// zbar's cost grows with the pixels it scans, and a rendered frame (6 px modules by default) has many more
+    /// pixels than it needs: the fast pass first scans the image reduced so that its smallest recurring run (the
+    /// smallest module, or text and noise, which keep the factor small) stays at least `reducedModulePixels` wide.
+    /// When that pass finds nothing, the full-size passes run as before, so a wrong estimate costs time, not a code.
+    static func reductionFactor(for image: GrayImage) -> Int? {
+        guard let run = image.smallestRecurringRun() else { return nil }
+        let factor = min(8, run / reducedModulePixels)
+        return factor >= 2 ? factor : nil
     }
 
     /// A retry pass: how to make the cleaned-up image, and the factor mapping its pixels back to the original.
