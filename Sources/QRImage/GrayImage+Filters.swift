@@ -148,21 +148,33 @@ extension GrayImage {
         precondition(factor >= 1, "reduction factor below 1")
         let outWidth = max(1, (width + factor - 1) / factor)
         let outHeight = max(1, (height + factor - 1) / factor)
-        var sums = [Int](repeating: 0, count: outWidth)
+        let fullColumns = width / factor
+        var sums = [UInt32](repeating: 0, count: outWidth)
         var out = [UInt8](repeating: 255, count: outWidth * outHeight)
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                for outY in 0..<outHeight {
-                    for index in sums.indices { sums[index] = 0 }
-                    let top = outY * factor
-                    let rows = min(factor, height - top)
-                    for y in top..<(top + rows) {
-                        let row = y * width
-                        for x in 0..<width { sums[x / factor] += Int(src[row + x]) }
-                    }
-                    for outX in 0..<outWidth {
-                        let count = rows * min(factor, width - outX * factor)
-                        dst[outY * outWidth + outX] = UInt8((sums[outX] + count / 2) / count)
+                sums.withUnsafeMutableBufferPointer { sum in
+                    for outY in 0..<outHeight {
+                        sum.update(repeating: 0)
+                        let top = outY * factor
+                        let rows = min(factor, height - top)
+                        for y in top..<(top + rows) {
+                            var offset = y * width
+                            for outX in 0..<fullColumns {
+                                var total: UInt32 = 0
+                                for dx in 0..<factor { total &+= UInt32(src[offset &+ dx]) }
+                                sum[outX] &+= total
+                                offset &+= factor
+                            }
+                            if fullColumns < outWidth {
+                                for x in (fullColumns * factor)..<width { sum[fullColumns] &+= UInt32(src[y * width + x]) }
+                            }
+                        }
+                        let row = outY * outWidth
+                        for outX in 0..<outWidth {
+                            let count = UInt32(rows * min(factor, width - outX * factor))
+                            dst[row + outX] = UInt8((sum[outX] + count / 2) / count)
+                        }
                     }
                 }
             }

@@ -24,7 +24,7 @@ struct ReducedPassTests {
         let image = try code.image(moduleSize: 6, margin: 4)
         #expect(QRReader.reductionFactor(for: image) == 2)
         // The reduced image alone holds the code (so the pass, not the fallback, read it).
-        let reducedOnly = try ZBarScanner(density: 3).scan(image.reduced(by: 2))
+        let reducedOnly = try ZBarScanner(density: 2).scan(image.reduced(by: 2))
         #expect(reducedOnly.compactMap(\.text) == [text])
         let found = try QRReader().read(image)
         #expect(found.compactMap(\.text) == [text])
@@ -48,7 +48,7 @@ struct ReducedPassTests {
         let (text, code) = try Self.urCode(seed: 4)
         let image = try code.image(moduleSize: 3, margin: 4)
         // Attack on the shortcut: forced to shrink 3 px modules by 8, the reduced pass cannot read anything...
-        #expect(try ZBarScanner(density: 3).scan(image.reduced(by: 8)).isEmpty)
+        #expect(try ZBarScanner(density: 2).scan(image.reduced(by: 8)).isEmpty)
         // ...and the read falls back to full size instead of reporting no code.
         #expect(try QRReader().read(image, reduction: 8).compactMap(\.text) == [text])
         // Control: without a reduction, the same read.
