@@ -146,6 +146,7 @@ extension GrayImage {
     /// row and column of blocks clipped to the image).
     func reduced(by factor: Int) -> GrayImage {
         precondition(factor >= 1, "reduction factor below 1")
+        if factor == 2, width % 2 == 0, height % 2 == 0 { return reducedByTwo() }
         let outWidth = max(1, (width + factor - 1) / factor)
         let outHeight = max(1, (height + factor - 1) / factor)
         let fullColumns = width / factor
@@ -175,6 +176,29 @@ extension GrayImage {
                             let count = UInt32(rows * min(factor, width - outX * factor))
                             dst[row + outX] = UInt8((sum[outX] + count / 2) / count)
                         }
+                    }
+                }
+            }
+        }
+        return GrayImage(width: outWidth, height: outHeight, pixels: out)
+    }
+
+    /// `reduced(by: 2)` of an image with even sides: each output pixel the rounded mean of a 2×2 block.
+    private func reducedByTwo() -> GrayImage {
+        let outWidth = width / 2
+        let outHeight = height / 2
+        var out = [UInt8](repeating: 255, count: outWidth * outHeight)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                guard let source = src.baseAddress, let target = dst.baseAddress else { return }
+                for outY in 0..<outHeight {
+                    let top = source + 2 * outY * width
+                    let bottom = top + width
+                    let row = target + outY * outWidth
+                    for outX in 0..<outWidth {
+                        let x = 2 * outX
+                        let sum = UInt16(top[x]) &+ UInt16(top[x + 1]) &+ UInt16(bottom[x]) &+ UInt16(bottom[x + 1])
+                        row[outX] = UInt8(truncatingIfNeeded: (sum &+ 2) >> 2)
                     }
                 }
             }

@@ -55,18 +55,58 @@ struct ReducedPassTests {
         #expect(try QRReader().read(image, reduction: nil).compactMap(\.text) == [text])
     }
 
-    @Test("codes with 6 px and 2 px modules on one image are all found (the small modules keep it full size)")
+    static func canvas(_ images: [GrayImage]) -> GrayImage {
+        var canvas = GrayImage(
+            width: images.map(\.width).reduce(0, +), height: images.map(\.height).max() ?? 0, filledWith: 255)
+        var x = 0
+        for image in images {
+            canvas.draw(image, x: x, y: 0)
+            x += image.width
+        }
+        return canvas
+    }
+
+    @Test("codes with 6 px and 4 px modules on one image are all found (the small modules keep it full size)")
     func mixedModuleSizes() throws {
         let big = try Self.urCode(seed: 5)
         let small = try Self.urCode(seed: 6, payload: 120)
-        let left = try big.code.image(moduleSize: 6, margin: 4)
-        let right = try small.code.image(moduleSize: 2, margin: 4)
-        var canvas = GrayImage(width: left.width + right.width, height: max(left.height, right.height), filledWith: 255)
-        canvas.draw(left, x: 0, y: 0)
-        canvas.draw(right, x: left.width, y: 0)
+        let canvas = Self.canvas([
+            try big.code.image(moduleSize: 6, margin: 4), try small.code.image(moduleSize: 4, margin: 4),
+        ])
         #expect(QRReader.reductionFactor(for: canvas) == nil)
         let found = try QRReader().read(png: canvas.pngData())
         #expect(Set(found.compactMap(\.text)) == [big.text, small.text])
+    }
+
+    @Test("codes with 6 px and 9 px modules on one image are both read from the reduced image")
+    func mixedLargeModules() throws {
+        let first = try Self.urCode(seed: 8)
+        let second = try Self.urCode(seed: 9, payload: 120)
+        let canvas = Self.canvas([
+            try first.code.image(moduleSize: 6, margin: 4), try second.code.image(moduleSize: 9, margin: 4),
+        ])
+        #expect(QRReader.reductionFactor(for: canvas) == 2)
+        let reducedOnly = try ZBarScanner(density: 2).scan(canvas.reduced(by: 2))
+        #expect(Set(reducedOnly.compactMap(\.text)) == [first.text, second.text])
+        let found = try QRReader().read(png: canvas.pngData())
+        #expect(found.compactMap(\.text) == [first.text, second.text])
+    }
+
+    @Test("reducing by 2 an image with even sides gives the general reduction's pixels")
+    func reductionByTwo() {
+        var random = TestBytes(seed: 7)
+        let image = GrayImage(width: 36, height: 20, pixels: random.next(36 * 20))
+        let fast = image.reduced(by: 2)
+        #expect(fast.width == 18 && fast.height == 10)
+        // The general path (odd width) on the same pixels plus one column: the first 18 columns must agree.
+        var wider = GrayImage(width: 37, height: 20, filledWith: 0)
+        wider.draw(image, x: 0, y: 0)
+        let general = wider.reduced(by: 2)
+        for y in 0..<10 {
+            for x in 0..<18 { #expect(fast[x, y] == general[x, y]) }
+        }
+        let expected = (Int(image[0, 0]) + Int(image[1, 0]) + Int(image[0, 1]) + Int(image[1, 1]) + 2) / 4
+        #expect(Int(fast[0, 0]) == expected)
     }
 
     @Test("reducing averages each block and clips the last row and column of blocks")
