@@ -168,7 +168,9 @@ extension GrayImage {
                                 offset &+= factor
                             }
                             if fullColumns < outWidth {
-                                for x in (fullColumns * factor)..<width { sum[fullColumns] &+= UInt32(src[y * width + x]) }
+                                for x in (fullColumns * factor)..<width {
+                                    sum[fullColumns] &+= UInt32(src[y * width + x])
+                                }
                             }
                         }
                         let row = outY * outWidth

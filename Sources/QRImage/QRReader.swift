@@ -127,8 +127,9 @@ public final class QRReader {
         return Self.readingOrder(found)
     }
 
-    /// The smallest module, in pixels, the image keeps after the reduction; the reduced image is scanned at density
-    /// 2 (every other row and column). Measured on the benchmark's version-17 UR frames (6 px modules): reduced to
+    /// The smallest module, in pixels, the image keeps after the reduction.
+    ///
+    /// The reduced image is scanned at density 2 (every other row and column). Measured on the benchmark's version-17 UR frames (6 px modules): reduced to
     /// 3 px, zbar reads them at density 1 and 2 but not at 3; at 4 px, at all three.
     static let reducedModulePixels = 3
 
