@@ -86,6 +86,27 @@ struct XOnlyKeyReuseTests {
         for key in valid { #expect(try XOnlyPublicKey(serialized: key).bytes == key) }
     }
 
+    @Test("Compressed keys: an x off the curve is refused every time, valid keys parse to the same point every time")
+    func compressedKeysRemembered() throws {
+        let offCurve = try Self.offCurveKey()
+        for prefix: UInt8 in [0x02, 0x03] {
+            for _ in 0..<3 {
+                #expect(throws: KeyError.notOnCurve) { try PublicKey(serialized: [prefix] + offCurve) }
+            }
+        }
+        // Control and fill: more distinct valid keys than the map holds, each parsed twice to the same key.
+        var point = try PrivateKey(secret: SecretBytes(copying: [UInt8](repeating: 0, count: 31) + [1])).publicKey
+        var first: [UInt8] = []
+        for index in 0..<(8_192 + 100) {
+            point = try point.adding(tweak: [UInt8](repeating: 0, count: 31) + [1])
+            if index == 0 { first = point.compressed }
+            #expect(try PublicKey(serialized: point.compressed) == point)
+            #expect(try PublicKey(serialized: point.compressed).uncompressed == point.uncompressed)
+        }
+        #expect(try PublicKey(serialized: first).compressed == first)
+        #expect(throws: KeyError.notOnCurve) { try PublicKey(serialized: [0x02] + offCurve) }
+    }
+
     @Test("A key's own key pair signs and tweaks as a pair made from its secret; a negated key (no pair kept) too")
     func keyPairMadeOnce() throws {
         let message = SHA256.hash(Array("airlock key pair".utf8))
