@@ -43,6 +43,16 @@ public struct Descriptor: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The miniscripts among the leaves of a `tr()` script tree (tapscript context), left to right; empty for other
+    /// descriptors and for trees of only `pk`, `multi_a` and `sortedmulti_a` leaves.
+    public var tapLeafMiniscripts: [Miniscript] {
+        guard case .tr(_, let tree?) = expression else { return [] }
+        return tree.leaves.compactMap { leaf in
+            if case .miniscript(let miniscript) = leaf { return miniscript }
+            return nil
+        }
+    }
+
     /// The network the keys name: main for xpub/xprv/mainnet WIF, test for tpub/tprv/test WIF; nil for hex keys only.
     public var network: Network? {
         for key in expression.keys.flatMap(\.plainKeys) {

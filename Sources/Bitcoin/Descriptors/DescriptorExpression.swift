@@ -26,8 +26,9 @@ public indirect enum DescriptorExpression: Sendable {
     case tr(internalKey: DescriptorKey, tree: DescriptorTapTree?)
     /// `rawtr(KEY)`: taproot output with the key as output key, untweaked.
     case rawtr(DescriptorKey)
-    /// A miniscript inside `wsh()` (BIP379) other than the plain `pk`, `pkh` and `multi` forms above; parsed only when
-    /// sane (`Miniscript.checkSane()`).
+    /// A miniscript inside `wsh()` (BIP379) other than the plain `pk`, `pkh` and `multi` forms above, or in a `tr()`
+    /// leaf (tapscript context) other than `pk`, `multi_a` and `sortedmulti_a`; parsed only when sane
+    /// (`Miniscript.checkSane()`).
     case miniscript(Miniscript)
 
     /// Every key expression, in order of appearance.
@@ -65,7 +66,7 @@ public indirect enum DescriptorExpression: Sendable {
 ///
 /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0386.mediawiki
 public indirect enum DescriptorTapTree: Sendable {
-    /// A leaf script (`pk`, `multi_a`, `sortedmulti_a`).
+    /// A leaf script (`pk`, `multi_a`, `sortedmulti_a`, or a tapscript miniscript).
     case leaf(DescriptorExpression)
     /// `{left,right}`.
     case branch(DescriptorTapTree, DescriptorTapTree)

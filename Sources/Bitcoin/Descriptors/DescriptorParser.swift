@@ -183,7 +183,35 @@ struct DescriptorParser {
             try expect("}")
             return .branch(left, right)
         }
-        return .leaf(try parseExpression(.tapscript))
+        return .leaf(try parseTapLeaf())
+    }
+
+    /// A `tr()` leaf: `pk`, `multi_a` and `sortedmulti_a` as before (and the other descriptor functions, which refuse
+    /// themselves there), anything else as a sane tapscript miniscript (BIP379, x-only keys, `multi_a`).
+    private mutating func parseTapLeaf() throws(DescriptorError) -> DescriptorExpression {
+        let start = position
+        var name = ""
+        while position < text.count, text[position].isLetter || text[position] == "_" {
+            name.append(text[position])
+            position += 1
+        }
+        let descriptorFunctions = [
+            "pk", "multi_a", "sortedmulti_a", "sortedmulti", "musig", "pkh", "wpkh", "sh", "wsh", "combo", "tr",
+            "rawtr",
+            "raw", "addr",
+        ]
+        let plain = descriptorFunctions.contains(name) && position < text.count && text[position] == "("
+        position = start
+        if plain { return try parseExpression(.tapscript) }
+        let (arg, at) = argument()
+        let miniscript: Miniscript
+        do {
+            miniscript = try Miniscript(string: String(arg), offset: at, context: .tapscript)
+            try miniscript.checkSane()
+        } catch {
+            throw .miniscript(error)
+        }
+        return .miniscript(miniscript)
     }
 
     private mutating func multisigArguments(_ context: DescriptorKey.Context, start: Int) throws(DescriptorError)

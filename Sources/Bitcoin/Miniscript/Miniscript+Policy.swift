@@ -45,7 +45,7 @@ private struct PolicyWords {
     func singleKey(_ node: MiniscriptNode) -> DescriptorKey? {
         switch stripped(node) {
         case .pkK(let key), .pkH(let key): key
-        case .multi(1, let keys) where keys.count == 1: keys[0]
+        case .multi(1, let keys) where keys.count == 1, .multiA(1, let keys) where keys.count == 1: keys[0]
         default: nil
         }
     }
@@ -126,7 +126,7 @@ private struct PolicyWords {
         case .hash256(let h): return "the HASH256 preimage of \(h.hexString.prefix(8))…"
         case .ripemd160(let h): return "the RIPEMD-160 preimage of \(h.hexString.prefix(8))…"
         case .hash160(let h): return "the HASH160 preimage of \(h.hexString.prefix(8))…"
-        case .multi(let k, let keys):
+        case .multi(let k, let keys), .multiA(let k, let keys):
             if keys.count == 1 { return keyName(keys[0]) }
             return "\(k) of " + keys.map(keyName).joined(separator: ", ")
         case .andV(let x, let y), .andB(let x, let y):

@@ -10,16 +10,23 @@ public struct MiniscriptSatisfaction: Sendable, Equatable {
     /// The largest `after()` value the chosen path relies on: the transaction's nLockTime must meet it (BIP65), and the
     /// input's nSequence must not be 0xffffffff.
     public let absoluteTimelock: UInt32?
-    /// The public keys (33 bytes) whose signatures the witness uses, in the order they appear in the script.
+    /// The public keys whose signatures the witness uses (33 bytes under P2WSH, 32-byte x-only under tapscript), in
+    /// the order the satisfaction met them.
     public let signingKeys: [[UInt8]]
 
     /// The full P2WSH witness: the stack items, then the witness script.
     public func witness(script: Script) -> [[UInt8]] { stack + [script.bytes] }
+
+    /// The full tapscript (script path) witness: the stack items, the leaf script, then the control block (BIP341).
+    public func witness(script: Script, controlBlock: [UInt8]) -> [[UInt8]] {
+        stack + [script.bytes, controlBlock]
+    }
 }
 
 /// What a miniscript satisfier can draw on: signatures by public key, and the spending transaction's lock fields.
 public struct MiniscriptSatisfier: Sendable {
-    /// Signature (DER with sighash byte) by 33-byte compressed public key.
+    /// Signature by public key: under P2WSH a DER signature with its sighash byte by 33-byte compressed key, under
+    /// tapscript a BIP340 signature (64 bytes, or 65 with a sighash byte) by 32-byte x-only key.
     public var signatures: [[UInt8]: [UInt8]]
     /// The spending input's nSequence.
     public var sequence: UInt32
@@ -140,8 +147,9 @@ extension Miniscript {
     public func satisfy(at index: UInt32 = 0, path: Int = 0, with satisfier: MiniscriptSatisfier)
         throws(DescriptorError) -> MiniscriptSatisfaction?
     {
+        let tapscript = context == .tapscript
         let result = try node.produce(satisfier) { (key) throws(DescriptorError) in
-            try Descriptor.keyBytes(key, index: index, path: path, tapscript: false)
+            try Descriptor.keyBytes(key, index: index, path: path, tapscript: tapscript)
         }
         let sat = result.sat
         guard sat.available, !sat.malleable, sat.hasSig else { return nil }
@@ -151,16 +159,17 @@ extension Miniscript {
 
     /// The spending path the holders of `keys` would take if every timelock were met.
     ///
-    /// `keys` are 33-byte public keys at `index`/`path`. The result names the path's timelocks (what nSequence /
-    /// nLockTime must be set to) and the keys that sign; nil when those keys cannot spend at all. Its stack holds
-    /// 72-byte placeholders for the signatures.
+    /// `keys` are public keys at `index`/`path` (33 bytes under P2WSH, 32-byte x-only under tapscript). The result
+    /// names the path's timelocks (what nSequence / nLockTime must be set to) and the keys that sign; nil when those
+    /// keys cannot spend at all. Its stack holds placeholders for the signatures (72 bytes, or 64 under tapscript).
     ///
     /// - Throws: `DescriptorError` when a key cannot be derived.
     public func plan(at index: UInt32 = 0, path: Int = 0, keys: Set<[UInt8]>) throws(DescriptorError)
         -> MiniscriptSatisfaction?
     {
         var signatures: [[UInt8]: [UInt8]] = [:]
-        for key in keys { signatures[key] = [UInt8](repeating: 0, count: 72) }
+        let size = context == .tapscript ? 64 : 72
+        for key in keys { signatures[key] = [UInt8](repeating: 0, count: size) }
         var satisfier = MiniscriptSatisfier(signatures: signatures)
         satisfier.anyTimelock = true
         return try satisfy(at: index, path: path, with: satisfier)
@@ -208,6 +217,18 @@ extension MiniscriptNode {
             var nsat = Candidate.zero
             for _ in 0..<k { nsat = nsat + .zero }
             return (nsat, sats[k])
+        case .multiA(let k, let keys):
+            // The first key's signature is on top of the stack: go through the keys from the last; an empty
+            // element for each key that does not sign.
+            var sats: [Candidate] = [.empty]
+            for key in keys.reversed() {
+                let sat = try sign(key)
+                var next: [Candidate] = [sats[0] + .zero]
+                for j in 1..<sats.count { next.append((sats[j] + .zero) | (sats[j - 1] + sat)) }
+                next.append(sats[sats.count - 1] + sat)
+                sats = next
+            }
+            return (sats[0], sats[k])
         case .thresh(let k, let subs):
             var results: [(nsat: Candidate, sat: Candidate)] = []
             for node in subs { results.append(try sub(node)) }

@@ -1,13 +1,15 @@
 import BitcoinCrypto
 
 extension Miniscript {
-    /// The witness script at child `index` of branch `path` (every key derived there, compressed).
+    /// The script at child `index` of branch `path`: the witness script (keys compressed) under P2WSH, the leaf
+    /// script (keys x-only) under tapscript.
     ///
     /// - Throws: `DescriptorError` when a key cannot be derived.
     public func script(at index: UInt32 = 0, path: Int = 0) throws(DescriptorError) -> Script {
-        Script(
+        let tapscript = context == .tapscript
+        return Script(
             try node.operations(verify: false) { (key) throws(DescriptorError) in
-                try Descriptor.keyBytes(key, index: index, path: path, tapscript: false)
+                try Descriptor.keyBytes(key, index: index, path: path, tapscript: tapscript)
             })
     }
 }
@@ -62,6 +64,12 @@ extension MiniscriptNode {
             var out: [ScriptOperation] = [.number(k)]
             for key in keys { out.append(.push(try keyBytes(key))) }
             return out + [.number(keys.count), .op(verify ? .checkMultiSigVerify : .checkMultiSig)]
+        case .multiA(let k, let keys):
+            var out: [ScriptOperation] = []
+            for (n, key) in keys.enumerated() {
+                out += [.push(try keyBytes(key)), .op(n == 0 ? .checkSig : .checkSigAdd)]
+            }
+            return out + [.number(k), .op(verify ? Opcode(rawValue: 0x9D) : .numEqual)]
         case .alt(let x):
             return [.op(Opcode(rawValue: 0x6B))] + (try sub(x)) + [.op(Opcode(rawValue: 0x6C))]
         case .swap(let x): return [.op(Opcode(rawValue: 0x7C))] + (try sub(x, verify: verify))

@@ -1,39 +1,72 @@
 import BitcoinCrypto
 
-/// A miniscript for `wsh()` (P2WSH context): parsed, type-checked, compiled to script, satisfied and described.
+/// Where a miniscript runs, which decides its keys, fragments, typing and limits (BIP379).
+public enum MiniscriptContext: String, Sendable, Hashable {
+    /// `wsh()`: 33-byte keys, `multi` (CHECKMULTISIG), at most 201 opcodes, 100 witness items and 3600 bytes of script.
+    case p2wsh = "P2WSH"
+    /// A taproot leaf (BIP342): 32-byte x-only keys, `multi_a` (CHECKSIGADD) instead of `multi`, `d:` is `u`
+    /// (MINIMALIF is consensus), no opcode or script-size limit of its own but at most 1000 stack elements during
+    /// execution, and a script small enough for a standard spending transaction.
+    case tapscript = "Tapscript"
+
+    /// The largest script: 3600 bytes (P2WSH standardness), or for a tapscript what still leaves room in a standard
+    /// transaction (400,000 weight) for the largest witness and one input and output (Bitcoin Core's MaxScriptSize).
+    public var maxScriptSize: Int {
+        switch self {
+        case .p2wsh: return 3600
+        case .tapscript:
+            // 4+4 version/locktime, 1 input count, 41 input, 1 output count, 43 P2WSH output: ×4 weight, +2 marker.
+            let leeway = (8 + 1 + 41 + 1 + 43) * 4 + 2
+            // 1000 stack items of at most 65 bytes, and the largest control block (33 + 32 × 128 bytes).
+            let largestWitness = 3 + (1 + 65) * 1000 + 3 + (33 + 32 * 128)
+            let size = 400_000 - leeway - largestWitness
+            return size - 5  // its compact size prefix
+        }
+    }
+}
+
+/// A miniscript for `wsh()` (P2WSH context) or a taproot leaf (tapscript context): parsed, type-checked, compiled to
+/// script, satisfied and described.
 ///
 /// `init(string:)` accepts any valid expression (as Bitcoin Core's `miniscript::FromString` does); `checkSane()` is
 /// the stricter test descriptors apply: top level B, a signature on every path, non-malleable, no time/height lock mix
-/// in one path, no duplicate key, and within the resource limits (201 opcodes, 100 witness items, 3600 bytes).
+/// in one path, no duplicate key, and within the resource limits of the context (P2WSH: 201 opcodes, 100 witness
+/// items, 3600 bytes; tapscript: 1000 stack elements during execution and `MiniscriptContext.maxScriptSize`).
 /// - SeeAlso: https://bitcoin.sipa.be/miniscript/, BIP379
 public struct Miniscript: Sendable, CustomStringConvertible {
     /// The expression tree.
     public let node: MiniscriptNode
+    /// P2WSH or tapscript.
+    public let context: MiniscriptContext
     let analysis: MiniscriptAnalysis
 
-    /// Wraps a tree, checking that every expression in it type-checks.
+    /// Wraps a tree, checking that every expression in it type-checks in `context`.
     ///
     /// - Throws: `MiniscriptError.invalidType`.
-    public init(_ node: MiniscriptNode) throws(MiniscriptError) {
-        let analysis = node.analysis()
+    public init(_ node: MiniscriptNode, context: MiniscriptContext = .p2wsh) throws(MiniscriptError) {
+        let analysis = node.analysis(context)
         guard analysis.isValid else {
-            throw .invalidType(Self.firstInvalid(node).string { $0.string(includingPrivateKeys: false) })
+            throw .invalidType(
+                Self.firstInvalid(node, context).string { $0.string(includingPrivateKeys: false) })
         }
         self.node = node
+        self.context = context
         self.analysis = analysis
     }
 
-    /// Parses miniscript text with descriptor key expressions (hex keys, xpubs with origins and `/<0;1>/*` steps),
-    /// then type-checks it; `offset` is added to error positions (the text's place in a descriptor).
+    /// Parses miniscript text in `context`, then type-checks it.
+    ///
+    /// Keys are descriptor key expressions (hex keys, xpubs with origins and `/<0;1>/*` steps; under tapscript also
+    /// x-only, 64 hex digits); `offset` is added to error positions (the text's place in a descriptor).
     ///
     /// - Throws: `MiniscriptError` naming what is wrong and where.
-    public init(string: String, offset: Int = 0) throws(MiniscriptError) {
-        var parser = MiniscriptParser(string, offset: offset)
-        try self.init(try parser.parseAll())
+    public init(string: String, offset: Int = 0, context: MiniscriptContext = .p2wsh) throws(MiniscriptError) {
+        var parser = MiniscriptParser(string, offset: offset, context: context)
+        try self.init(try parser.parseAll(), context: context)
     }
 
-    private static func firstInvalid(_ node: MiniscriptNode) -> MiniscriptNode {
-        for child in node.children where !child.analysis().isValid { return firstInvalid(child) }
+    private static func firstInvalid(_ node: MiniscriptNode, _ context: MiniscriptContext) -> MiniscriptNode {
+        for child in node.children where !child.analysis(context).isValid { return firstInvalid(child, context) }
         return node
     }
 
@@ -51,17 +84,30 @@ public struct Miniscript: Sendable, CustomStringConvertible {
     public var maxOps: Int? { analysis.opsSat.map { analysis.opsCount + $0 } }
     /// The most stack items a satisfaction needs, not counting the witness script, if satisfiable.
     public var maxSatisfactionItems: Int? { analysis.stackSat }
+    /// Whether the top level is B, K or W (leaves one element on the stack).
+    private var leavesElement: Bool { !type.intersection([.base, .key, .wrapped]).isEmpty }
+    /// The most stack elements a non-malleable satisfaction needs (Bitcoin Core's GetStackSize), if satisfiable.
+    public var maxStackSize: Int? { analysis.effectSat.map { $0.netdiff + (leavesElement ? 1 : 0) } }
+    /// The most stack elements during the execution of a satisfaction (Bitcoin Core's GetExecStackSize); tapscript
+    /// allows 1000.
+    public var maxExecStackSize: Int? { analysis.effectSat.map { $0.exec + (leavesElement ? 1 : 0) } }
+    /// The most witness bytes of a satisfaction, without the script (and control block) (Bitcoin Core's
+    /// GetWitnessSize).
+    public var maxWitnessSize: Int? { analysis.witnessSat }
+    /// Whether the script is no larger than the context allows (`MiniscriptContext.maxScriptSize`).
+    public var isWithinScriptSize: Bool { (try? script().bytes.count).map { $0 <= context.maxScriptSize } ?? true }
 
     /// The text form (sugar restored, public keys, no checksum).
     public var description: String { node.string { $0.string(includingPrivateKeys: false) } }
 
     /// The same miniscript with every key replaced by `transform(key)`.
     func mapKeys(_ transform: (DescriptorKey) -> DescriptorKey) -> Miniscript {
-        Miniscript(unchecked: node.mapKeys(transform), analysis: analysis)
+        Miniscript(unchecked: node.mapKeys(transform), context: context, analysis: analysis)
     }
 
-    private init(unchecked node: MiniscriptNode, analysis: MiniscriptAnalysis) {
+    private init(unchecked node: MiniscriptNode, context: MiniscriptContext, analysis: MiniscriptAnalysis) {
         self.node = node
+        self.context = context
         self.analysis = analysis
     }
 
@@ -71,9 +117,17 @@ public struct Miniscript: Sendable, CustomStringConvertible {
     ///   `.timelockMix`, `.malleable`, `.noSignatureNeeded` or `.duplicateKey`.
     public func checkSane() throws(MiniscriptError) {
         guard type.contains(.base) else { throw .notTopLevelB(type: type.description) }
-        if let ops = maxOps, ops > 201 { throw .tooManyOps(ops) }
-        if let items = analysis.stackSat, items > 100 { throw .tooManyStackItems(items) }
-        if let size = try? script().bytes.count, size > 3600 { throw .scriptTooLarge(size) }
+        switch context {
+        case .p2wsh:
+            if let ops = maxOps, ops > 201 { throw .tooManyOps(ops) }
+            if let items = analysis.stackSat, items > 100 { throw .tooManyStackItems(items) }
+        case .tapscript:
+            // No opcode limit in tapscript (BIP342), but the stack may not exceed 1000 elements during execution.
+            if let items = maxExecStackSize, items > 1000 { throw .execStackTooLarge(items) }
+        }
+        if let size = try? script().bytes.count, size > context.maxScriptSize {
+            throw .scriptTooLarge(size, limit: context.maxScriptSize)
+        }
         if hasTimelockMix { throw .timelockMix }
         // The same key written twice, or two texts (another origin, xprv and xpub) that derive the same key.
         var seen: Set<String> = []
@@ -81,7 +135,7 @@ public struct Miniscript: Sendable, CustomStringConvertible {
         for key in keys {
             let text = key.string(includingPrivateKeys: false)
             guard seen.insert(text).inserted else { throw .duplicateKey(text) }
-            if let bytes = try? key.publicKey(at: 0, path: 0).key.compressed {
+            if let bytes = try? Descriptor.keyBytes(key, index: 0, path: 0, tapscript: context == .tapscript) {
                 guard derived.insert(bytes).inserted else { throw .duplicateKey(text) }
             }
         }
@@ -97,11 +151,21 @@ public struct Miniscript: Sendable, CustomStringConvertible {
 struct MiniscriptParser {
     private let text: [Character]
     private let offset: Int
+    private let context: MiniscriptContext
     private var position = 0
+    private var depth = 0
 
-    init(_ text: String, offset: Int) {
+    /// The deepest nesting of fragments and wrapper groups (`a:`, `sln:`) accepted.
+    ///
+    /// Deeper text is refused before the recursive steps (type check, script, satisfaction) could exhaust the stack.
+    /// Bitcoin Core's deepest unit test (1000 stack elements in tapscript) nests 1000 `and_b(…,a:…)` levels, 2000
+    /// here.
+    static let maxDepth = 2100
+
+    init(_ text: String, offset: Int, context: MiniscriptContext = .p2wsh) {
         self.text = Array(text)
         self.offset = offset
+        self.context = context
     }
 
     private var here: Int { offset + position }
@@ -150,7 +214,8 @@ struct MiniscriptParser {
             throw .key(.invalidKey(reason: "expected a key expression, found a script expression", position: at))
         }
         do {
-            return try DescriptorKey.parse(Substring(arg), position: at, context: .segwitV0)
+            return try DescriptorKey.parse(
+                Substring(arg), position: at, context: context == .tapscript ? .taproot : .segwitV0)
         } catch {
             throw .key(error)
         }
@@ -160,6 +225,9 @@ struct MiniscriptParser {
 
     // swiftlint:disable:next cyclomatic_complexity function_body_length
     private mutating func expression() throws(MiniscriptError) -> MiniscriptNode {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maxDepth else { throw .tooDeep(position: here) }
         let start = here
         var name = ""
         while position < text.count, text[position].isLetter || text[position].isNumber || text[position] == "_" {
@@ -225,7 +293,13 @@ struct MiniscriptParser {
             let y = try expression()
             try comma()
             node = .andOr(x, y, try expression())
-        case "thresh", "multi":
+        case "thresh", "multi", "multi_a":
+            if name == "multi", context == .tapscript {
+                throw .notInContext("multi", context: context.rawValue, position: start)
+            }
+            if name == "multi_a", context == .p2wsh {
+                throw .notInContext("multi_a", context: context.rawValue, position: start)
+            }
             let (kText, kAt) = plainArgument()
             guard !kText.isEmpty, kText.count <= 4, kText.allSatisfy({ $0.isASCII && $0.isNumber }),
                 let k = Int(kText)
@@ -246,10 +320,11 @@ struct MiniscriptParser {
                     position += 1
                     keys.append(try key())
                 }
-                guard !keys.isEmpty, keys.count <= 20, (1...keys.count).contains(k) else {
+                // CHECKMULTISIG takes at most 20 keys; multi_a at most 999 (Bitcoin Core's MAX_PUBKEYS_PER_MULTI_A).
+                guard !keys.isEmpty, keys.count <= (name == "multi" ? 20 : 999), (1...keys.count).contains(k) else {
                     throw .invalidNumber(kText, position: kAt)
                 }
-                node = .multi(k, keys)
+                node = name == "multi" ? .multi(k, keys) : .multiA(k, keys)
             }
         default:
             throw .unknownFragment(name, position: start)

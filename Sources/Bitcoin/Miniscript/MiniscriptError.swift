@@ -3,10 +3,14 @@
 public enum MiniscriptError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The text does not follow the grammar: what was expected, and where.
     case syntax(expected: String, position: Int)
-    /// A fragment name that is not in the supported Miniscript set (P2WSH), with its position.
+    /// A fragment name that is not in the supported Miniscript set, with its position.
     case unknownFragment(String, position: Int)
+    /// A fragment the context does not have: `multi` in tapscript, `multi_a` in P2WSH.
+    case notInContext(String, context: String, position: Int)
     /// A wrapper letter that does not exist (`a s c d v j n l u t`).
     case unknownWrapper(Character, position: Int)
+    /// Fragments nested deeper than `MiniscriptParser.maxDepth` (2100) levels, a wrapper group counting as one.
+    case tooDeep(position: Int)
     /// A number that is not plain decimal, or outside its range (`older`/`after`: 1 to 2^31-1; `thresh`/`multi`:
     /// 1 to the number of arguments; `multi`: at most 20 keys).
     case invalidNumber(String, position: Int)
@@ -30,13 +34,19 @@ public enum MiniscriptError: Error, Equatable, Sendable, CustomStringConvertible
     case tooManyOps(Int)
     /// Over the standardness limit of 100 witness stack items for P2WSH.
     case tooManyStackItems(Int)
-    /// Over the standardness limit of 3600 bytes per P2WSH script.
-    case scriptTooLarge(Int)
+    /// Over the script size limit of the context (3600 bytes for P2WSH; `MiniscriptContext.maxScriptSize`).
+    case scriptTooLarge(Int, limit: Int)
+    /// Over the tapscript limit of 1000 stack elements during execution.
+    case execStackTooLarge(Int)
 
     public var description: String {
         switch self {
         case .syntax(let expected, let position): "miniscript: expected \(expected) at position \(position)"
         case .unknownFragment(let name, let position): "miniscript: unknown fragment '\(name)' at position \(position)"
+        case .notInContext(let name, let context, let position):
+            "miniscript: '\(name)' is not available in \(context) (position \(position))"
+        case .tooDeep(let position):
+            "miniscript: nested more than \(MiniscriptParser.maxDepth) levels deep at position \(position)"
         case .unknownWrapper(let char, let position): "miniscript: unknown wrapper '\(char):' at position \(position)"
         case .invalidNumber(let text, let position): "miniscript: invalid number '\(text)' at position \(position)"
         case .invalidHash(let text, let position): "miniscript: invalid hash '\(text)' at position \(position)"
@@ -49,7 +59,8 @@ public enum MiniscriptError: Error, Equatable, Sendable, CustomStringConvertible
         case .duplicateKey(let key): "miniscript is not sane: key \(key) appears more than once"
         case .tooManyOps(let n): "miniscript: \(n) opcodes, over the limit of 201"
         case .tooManyStackItems(let n): "miniscript: \(n) witness items, over the P2WSH limit of 100"
-        case .scriptTooLarge(let n): "miniscript: script of \(n) bytes, over the P2WSH limit of 3600"
+        case .scriptTooLarge(let n, let limit): "miniscript: script of \(n) bytes, over the limit of \(limit)"
+        case .execStackTooLarge(let n): "miniscript: \(n) stack elements during execution, over the limit of 1000"
         }
     }
 }

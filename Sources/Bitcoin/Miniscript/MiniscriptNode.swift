@@ -1,4 +1,5 @@
-/// One miniscript expression (a fragment and its arguments), for `wsh()` (P2WSH context).
+/// One miniscript expression (a fragment and its arguments), for `wsh()` (P2WSH context) or a taproot leaf
+/// (tapscript context; `Miniscript.context` says which).
 ///
 /// Syntactic sugar is expanded when parsed and restored when printed: `pk(K)` is `c:pk_k(K)`, `pkh(K)` is
 /// `c:pk_h(K)`, `and_n(X,Y)` is `andor(X,Y,0)`, `t:X` is `and_v(X,1)`, `l:X` is `or_i(0,X)`, `u:X` is `or_i(X,0)`.
@@ -40,8 +41,10 @@ public indirect enum MiniscriptNode: Sendable {
     case orI(MiniscriptNode, MiniscriptNode)
     /// `thresh(k,X1,…,Xn)`: `[X1] [X2] ADD … [Xn] ADD <k> EQUAL`.
     case thresh(Int, [MiniscriptNode])
-    /// `multi(k,K1,…,Kn)`: `<k> <K1> … <Kn> <n> CHECKMULTISIG`.
+    /// `multi(k,K1,…,Kn)`: `<k> <K1> … <Kn> <n> CHECKMULTISIG` (P2WSH only).
     case multi(Int, [DescriptorKey])
+    /// `multi_a(k,K1,…,Kn)`: `<K1> CHECKSIG <K2> CHECKSIGADD … <Kn> CHECKSIGADD <k> NUMEQUAL` (tapscript only).
+    case multiA(Int, [DescriptorKey])
     /// `a:X`: `TOALTSTACK [X] FROMALTSTACK`.
     case alt(MiniscriptNode)
     /// `s:X`: `SWAP [X]`.
@@ -60,7 +63,7 @@ public indirect enum MiniscriptNode: Sendable {
     /// The direct subexpressions.
     var children: [MiniscriptNode] {
         switch self {
-        case .zero, .one, .pkK, .pkH, .older, .after, .sha256, .hash256, .ripemd160, .hash160, .multi: []
+        case .zero, .one, .pkK, .pkH, .older, .after, .sha256, .hash256, .ripemd160, .hash160, .multi, .multiA: []
         case .andOr(let x, let y, let z): [x, y, z]
         case .andV(let x, let y), .andB(let x, let y), .orB(let x, let y), .orC(let x, let y), .orD(let x, let y),
             .orI(let x, let y):
@@ -76,7 +79,7 @@ public indirect enum MiniscriptNode: Sendable {
     public var keys: [DescriptorKey] {
         switch self {
         case .pkK(let key), .pkH(let key): [key]
-        case .multi(_, let keys): keys
+        case .multi(_, let keys), .multiA(_, let keys): keys
         default: children.flatMap(\.keys)
         }
     }
@@ -88,6 +91,7 @@ public indirect enum MiniscriptNode: Sendable {
         case .pkK(let key): .pkK(transform(key))
         case .pkH(let key): .pkH(transform(key))
         case .multi(let k, let keys): .multi(k, keys.map(transform))
+        case .multiA(let k, let keys): .multiA(k, keys.map(transform))
         case .andOr(let x, let y, let z): .andOr(x.mapKeys(transform), y.mapKeys(transform), z.mapKeys(transform))
         case .andV(let x, let y): .andV(x.mapKeys(transform), y.mapKeys(transform))
         case .andB(let x, let y): .andB(x.mapKeys(transform), y.mapKeys(transform))
@@ -147,6 +151,8 @@ public indirect enum MiniscriptNode: Sendable {
         case .thresh(let k, let subs):
             body = "thresh(" + ([String(k)] + subs.map { $0.string(key) }).joined(separator: ",") + ")"
         case .multi(let k, let keys): body = "multi(" + ([String(k)] + keys.map(key)).joined(separator: ",") + ")"
+        case .multiA(let k, let keys):
+            body = "multi_a(" + ([String(k)] + keys.map(key)).joined(separator: ",") + ")"
         case .check(.pkK(let k)): body = "pk(\(key(k)))"
         case .check(.pkH(let k)): body = "pkh(\(key(k)))"
         case .alt, .swap, .check, .dupIf, .verify, .nonZero, .zeroNotEqual: body = "?"  // unwrapped() took these

@@ -23,6 +23,11 @@ public struct MultisigWallet: Sendable, Equatable {
     public let scriptType: String
     /// For `tr`: who can spend on the key path.
     public let taprootKeyPath: TaprootKeyPath?
+    /// For a `tr()` wallet with miniscript leaves: each leaf's policy in words, left to right.
+    ///
+    /// Keys are named by their origin fingerprint (docs/miniscript.md, "Tapscript"). `threshold` is then 0 and
+    /// `keyCount` the number of distinct leaf keys.
+    public let tapLeafPolicies: [String]?
 
     /// Parses and checks a multisig descriptor.
     ///
@@ -42,6 +47,10 @@ public struct MultisigWallet: Sendable, Equatable {
             throw .invalidDescriptor(String(describing: error))
         }
         guard !parsed.hasPrivateKeys else { throw .privateKeysInDescriptor }
+        if case .tr(let internalKey, let tree?) = parsed.expression, !parsed.tapLeafMiniscripts.isEmpty {
+            self = try Self.tapMiniscriptWallet(name: trimmed, parsed, internalKey: internalKey, tree: tree)
+            return
+        }
         let (inner, type): (DescriptorExpression, String)
         var internalKey: DescriptorKey?
         switch parsed.expression {
@@ -74,6 +83,50 @@ public struct MultisigWallet: Sendable, Equatable {
         self.threshold = threshold
         self.keyCount = keys.count
         self.scriptType = type
+        self.tapLeafPolicies = nil
+    }
+
+    /// A `tr(KEY,TREE)` wallet whose leaves include tapscript miniscript (the descriptor parser already refused
+    /// insane leaves): every leaf key an extended key with an origin, the same key in two leaves allowed (an heir's
+    /// key in the recovery leaf may also be a cosigner's), the internal key unspendable or a leaf key.
+    private static func tapMiniscriptWallet(
+        name: String, _ parsed: Descriptor, internalKey: DescriptorKey, tree: DescriptorTapTree
+    ) throws(MultisigError) -> MultisigWallet {
+        var keys: [DescriptorKey] = []
+        var seen: Set<String> = []
+        for key in tree.leaves.flatMap(\.keys) {
+            guard case .extended = key.material, key.origin != nil else { throw .keyWithoutOrigin }
+            if seen.insert(key.string(includingPrivateKeys: false, xOnly: true)).inserted { keys.append(key) }
+        }
+        let policies = tree.leaves.map { leaf in
+            switch leaf {
+            case .miniscript(let miniscript): return miniscript.policyDescription()
+            case .multiA(let k, let keys, _): return "\(k) of " + keys.map(Self.keyName).joined(separator: ", ")
+            case .pk(let key): return Self.keyName(key)
+            default: return "?"
+            }
+        }
+        return MultisigWallet(
+            name: name, descriptorText: parsed.description, keyCount: keys.count,
+            taprootKeyPath: try keyPath(internalKey, keys), tapLeafPolicies: policies)
+    }
+
+    private init(
+        name: String, descriptorText: String, keyCount: Int, taprootKeyPath: TaprootKeyPath,
+        tapLeafPolicies: [String]
+    ) {
+        self.name = name
+        self.descriptorText = descriptorText
+        self.threshold = 0
+        self.keyCount = keyCount
+        self.scriptType = "tr"
+        self.taprootKeyPath = taprootKeyPath
+        self.tapLeafPolicies = tapLeafPolicies
+    }
+
+    /// A key as the policy words name it: "key" and its origin fingerprint.
+    private static func keyName(_ key: DescriptorKey) -> String {
+        key.origin.map { "key \($0.fingerprint)" } ?? "key " + String(key.string(includingPrivateKeys: false).prefix(8))
     }
 
     /// BIP341's NUMS point H: the x coordinate of a point nobody knows a discrete logarithm of.
@@ -109,17 +162,27 @@ public struct MultisigWallet: Sendable, Equatable {
         }
     }
 
-    /// The cosigner keys, in descriptor order (for `tr`, the leaf's keys, not the internal key).
+    /// The cosigner keys, in descriptor order (for `tr`, the leaves' keys, each once, not the internal key).
     public var cosigners: [DescriptorKey] {
         get throws(MultisigError) {
             let expression = try descriptor.expression
-            if case .tr(_, let tree?) = expression { return tree.leaves.flatMap(\.keys) }
+            if case .tr(_, let tree?) = expression {
+                // A key in two leaves (an heir's key that is also a cosigner's) is one cosigner.
+                var seen: Set<String> = []
+                return tree.leaves.flatMap(\.keys).filter {
+                    seen.insert($0.string(includingPrivateKeys: false, xOnly: true)).inserted
+                }
+            }
             return expression.keys
         }
     }
 
     /// The script type in words for the review: `wsh`, or `taproot script path (multi_a)`.
     public var scriptDescription: String {
+        if let tapLeafPolicies {
+            let leaves = tapLeafPolicies.enumerated().map { "leaf \($0.offset + 1): \($0.element)" }
+            return "taproot script path (miniscript; " + leaves.joined(separator: "; ") + ")"
+        }
         guard scriptType == "tr" else { return scriptType }
         let sorted = descriptorText.contains("sortedmulti_a(")
         return "taproot script path (\(sorted ? "sortedmulti_a" : "multi_a"))"

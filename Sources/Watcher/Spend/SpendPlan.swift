@@ -93,6 +93,7 @@ public struct SpendPlanner: Sendable {
             // k 64-byte signatures and n − k empty items (with their lengths), the script (34n + 2 bytes, 3 past 16
             // keys) with its length, and the 33-byte control block with its length.
             (164 + 1 + 65 * k + (keys.count - k) + 3 + 34 * keys.count + 3 + 34 + 3) / 4
+        case .tr(_, let tree?) where !account.external.tapLeafMiniscripts.isEmpty: Self.tapInputVSize(tree)
         case .tr: 58
         case .sh(.wpkh): 91
         case .pkh: 148
@@ -101,6 +102,29 @@ public struct SpendPlanner: Sendable {
             // to 72 bytes with their length, and the script (34n + 3 bytes) with its length.
             (164 + 1 + 1 + 73 * k + 1 + 34 * keys.count + 3 + 3) / 4
         default: 110
+        }
+    }
+
+    /// The script path of the costliest leaf of a tree with miniscript leaves (docs/miniscript.md, "Tapscript"): 41
+    /// non-witness bytes (weight 164), then the witness: item count, the leaf's largest satisfaction (Bitcoin Core's
+    /// witness size: 66 bytes a signature), the leaf script with its length, the control block (33 + 32 per level)
+    /// with its length.
+    static func tapInputVSize(_ tree: DescriptorTapTree, depth: Int = 0) -> Int {
+        switch tree {
+        case .branch(let left, let right):
+            return max(tapInputVSize(left, depth: depth + 1), tapInputVSize(right, depth: depth + 1))
+        case .leaf(let leaf):
+            let satisfaction: Int
+            let script: Int
+            switch leaf {
+            case .miniscript(let miniscript):
+                satisfaction = miniscript.maxWitnessSize ?? 66 * miniscript.keys.count
+                script = (try? miniscript.script().bytes.count) ?? 10_000
+            default:
+                satisfaction = 66 * leaf.keys.count
+                script = 34 * leaf.keys.count + 3
+            }
+            return (164 + 3 + satisfaction + script + 3 + 33 + 32 * depth + 1 + 3) / 4
         }
     }
 

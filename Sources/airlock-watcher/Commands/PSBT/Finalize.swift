@@ -52,6 +52,17 @@ func finalizedPSBT(_ psbt: PSBT, store: Store) throws -> PSBT {
     var problems: [String] = []
     for index in result.inputs.indices where !result.inputs[index].isFinalized {
         do { try result.finalizeInput(index) } catch {
+            // A taproot leaf the generic finalizer does not know may be a miniscript leaf of a stored wallet
+            // (docs/miniscript.md, "Tapscript"): satisfied by its policy with the transaction's locks.
+            if !result.inputs[index].tapLeafScripts.isEmpty, !tapMiniscriptDescriptors(store).isEmpty {
+                do {
+                    try result.finalizeTapMiniscriptInput(index, descriptors: tapMiniscriptDescriptors(store))
+                    continue
+                } catch let tapError {
+                    problems.append("input \(index): \(tapError)")
+                    continue
+                }
+            }
             problems.append("input \(index): \(error)")
         }
     }
@@ -60,4 +71,11 @@ func finalizedPSBT(_ psbt: PSBT, store: Store) throws -> PSBT {
         throw CLIError(.invalidInput, "the PSBT cannot be finalized: " + problems.joined(separator: "; "))
     }
     return result
+}
+
+/// The descriptors of the stored wallets that have miniscript leaves in a `tr()` tree.
+func tapMiniscriptDescriptors(_ store: Store) -> [Descriptor] {
+    let wallets = (try? store.wallets()) ?? []
+    return wallets.flatMap { $0.descriptors.values }.compactMap { try? Descriptor(string: $0) }
+        .filter { !$0.tapLeafMiniscripts.isEmpty }
 }
