@@ -140,3 +140,114 @@ extension GrayImage {
         return GrayImage(width: width, height: height, pixels: pixels.map { table[Int($0)] })
     }
 }
+
+extension GrayImage {
+    /// The image shrunk by an integer `factor`: each output pixel the mean of a `factor`×`factor` block (the last
+    /// row and column of blocks clipped to the image).
+    func reduced(by factor: Int) -> GrayImage {
+        precondition(factor >= 1, "reduction factor below 1")
+        if factor == 2, width % 2 == 0, height % 2 == 0 { return reducedByTwo() }
+        let outWidth = max(1, (width + factor - 1) / factor)
+        let outHeight = max(1, (height + factor - 1) / factor)
+        let fullColumns = width / factor
+        var sums = [UInt32](repeating: 0, count: outWidth)
+        var out = [UInt8](repeating: 255, count: outWidth * outHeight)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                sums.withUnsafeMutableBufferPointer { sum in
+                    for outY in 0..<outHeight {
+                        sum.update(repeating: 0)
+                        let top = outY * factor
+                        let rows = min(factor, height - top)
+                        for y in top..<(top + rows) {
+                            var offset = y * width
+                            for outX in 0..<fullColumns {
+                                var total: UInt32 = 0
+                                for dx in 0..<factor { total &+= UInt32(src[offset &+ dx]) }
+                                sum[outX] &+= total
+                                offset &+= factor
+                            }
+                            if fullColumns < outWidth {
+                                for x in (fullColumns * factor)..<width {
+                                    sum[fullColumns] &+= UInt32(src[y * width + x])
+                                }
+                            }
+                        }
+                        let row = outY * outWidth
+                        for outX in 0..<outWidth {
+                            let count = UInt32(rows * min(factor, width - outX * factor))
+                            dst[row + outX] = UInt8((sum[outX] + count / 2) / count)
+                        }
+                    }
+                }
+            }
+        }
+        return GrayImage(width: outWidth, height: outHeight, pixels: out)
+    }
+
+    /// `reduced(by: 2)` of an image with even sides: each output pixel the rounded mean of a 2×2 block.
+    private func reducedByTwo() -> GrayImage {
+        let outWidth = width / 2
+        let outHeight = height / 2
+        var out = [UInt8](repeating: 255, count: outWidth * outHeight)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                guard let source = src.baseAddress, let target = dst.baseAddress else { return }
+                for outY in 0..<outHeight {
+                    let top = source + 2 * outY * width
+                    let bottom = top + width
+                    let row = target + outY * outWidth
+                    for outX in 0..<outWidth {
+                        let x = 2 * outX
+                        let sum = UInt16(top[x]) &+ UInt16(top[x + 1]) &+ UInt16(bottom[x]) &+ UInt16(bottom[x + 1])
+                        row[outX] = UInt8(truncatingIfNeeded: (sum &+ 2) >> 2)
+                    }
+                }
+            }
+        }
+        return GrayImage(width: outWidth, height: outHeight, pixels: out)
+    }
+
+    /// The smallest width of a dark or light run that recurs along a few rows and columns across the image, a cheap
+    /// estimate of the smallest QR module drawn in it; nil when the lines sampled show too little structure.
+    ///
+    /// Eight rows and eight columns at even spacing are thresholded at their own midpoint between darkest and
+    /// lightest (lines with a contrast under 64 are skipped) and cut into runs; the first and last run of a line
+    /// (the margins) are left out. The result is the shortest run length seen at least `minimumRepeats` times, so
+    /// one stray short run (a speck, an edge) does not count but a code's modules, text strokes or noise do.
+    func smallestRecurringRun(minimumRepeats: Int = 3) -> Int? {
+        guard width >= 16, height >= 16 else { return nil }
+        var counts: [Int: Int] = [:]
+        var runs = 0
+        func measure(_ line: [UInt8]) {
+            guard let low = line.min(), let high = line.max(), Int(high) - Int(low) >= 64 else { return }
+            let threshold = (Int(low) + Int(high)) / 2
+            var lengths: [Int] = []
+            var dark = Int(line[0]) < threshold
+            var length = 0
+            for sample in line {
+                let isDark = Int(sample) < threshold
+                if isDark == dark {
+                    length += 1
+                } else {
+                    lengths.append(length)
+                    dark = isDark
+                    length = 1
+                }
+            }
+            guard lengths.count >= 2 else { return }
+            for length in lengths.dropFirst() {
+                counts[length, default: 0] += 1
+                runs += 1
+            }
+        }
+        for step in 1...8 {
+            let y = height * step / 9
+            measure(Array(pixels[(y * width)..<(y * width + width)]))
+            let x = width * step / 9
+            measure((0..<height).map { pixels[$0 * width + x] })
+        }
+        guard runs >= 24 else { return nil }
+        return counts.filter { $0.value >= minimumRepeats }.keys.min()
+    }
+}

@@ -56,14 +56,31 @@ extension GrayImage {
         guard width > 0, height > 0, !overflow, pixelCount <= maxPixels, width <= Int(Int32.max) else {
             return .failure(.imageTooLarge(width: width, height: height, maxPixels: maxPixels))
         }
-        reader.image.pointee.format = UInt32(PNG_FORMAT_GRAY)
+        // A palette file (every QR renderer's 1-bit black and white, Airlock's own included) is read as palette
+        // indexes with a gray colormap, then mapped here: libpng composites and converts each of the (at most 256)
+        // palette entries once instead of every pixel (converting every pixel to gray was 29% of the instructions of
+        // decoding 100 UR frames; issue 19, docs/benchmarks.md). Other files are read straight to gray.
+        let paletted = reader.image.pointee.format & UInt32(PNG_FORMAT_FLAG_COLORMAP) != 0
+        reader.image.pointee.format = UInt32(PNG_FORMAT_GRAY) | (paletted ? UInt32(PNG_FORMAT_FLAG_COLORMAP) : 0)
         var pixels = [UInt8](repeating: 255, count: pixelCount)
+        var colormap = [UInt8](repeating: 255, count: 256)
         var white = png_color(red: 255, green: 255, blue: 255)
         let finished = pixels.withUnsafeMutableBytes { out in
-            png_image_finish_read(reader.image, &white, out.baseAddress, Int32(width), nil)
+            colormap.withUnsafeMutableBytes { map in
+                png_image_finish_read(
+                    reader.image, &white, out.baseAddress, Int32(width), paletted ? map.baseAddress : nil)
+            }
         }
         guard finished != 0, airlock_png_image_failed(reader.image) == 0 else {
             return .failure(.invalidPNG(message: reader.message))
+        }
+        if paletted {
+            // Indexes past the colormap's entries cannot occur (libpng maps every pixel into it); 255 stays white.
+            colormap.withUnsafeBufferPointer { map in
+                pixels.withUnsafeMutableBufferPointer { samples in
+                    for offset in samples.indices { samples[offset] = map[Int(samples[offset])] }
+                }
+            }
         }
         return .success(GrayImage(width: width, height: height, pixels: pixels))
     }

@@ -87,12 +87,12 @@ struct KeyTests {
 
     @Test("Small secrets share arena slots: a released slot comes back zeroed, live secrets never overlap")
     func arenaSlots() {
-        // Fill and release many 64-byte secrets, then allocate again: every new secret starts zeroed (slots reused).
+        // Fill and release many full-slot (128-byte) secrets, then allocate again: every new secret starts zeroed (slots reused).
         var addresses = Set<UInt>()
         for round in 0..<3 {
             var live: [SecretBytes] = []
             for index in 0..<2_000 {
-                let secret = SecretBytes(count: 64)
+                let secret = SecretBytes(count: 128)
                 #expect(secret.withUnsafeBytes { $0.allSatisfy { $0 == 0 } })
                 secret.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: UInt8(index % 255 + 1)) }
                 live.append(secret)

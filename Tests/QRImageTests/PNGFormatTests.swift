@@ -57,6 +57,38 @@ struct PNGFormatTests {
         #expect(try QRReader().read(contentsOfFile: bench.path("out.png")).map(\.text) == ["TRANSPARENT"])
     }
 
+    @Test("a palette file reads to the same gray as the same picture stored as RGB (palette entries mapped once)")
+    func paletteGrayMatchesRGB() throws {
+        let bench = try Workbench()
+        try bench.write(try QRCode(text: "PALETTE GRAY").pngData(moduleSize: 4), to: "in.png")
+        // Colored marks, so the palette holds more than black and white.
+        let marks = ["-fill", "red", "-draw", "rectangle 0,0 9,9", "-fill", "#3060C0", "-draw", "rectangle 10,0 19,9"]
+        try bench.convert(["in.png"] + marks + ["-define", "png:color-type=3", "PNG8:palette.png"])
+        try bench.convert(["in.png"] + marks + ["-define", "png:color-type=2", "PNG24:rgb.png"])
+        #expect(try bench.read("palette.png")[25] == 3)
+        let paletted = try GrayImage(png: bench.read("palette.png"), maxPixels: 1 << 24)
+        let direct = try GrayImage(png: bench.read("rgb.png"), maxPixels: 1 << 24)
+        #expect(paletted.width == direct.width && paletted.height == direct.height)
+        let worst = zip(paletted.pixels, direct.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(worst <= 1)
+        // The marks are neither black nor white: the colormap really was converted to gray.
+        #expect(paletted[2, 2] != 0 && paletted[2, 2] != 255)
+        #expect(paletted[12, 2] != 0 && paletted[12, 2] != 255 && paletted[12, 2] != paletted[2, 2])
+    }
+
+    @Test("a palette file's transparent entry is composited onto white")
+    func transparentPalette() throws {
+        let bench = try Workbench()
+        try bench.write(try QRCode(text: "PALETTE TRANSPARENT").pngData(), to: "in.png")
+        try bench.convert(["in.png", "-transparent", "white", "-define", "png:color-type=3", "PNG8:out.png"])
+        let png = try bench.read("out.png")
+        #expect(png[25] == 3)
+        #expect(png.count > 40 && String(decoding: png, as: UTF8.self).contains("tRNS"))
+        let image = try GrayImage(png: png, maxPixels: 1 << 24)
+        #expect(image[0, 0] == 255)
+        #expect(try QRReader().read(png: png).map(\.text) == ["PALETTE TRANSPARENT"])
+    }
+
     @Test("our renderer writes a 1-bit palette PNG")
     func ourFormat() throws {
         let png = try QRCode(text: "A").pngData()

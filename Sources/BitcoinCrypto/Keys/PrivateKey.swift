@@ -11,16 +11,22 @@ public struct PrivateKey: Sendable {
     /// - Throws: `KeyError.invalidLength` or `KeyError.invalidPrivateKey` (zero or not below the order).
     public init(secret: SecretBytes) throws(KeyError) {
         guard secret.count == 32 else { throw .invalidLength(expected: 32, actual: secret.count) }
-        let valid = secret.withBytePointer { pointer, _ in
-            secp256k1_ec_seckey_verify(Secp256k1Context.shared, pointer)
-        }
-        guard valid == 1 else { throw .invalidPrivateKey }
-        self.secret = secret
+        // One secp256k1_keypair_create (it verifies the secret and multiplies once, as secp256k1_ec_pubkey_create
+        // would) gives both the public key and the key pair that Schnorr signing and the taproot tweak start from.
+        let pair = SecretBytes(count: MemoryLayout<secp256k1_keypair>.size)
         var raw = secp256k1_pubkey()
-        let code = secret.withBytePointer { pointer, _ in
-            secp256k1_ec_pubkey_create(Secp256k1Context.shared, &raw, pointer)
+        let code: Int32 = pair.withMutableBytePointer { pointer, _ in
+            pointer.withMemoryRebound(to: secp256k1_keypair.self, capacity: 1) { keypair in
+                let created = secret.withBytePointer { bytes, _ in
+                    secp256k1_keypair_create(Secp256k1Context.shared, keypair, bytes)
+                }
+                guard created == 1 else { return 0 }
+                return secp256k1_keypair_pub(Secp256k1Context.shared, &raw, keypair)
+            }
         }
-        precondition(code == 1, "secp256k1_ec_pubkey_create failed on a validated key")
+        guard code == 1 else { throw .invalidPrivateKey }
+        self.secret = secret
+        self.keyPair = pair
         self.publicKey = PublicKey(raw: raw)
     }
 
@@ -37,6 +43,13 @@ public struct PrivateKey: Sendable {
     /// the signer's check that a provider's key is the one the PSBT names), and secp256k1_ec_pubkey_create is the
     /// most expensive step of signing an input after the signature itself.
     public let publicKey: PublicKey
+
+    /// libsecp256k1's key pair (the secret and its point), made with the public key; nil only for a negated key.
+    ///
+    /// Taproot signing tweaks a copy of it and Schnorr signing uses it as it is, so neither multiplies again
+    /// (issue 19: the key-path floor is keypair_create + keypair_xonly_tweak_add + schnorrsig_sign, and the
+    /// separate public-key computation before them was a fourth multiplication per input).
+    let keyPair: SecretBytes?
 
     /// The x-only public key (BIP340).
     public var xOnlyPublicKey: XOnlyPublicKey { publicKey.xOnly.key }
@@ -90,6 +103,7 @@ public struct PrivateKey: Sendable {
     private init(validatedSecret: SecretBytes, publicKey: PublicKey) {
         self.secret = validatedSecret
         self.publicKey = publicKey
+        self.keyPair = nil
     }
 
     /// Signs a 32-byte digest with ECDSA: deterministic nonce (RFC6979), low-S, and low-R grinding as Bitcoin Core
@@ -141,10 +155,18 @@ public struct PrivateKey: Sendable {
         }
         var keypair = secp256k1_keypair()
         defer { sodium_memzero(&keypair, MemoryLayout<secp256k1_keypair>.size) }
-        let created = secret.withBytePointer { key, _ in
-            secp256k1_keypair_create(Secp256k1Context.shared, &keypair, key)
+        if let keyPair {
+            keyPair.withBytePointer { pointer, _ in
+                withUnsafeMutableBytes(of: &keypair) { target in
+                    target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: target.count))
+                }
+            }
+        } else {
+            let created = secret.withBytePointer { key, _ in
+                secp256k1_keypair_create(Secp256k1Context.shared, &keypair, key)
+            }
+            precondition(created == 1, "secp256k1_keypair_create failed on a validated key")
         }
-        precondition(created == 1, "secp256k1_keypair_create failed on a validated key")
         let messageBytes = Array(message)
         var signature = [UInt8](repeating: 0, count: 64)
         var extra = secp256k1_schnorrsig_extraparams()

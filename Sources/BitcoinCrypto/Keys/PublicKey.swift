@@ -1,4 +1,5 @@
 internal import CSecp256k1
+import Synchronization
 
 /// A secp256k1 public key, kept in compressed form (33 bytes); uncompressed input (65 bytes) is accepted.
 public struct PublicKey: Sendable, Hashable {
@@ -29,11 +30,16 @@ public struct PublicKey: Sendable, Hashable {
         guard input.count == 33 || input.count == 65 else { throw .invalidLength(expected: 33, actual: input.count) }
         if input.count == 33, input[0] != 0x02, input[0] != 0x03 { throw .notOnCurve }
         if input.count == 65, input[0] != 0x04 { throw .notOnCurve }
+        if let known = ParsedPublicKeys.shared.key(for: input) {
+            self = known
+            return
+        }
         var raw = secp256k1_pubkey()
         guard secp256k1_ec_pubkey_parse(Secp256k1Context.shared, &raw, input, input.count) == 1 else {
             throw .notOnCurve
         }
         self.init(raw: raw)
+        ParsedPublicKeys.shared.remember(self, for: input)
     }
 
     /// The 65-byte uncompressed encoding.
@@ -115,5 +121,27 @@ extension PublicKey: CustomStringConvertible {
 extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+/// The public keys recently parsed, by the bytes they were parsed from, so that the same bytes are not decompressed
+/// again.
+///
+/// Parsing a compressed key is a field square root (about 48,000 instructions), and signing a P2WPKH input parsed its
+/// derivation's key three times: the parser's check, the review's decoded derivations and the signer's match
+/// (issue 19, docs/benchmarks.md). Only keys that parsed are remembered, so invalid bytes are refused every time;
+/// the map is emptied when it reaches `capacity`, which bounds its memory. Public keys are not secret.
+final class ParsedPublicKeys: Sendable {
+    static let shared = ParsedPublicKeys()
+    static let capacity = 8_192
+    private let keys = Mutex([[UInt8]: PublicKey]())
+
+    func key(for bytes: [UInt8]) -> PublicKey? { keys.withLock { $0[bytes] } }
+
+    func remember(_ key: PublicKey, for bytes: [UInt8]) {
+        keys.withLock { keys in
+            if keys.count >= Self.capacity { keys.removeAll(keepingCapacity: true) }
+            keys[bytes] = key
+        }
     }
 }

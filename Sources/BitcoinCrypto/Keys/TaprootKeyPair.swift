@@ -18,7 +18,9 @@ public struct TaprootKeyPair: Sendable {
     ///
     /// - Throws: `KeyError.invalidTweak` in the negligible case where the tweak is out of range.
     public init(internalKey privateKey: PrivateKey, merkleRoot: [UInt8]?) throws(KeyError) {
-        try self.init(secret: privateKey.secret, internalKey: privateKey.xOnlyPublicKey, merkleRoot: merkleRoot)
+        try self.init(
+            secret: privateKey.secret, keyPair: privateKey.keyPair, internalKey: privateKey.xOnlyPublicKey,
+            merkleRoot: merkleRoot)
     }
 
     /// The pair for 32 secret bytes as a taproot internal key: the internal key is read from the key pair, so this is
@@ -26,19 +28,29 @@ public struct TaprootKeyPair: Sendable {
     ///
     /// - Throws: `KeyError.invalidLength`, `.invalidPrivateKey`, or `.invalidTweak`.
     public init(internalSecret secret: SecretBytes, merkleRoot: [UInt8]?) throws(KeyError) {
-        try self.init(secret: secret, internalKey: nil, merkleRoot: merkleRoot)
+        try self.init(secret: secret, keyPair: nil, internalKey: nil, merkleRoot: merkleRoot)
     }
 
-    private init(secret: SecretBytes, internalKey known: XOnlyPublicKey?, merkleRoot: [UInt8]?) throws(KeyError) {
+    /// With `keyPair` (the private key's own pair, made with its public key), a copy of it is tweaked and no key pair
+    /// is created: the multiplication was already paid for when the key was made.
+    private init(
+        secret: SecretBytes, keyPair made: SecretBytes?, internalKey known: XOnlyPublicKey?, merkleRoot: [UInt8]?
+    ) throws(KeyError) {
         guard secret.count == 32 else { throw .invalidLength(expected: 32, actual: secret.count) }
         let pair = SecretBytes(count: MemoryLayout<secp256k1_keypair>.size)
         var output = secp256k1_xonly_pubkey()
         let code: Int32 = pair.withMutableBytePointer { pointer, _ in
             pointer.withMemoryRebound(to: secp256k1_keypair.self, capacity: 1) { keypair in
-                let created = secret.withBytePointer { bytes, _ in
-                    secp256k1_keypair_create(Secp256k1Context.shared, keypair, bytes)
+                if let made, made.count == MemoryLayout<secp256k1_keypair>.size {
+                    made.withBytePointer { source, count in
+                        UnsafeMutableRawPointer(keypair).copyMemory(from: source, byteCount: count)
+                    }
+                } else {
+                    let created = secret.withBytePointer { bytes, _ in
+                        secp256k1_keypair_create(Secp256k1Context.shared, keypair, bytes)
+                    }
+                    guard created == 1 else { return -1 }
                 }
-                guard created == 1 else { return -1 }
                 var parity: Int32 = 0
                 let internalKey = known?.bytes ?? Self.xOnlyBytes(of: keypair)
                 let tweak = TaprootTweak.tweak(

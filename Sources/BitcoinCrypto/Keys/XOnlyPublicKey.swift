@@ -1,4 +1,5 @@
 internal import CSecp256k1
+import Synchronization
 
 /// A BIP340 x-only public key: the 32-byte x coordinate of a point with even y.
 public struct XOnlyPublicKey: Sendable, Hashable {
@@ -13,8 +14,11 @@ public struct XOnlyPublicKey: Sendable, Hashable {
     public init(serialized bytes: some Collection<UInt8>) throws(KeyError) {
         let input = Array(bytes)
         guard input.count == 32 else { throw .invalidLength(expected: 32, actual: input.count) }
-        var raw = secp256k1_xonly_pubkey()
-        guard secp256k1_xonly_pubkey_parse(Secp256k1Context.shared, &raw, input) == 1 else { throw .notOnCurve }
+        if !ValidXOnlyKeys.shared.contains(input) {
+            var raw = secp256k1_xonly_pubkey()
+            guard secp256k1_xonly_pubkey_parse(Secp256k1Context.shared, &raw, input) == 1 else { throw .notOnCurve }
+            ValidXOnlyKeys.shared.insert(input)
+        }
         self.bytes = input
     }
 
@@ -51,6 +55,28 @@ public struct XOnlyPublicKey: Sendable, Hashable {
         let messageBytes = Array(message)
         return secp256k1_schnorrsig_verify(
             Secp256k1Context.shared, signature.bytes, messageBytes, messageBytes.count, &raw) == 1
+    }
+}
+
+/// The x coordinates recently found on the curve, so that the same 32 bytes are not parsed again.
+///
+/// Whether 32 bytes are an x-only key is a fixed property of the bytes (x³ + 7 must be a square), but checking it is
+/// a field square root (about 48,000 instructions); and a P2TR script's template, which many steps of a review and a
+/// signature read, is `.p2tr` only for a valid key. The P2TR signing benchmark parsed the same keys 20 times an input
+/// (issue 19, docs/benchmarks.md): a third of its instructions. Only keys that parsed are remembered, so an invalid
+/// key is refused every time; the set is emptied when it reaches `capacity`, which bounds its memory.
+final class ValidXOnlyKeys: Sendable {
+    static let shared = ValidXOnlyKeys()
+    static let capacity = 8_192
+    private let keys = Mutex(Set<[UInt8]>())
+
+    func contains(_ key: [UInt8]) -> Bool { keys.withLock { $0.contains(key) } }
+
+    func insert(_ key: [UInt8]) {
+        keys.withLock { keys in
+            if keys.count >= Self.capacity { keys.removeAll(keepingCapacity: true) }
+            keys.insert(key)
+        }
     }
 }
 

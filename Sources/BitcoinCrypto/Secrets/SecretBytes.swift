@@ -4,7 +4,7 @@ import Synchronization
 /// Bytes of secret material (entropy, seeds, private keys, passwords) in memory that libsodium allocates with guard
 /// pages, locks against swapping where the system allows, and zeroes when released.
 ///
-/// Secrets of up to 64 bytes (keys, chain codes, HMAC outputs) take a slot of a `SecretArena`: 64 KiB blocks from
+/// Secrets of up to 128 bytes (keys, chain codes, HMAC outputs, libsecp256k1 key pairs) take a slot of a `SecretArena`: 64 KiB blocks from
 /// `sodium_malloc`, so locked and fenced by guard pages as a block, handed out and zeroed on release without a system
 /// call. One `sodium_malloc` per secret cost some 8 system calls (mmap, mprotect ×4, mlock, madvise) and as many to
 /// free; signing one input derives four such secrets, and the 1,445-input benchmark spent more time in those calls
@@ -144,12 +144,12 @@ extension SecretBytes: CustomStringConvertible, CustomDebugStringConvertible {
     public var debugDescription: String { description }
 }
 
-/// Fixed 64-byte slots for small secrets, carved from 64 KiB `sodium_malloc` blocks.
+/// Fixed 128-byte slots for small secrets (a 96-byte libsecp256k1 key pair is the largest made per input), carved from 64 KiB `sodium_malloc` blocks.
 ///
 /// Guard pages fence each block and it is locked against swapping where the system allows. A released slot is zeroed
 /// before it is reused; blocks live as long as the process.
 final class SecretArena: Sendable {
-    static let slotSize = 64
+    static let slotSize = 128
     static let blockSize = 64 * 1024
     static let shared = SecretArena()
 
