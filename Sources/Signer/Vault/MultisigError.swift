@@ -1,3 +1,5 @@
+import Bitcoin
+
 /// Errors from reading or registering a multisig wallet.
 public enum MultisigError: Error, Equatable, Sendable {
     /// A name that is empty, longer than 64 characters or has a line break.
@@ -22,6 +24,10 @@ public enum MultisigError: Error, Equatable, Sendable {
     case duplicateKey(String)
     /// A taproot multisig's internal key is neither unspendable nor a cosigner: its holder could spend alone.
     case foreignInternalKey(String)
+    /// A `--cosigner` fingerprint that is not a key origin of the descriptor (or is named twice).
+    case unknownCosigner(String)
+    /// A cosigner name that is empty, too long, or holds terminal control or format characters.
+    case invalidCosignerName(String)
 }
 
 extension MultisigError: CustomStringConvertible {
@@ -44,6 +50,10 @@ extension MultisigError: CustomStringConvertible {
         case .foreignInternalKey(let key):
             "the taproot internal key \(key) is neither BIP341's unspendable H point nor one of the cosigners: its "
                 + "holder could spend the wallet alone on the key path; refused"
+        case .unknownCosigner(let fingerprint):
+            "no cosigner key of the descriptor has the origin fingerprint \(DisplayText.clean(fingerprint))"
+        case .invalidCosignerName(let name):
+            "invalid cosigner name '\(DisplayText.clean(name))' (1 to 32 characters, one line, no control characters)"
         }
     }
 }

@@ -10,6 +10,8 @@ public struct MultisigPolicy: Sendable {
         public let xpub: String
         /// Whether this vault derives this key (checked by re-deriving it from the seed).
         public let isThisVault: Bool
+        /// The user's name for this cosigner (`--cosigner FP=NAME`), if given.
+        public let name: String?
     }
 
     public let wallet: MultisigWallet
@@ -34,7 +36,8 @@ public struct MultisigPolicy: Sendable {
             cosigners.append(
                 Cosigner(
                     fingerprint: origin.fingerprint.hexString, derivation: origin.path.description,
-                    xpub: xpub.base58String, isThisVault: mine))
+                    xpub: xpub.base58String, isThisVault: mine,
+                    name: wallet.cosignerName(fingerprint: origin.fingerprint.hexString)))
         }
         self.wallet = wallet
         self.cosigners = cosigners
@@ -51,8 +54,9 @@ public struct MultisigPolicy: Sendable {
                     let plan = (try? miniscript.plan(keys: [bytes])) ?? nil,
                     plan.relativeTimelock == nil, plan.absoluteTimelock == nil
                 else { continue }
+                let who = wallet.cosignerName(of: key).map { "\($0), " } ?? ""
                 warnings.append(
-                    "key \(number + 1) (\(key.origin?.fingerprint.hexString ?? "?")) can spend ALONE, at any time")
+                    "key \(number + 1) (\(who)\(key.origin?.fingerprint.hexString ?? "?")) can spend ALONE, at any time")
             }
         } else if wallet.threshold == 1 {
             warnings.append(
@@ -83,6 +87,7 @@ public struct MultisigPolicy: Sendable {
         for (number, cosigner) in cosigners.enumerated() {
             lines.append(
                 "   \(number + 1). [\(cosigner.fingerprint)] \(cosigner.derivation)"
+                    + (cosigner.name.map { "   \"\(DisplayText.clean($0))\"" } ?? "")
                     + (cosigner.isThisVault ? "   <-- THIS VAULT" : ""))
             lines.append("      \(DisplayText.clean(cosigner.xpub))")
         }
@@ -90,13 +95,14 @@ public struct MultisigPolicy: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// The policy in words, this vault's key named "this vault" and the others by origin fingerprint.
+    /// The policy in words, this vault's key named "this vault", the others by their registered names, else by
+    /// origin fingerprint.
     public func policyWords(_ miniscript: Miniscript) -> String {
         let mine = Set(cosigners.filter(\.isThisVault).map(\.xpub))
         return miniscript.policyDescription { key in
             guard case .extended(let extended) = key.material,
                 mine.contains(extended.extendedPublicKey.base58String)
-            else { return nil }
+            else { return wallet.cosignerName(of: key) }
             return "this vault (\(key.origin?.fingerprint.hexString ?? "?"))"
         }
     }

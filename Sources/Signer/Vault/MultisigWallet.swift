@@ -32,6 +32,42 @@ public struct MultisigWallet: Sendable, Equatable {
     /// Keys are named by their origin fingerprint (docs/miniscript.md, "Tapscript"). `threshold` is then 0 and
     /// `keyCount` the number of distinct leaf keys.
     public let tapLeafPolicies: [String]?
+    /// The user's names for cosigners, by key origin fingerprint (`multisig register --cosigner FP=NAME`), in the
+    /// order given; empty for a wallet registered without names (docs/signer.md).
+    public let cosignerNames: [CosignerName]
+
+    /// A cosigner's name: the master fingerprint (8 lowercase hex digits) of a key origin in the descriptor.
+    public struct CosignerName: Sendable, Equatable {
+        public let fingerprint: String
+        public let name: String
+        /// The most characters a cosigner name may have.
+        public static let maximumLength = 32
+
+        /// Checks a name as wallet names are checked (trimmed, one line, not empty) and refuses terminal controls
+        /// and format characters (what `DisplayText.clean` would replace) and names over 32 characters.
+        public init(fingerprint: String, name: String) throws(MultisigError) {
+            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, trimmed.count <= Self.maximumLength, DisplayText.clean(trimmed) == trimmed else {
+                throw .invalidCosignerName(name)
+            }
+            guard fingerprint.count == 8, let parsed = try? Fingerprint(hex: fingerprint) else {
+                throw .unknownCosigner(fingerprint)
+            }
+            self.fingerprint = parsed.hexString
+            self.name = trimmed
+        }
+    }
+
+    /// The name given to the cosigner whose key origin is `key`'s, if any.
+    public func cosignerName(of key: DescriptorKey) -> String? {
+        guard let origin = key.origin else { return nil }
+        return cosignerName(fingerprint: origin.fingerprint.hexString)
+    }
+
+    /// The name given to the cosigner with master fingerprint `fingerprint` (hex), if any.
+    public func cosignerName(fingerprint: String) -> String? {
+        cosignerNames.first { $0.fingerprint == fingerprint.lowercased() }?.name
+    }
 
     /// Parses and checks a multisig descriptor.
     ///
@@ -41,7 +77,9 @@ public struct MultisigWallet: Sendable, Equatable {
     /// xpub of it) or one of the cosigners: any other key could spend the wallet alone.
     ///
     /// - Throws: `MultisigError`.
-    public init(name: String, descriptor: String) throws(MultisigError) {
+    /// `cosignerNames` name cosigners by their key origin fingerprint, each of which must be in the descriptor
+    /// (`MultisigError.unknownCosigner`), each at most once.
+    public init(name: String, descriptor: String, cosignerNames: [CosignerName] = []) throws(MultisigError) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 64, !trimmed.contains(where: \.isNewline) else {
             throw .invalidName(name)
@@ -52,7 +90,9 @@ public struct MultisigWallet: Sendable, Equatable {
         }
         guard !parsed.hasPrivateKeys else { throw .privateKeysInDescriptor }
         if case .tr(let internalKey, let tree?) = parsed.expression, !parsed.tapLeafMiniscripts.isEmpty {
-            self = try Self.tapMiniscriptWallet(name: trimmed, parsed, internalKey: internalKey, tree: tree)
+            try Self.checkNames(cosignerNames, keys: tree.leaves.flatMap(\.keys))
+            self = try Self.tapMiniscriptWallet(
+                name: trimmed, parsed, internalKey: internalKey, tree: tree, names: cosignerNames)
             return
         }
         let (inner, type): (DescriptorExpression, String)
@@ -75,9 +115,10 @@ public struct MultisigWallet: Sendable, Equatable {
         case .miniscript(let miniscript) where type == "wsh" || type == "sh-wsh":
             // A spending policy (docs/miniscript.md): the descriptor parser already refused what is not sane.
             (threshold, keys) = (0, miniscript.keys)
-            policy = miniscript.policyDescription()
+            policy = miniscript.policyDescription { Self.named($0, cosignerNames) }
         default: throw .notMultisig
         }
+        try Self.checkNames(cosignerNames, keys: keys)
         var seen: Set<[UInt8]> = []
         for key in keys {
             guard case .extended(let extended) = key.material, let origin = key.origin else { throw .keyWithoutOrigin }
@@ -94,14 +135,33 @@ public struct MultisigWallet: Sendable, Equatable {
         self.scriptType = type
         self.miniscriptPolicy = policy
         self.tapLeafPolicies = nil
+        self.cosignerNames = cosignerNames
+    }
+
+    /// Every named fingerprint is a key origin's of `keys`, and named once.
+    private static func checkNames(_ names: [CosignerName], keys: [DescriptorKey]) throws(MultisigError) {
+        let fingerprints = Set(keys.compactMap { $0.origin?.fingerprint.hexString })
+        var seen: Set<String> = []
+        for name in names {
+            guard fingerprints.contains(name.fingerprint) else { throw .unknownCosigner(name.fingerprint) }
+            guard seen.insert(name.fingerprint).inserted else { throw .unknownCosigner(name.fingerprint + " (twice)") }
+        }
+    }
+
+    /// The name of `key` among `names`, if given.
+    private static func named(_ key: DescriptorKey, _ names: [CosignerName]) -> String? {
+        guard let origin = key.origin else { return nil }
+        return names.first { $0.fingerprint == origin.fingerprint.hexString }?.name
     }
 
     /// A `tr(KEY,TREE)` wallet whose leaves include tapscript miniscript (the descriptor parser already refused
     /// insane leaves): every leaf key an extended key with an origin, the same key in two leaves allowed (an heir's
     /// key in the recovery leaf may also be a cosigner's), the internal key unspendable or a leaf key.
     private static func tapMiniscriptWallet(
-        name: String, _ parsed: Descriptor, internalKey: DescriptorKey, tree: DescriptorTapTree
+        name: String, _ parsed: Descriptor, internalKey: DescriptorKey, tree: DescriptorTapTree,
+        names: [CosignerName]
     ) throws(MultisigError) -> MultisigWallet {
+        func keyName(_ key: DescriptorKey) -> String { named(key, names) ?? Self.keyName(key) }
         var keys: [DescriptorKey] = []
         var seen: Set<String> = []
         for key in tree.leaves.flatMap(\.keys) {
@@ -110,21 +170,22 @@ public struct MultisigWallet: Sendable, Equatable {
         }
         let policies = tree.leaves.map { leaf in
             switch leaf {
-            case .miniscript(let miniscript): return miniscript.policyDescription()
-            case .multiA(let k, let keys, _): return "\(k) of " + keys.map(Self.keyName).joined(separator: ", ")
-            case .pk(let key): return Self.keyName(key)
+            case .miniscript(let miniscript): return miniscript.policyDescription { named($0, names) }
+            case .multiA(let k, let keys, _): return "\(k) of " + keys.map(keyName).joined(separator: ", ")
+            case .pk(let key): return keyName(key)
             default: return "?"
             }
         }
         return MultisigWallet(
             name: name, descriptorText: parsed.description, keyCount: keys.count,
-            taprootKeyPath: try keyPath(internalKey, keys), tapLeafPolicies: policies)
+            taprootKeyPath: try keyPath(internalKey, keys), tapLeafPolicies: policies, cosignerNames: names)
     }
 
     private init(
         name: String, descriptorText: String, keyCount: Int, taprootKeyPath: TaprootKeyPath,
-        tapLeafPolicies: [String]
+        tapLeafPolicies: [String], cosignerNames: [CosignerName]
     ) {
+        self.cosignerNames = cosignerNames
         self.name = name
         self.descriptorText = descriptorText
         self.threshold = 0

@@ -32,7 +32,13 @@ struct VaultFile: Sendable, Equatable {
             ] as [String: Any],
             "key_check": header.keyCheck.hexString,
             "passphrase_stored": header.passphraseStored,
-            "multisig": header.multisigWallets.map { ["name": $0.name, "descriptor": $0.descriptorText] },
+            "multisig": header.multisigWallets.map { wallet -> [String: Any] in
+                var entry: [String: Any] = ["name": wallet.name, "descriptor": wallet.descriptorText]
+                if !wallet.cosignerNames.isEmpty {
+                    entry["cosigners"] = wallet.cosignerNames.map { ["fingerprint": $0.fingerprint, "name": $0.name] }
+                }
+                return entry
+            },
             "cipher": [
                 "algorithm": VaultHeader.cipherName,
                 "nonce": nonce.hexString,
@@ -91,7 +97,22 @@ struct VaultFile: Sendable, Equatable {
             guard let entry = item as? [String: Any], let name = entry["name"] as? String,
                 let descriptor = entry["descriptor"] as? String
             else { throw .corrupt(reason: "multisig entry \(n + 1) lacks a name or descriptor") }
-            do { wallets.append(try MultisigWallet(name: name, descriptor: descriptor)) } catch {
+            // Cosigner names (optional: a wallet registered without them, or by an older build, has none).
+            var names: [MultisigWallet.CosignerName] = []
+            if let list = entry["cosigners"] {
+                guard let items = list as? [Any], !items.isEmpty else {
+                    throw .corrupt(reason: "multisig entry \(n + 1): cosigners is not a non-empty list")
+                }
+                for item in items {
+                    guard let pair = item as? [String: Any], let fingerprint = pair["fingerprint"] as? String,
+                        let name = pair["name"] as? String
+                    else { throw .corrupt(reason: "multisig entry \(n + 1): a cosigner lacks a fingerprint or name") }
+                    do { names.append(try MultisigWallet.CosignerName(fingerprint: fingerprint, name: name)) } catch {
+                        throw .corrupt(reason: "multisig entry \(n + 1): \(error)")
+                    }
+                }
+            }
+            do { wallets.append(try MultisigWallet(name: name, descriptor: descriptor, cosignerNames: names)) } catch {
                 throw .corrupt(reason: "multisig entry \(n + 1): \(error)")
             }
         }

@@ -104,6 +104,18 @@ public struct VaultHeader: Sendable, Equatable {
             u64(UInt64(head.count))
             bytes(head.hash)
         }
+        // Cosigner names, only when a wallet has some: a vault without names keeps the encoding older builds
+        // wrote. The fields before are self-delimiting, so this tail cannot be confused with them.
+        if multisigWallets.contains(where: { !$0.cosignerNames.isEmpty }) {
+            text("cosigner-names")
+            for wallet in multisigWallets {
+                u32(UInt32(wallet.cosignerNames.count))
+                for cosigner in wallet.cosignerNames {
+                    text(cosigner.fingerprint)
+                    text(cosigner.name)
+                }
+            }
+        }
         return out
     }
 }

@@ -33,8 +33,16 @@ struct MultisigJSON: Encodable, Sendable {
     let descriptor: String
     /// A miniscript policy wallet's policy in words (absent for plain multisig; `threshold` is then 0).
     let policy: String?
+    /// The cosigners' names given at registration (`--cosigner FP=NAME`); empty when none were given.
+    let cosigners: [CosignerNameJSON]
+
+    struct CosignerNameJSON: Encodable, Sendable {
+        let fingerprint: String
+        let name: String
+    }
 
     init(_ wallet: MultisigWallet) {
+        cosigners = wallet.cosignerNames.map { CosignerNameJSON(fingerprint: $0.fingerprint, name: $0.name) }
         name = wallet.name
         threshold = wallet.threshold
         keys = wallet.keyCount

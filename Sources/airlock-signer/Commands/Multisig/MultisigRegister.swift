@@ -26,6 +26,12 @@ extension AirlockSigner {
                 vault after 10 blocks"), and a key that can spend alone at any time is warned about. Then it asks; \
                 --yes answers. Without --yes and without a terminal to ask on, nothing is stored (exit 4).
 
+                --cosigner FINGERPRINT=NAME (repeatable) names the cosigner whose key origin has that master \
+                fingerprint; the name is stored with the wallet and used wherever the signer names cosigners \
+                ("2 of Alice, Bob, this vault; or Dad after 10 blocks"). A fingerprint not in the descriptor, or a \
+                name that is empty, over 32 characters or holds control characters, is refused (exit 1), and \
+                nothing is registered.
+
                 Examples:
                   airlock-signer multisig register wallet.txt
                   airlock-signer multisig register wallet.txt --name family --yes
@@ -33,6 +39,7 @@ extension AirlockSigner {
                   airlock-signer multisig register wallet.dat --token a54044308ceac9b7
                   echo 'wsh(sortedmulti(2,[…]tpub…/<0;1>/*,…))' | airlock-signer multisig register - --name team
                   airlock-signer multisig register inheritance-wsh-miniscript.txt --name heirs --yes
+                  airlock-signer multisig register heirs.txt --cosigner 0ddba11a=Alice --cosigner 5a61ff8e=Dad --yes
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -40,6 +47,23 @@ extension AirlockSigner {
         @Option(help: "Name for the wallet (default: the Name: line, else 'multisig').") var name: String?
         @Flag(help: "Register without asking (the policy is still shown).") var yes = false
         @Option(help: "The BSMS token (hex) of an encrypted BIP129 descriptor record.") var token: String?
+        @Option(help: "Name a cosigner: FINGERPRINT=NAME (8 hex digits of a key origin; repeatable).")
+        var cosigner: [String] = []
+
+        /// The `--cosigner` options, checked against the wallet's descriptor: a bad one is a command-line error.
+        func named(_ wallet: MultisigWallet) throws -> MultisigWallet {
+            guard !cosigner.isEmpty else { return wallet }
+            do {
+                let names = try cosigner.map { (option) throws(MultisigError) -> MultisigWallet.CosignerName in
+                    guard let equals = option.firstIndex(of: "=") else { throw .unknownCosigner(option) }
+                    return try MultisigWallet.CosignerName(
+                        fingerprint: String(option[..<equals]), name: String(option[option.index(after: equals)...]))
+                }
+                return try MultisigWallet(name: wallet.name, descriptor: wallet.descriptorText, cosignerNames: names)
+            } catch {
+                throw CLIError(.usage, "--cosigner: \(error) (expected FINGERPRINT=NAME)")
+            }
+        }
 
         func run() async throws {
             try await ErrorReporting.run {
@@ -53,7 +77,7 @@ extension AirlockSigner {
                         .invalidInput,
                         "expected a multisig descriptor or wallet text, got \(read.payload.kind.rawValue)")
                 }
-                let wallet: MultisigWallet
+                var wallet: MultisigWallet
                 var bsms: BSMSDescriptorRecord?
                 if let token, text.trimmingCharacters(in: .whitespacesAndNewlines).allSatisfy(\.isHexDigit) {
                     let plaintext = try BSMSToken(hex: token).decrypt(text)
@@ -69,6 +93,7 @@ extension AirlockSigner {
                     let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
                     wallet = try MultisigWallet(name: name ?? "multisig", descriptor: line)
                 }
+                wallet = try named(wallet)
                 let unlocked = try options.unlock()
                 let passphrase = try options.passphraseFile.map { try SecretInput.line(fromFile: $0) }
                 let master = try unlocked.masterKey(passphrase: passphrase)
