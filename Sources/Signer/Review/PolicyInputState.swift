@@ -26,13 +26,15 @@ public struct PolicyInputState: Sendable, Equatable {
     public let completedPath: (signers: [String], relative: UInt32?, absolute: UInt32?)?
     /// This vault's master fingerprint (hex), to name its key in the text.
     public let thisVault: String
+    /// The registered cosigner names, fingerprint (hex) → name, shown as `Alice (1a2b3c4d)`.
+    public let cosignerNames: [String: String]
 
     public static func == (a: Self, b: Self) -> Bool { a.text == b.text && a.input == b.input }
 
     /// The state of input `index` of `psbt`, spending `miniscript` (the wallet `wallet`) at `match`.
     static func make(
         psbt: PSBT, index: Int, match: MiniscriptInputMatch, wallet: String, words: String,
-        provider: SeedKeyProvider, thisVault: Fingerprint
+        provider: SeedKeyProvider, thisVault: Fingerprint, cosignerNames: [String: String] = [:]
     ) -> PolicyInputState? {
         guard let transaction = try? psbt.unsignedTransaction() else { return nil }
         let sequence = transaction.inputs[index].sequence.rawValue
@@ -78,7 +80,7 @@ public struct PolicyInputState: Sendable, Equatable {
             sequence: sequence, lockTime: lockTime,
             signedBy: keys.filter { signatures[$0.bytes] != nil }.map(\.name),
             notSigned: keys.filter { signatures[$0.bytes] == nil }.map(\.name), completedPath: completed,
-            thisVault: thisVault.hexString)
+            thisVault: thisVault.hexString, cosignerNames: cosignerNames)
     }
 
     /// Every `older()` / `after()` in the tree.
@@ -95,7 +97,8 @@ public struct PolicyInputState: Sendable, Equatable {
     /// this vault's signature: complete: this vault (0ddba11a) after 10 blocks`.
     public var text: String {
         func name(_ fingerprint: String) -> String {
-            fingerprint == thisVault ? "this vault (\(fingerprint))" : fingerprint
+            if fingerprint == thisVault { return "this vault (\(fingerprint))" }
+            return cosignerNames[fingerprint].map { "\($0) (\(fingerprint))" } ?? fingerprint
         }
         var line = "input \(input) ('\(DisplayText.clean(wallet))'): "
         if isRecovery {

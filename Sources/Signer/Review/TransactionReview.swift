@@ -21,6 +21,8 @@ public struct TransactionReview: Sendable {
     public internal(set) var thisVault: Fingerprint?
     /// The registered multisig wallets' names, by account index.
     public internal(set) var multisigWalletNames: [Int: String] = [:]
+    /// The registered cosigner names (fingerprint hex → name) of each multisig account.
+    public internal(set) var multisigCosignerNames: [Int: [String: String]] = [:]
     /// The inputs of registered miniscript policy wallets: the path the transaction takes and who has signed.
     public internal(set) var policyInputs: [PolicyInputState] = []
 
@@ -151,7 +153,12 @@ public struct TransactionReview: Sendable {
             lines.append("MULTISIG SIGNATURES (before this vault signs):")
             for (index, status) in multisigInputs {
                 let wallet = multisigWallet(ofInput: index).map { " ('\(DisplayText.clean($0))')" } ?? ""
-                lines.append("  input \(index)\(wallet): \(status.summary(thisVault: thisVault))")
+                var names: [String: String] = [:]
+                if case .ours(let account, _, _) = analysis.inputs[index].ownership {
+                    names = multisigCosignerNames[account] ?? [:]
+                }
+                let summary = status.summary(thisVault: thisVault) { names[$0.hexString] }
+                lines.append("  input \(index)\(wallet): \(summary)")
             }
         }
         if !policyInputs.isEmpty {

@@ -55,10 +55,13 @@ public struct SigningSession: Sendable {
             throw SigningSessionError("cannot derive this vault's accounts: \(error)")
         }
         var walletNames: [Int: String] = [:]
+        var cosignerNames: [Int: [String: String]] = [:]
         var policyWallets: [Int: MultisigWallet] = [:]
         for wallet in multisigWallets {
             guard let descriptor = try? wallet.descriptor else { continue }
             walletNames[accounts.count] = wallet.name
+            cosignerNames[accounts.count] = Dictionary(
+                wallet.cosignerNames.map { ($0.fingerprint, $0.name) }, uniquingKeysWith: { a, _ in a })
             if wallet.miniscriptPolicy != nil { policyWallets[accounts.count] = wallet }
             accounts.append(descriptor)
             labels.append(
@@ -73,6 +76,7 @@ public struct SigningSession: Sendable {
         }
         review.thisVault = master.fingerprint
         review.multisigWalletNames = walletNames
+        review.multisigCosignerNames = cosignerNames
         let provider = SeedKeyProvider(master: master)
         // Inputs of a miniscript policy wallet: the path nSequence / nLockTime allow, who signed, what this adds.
         for (index, input) in review.analysis.inputs.enumerated() where !input.isFinalized {
@@ -82,7 +86,8 @@ public struct SigningSession: Sendable {
                 let policy = try? MultisigPolicy(wallet, master: master, network: network),
                 let state = PolicyInputState.make(
                     psbt: psbt, index: index, match: match, wallet: wallet.name,
-                    words: policy.policyWords(match.miniscript), provider: provider, thisVault: master.fingerprint)
+                    words: policy.policyWords(match.miniscript), provider: provider, thisVault: master.fingerprint,
+                    cosignerNames: cosignerNames[account] ?? [:])
             else { continue }
             review.policyInputs.append(state)
         }

@@ -167,9 +167,15 @@ extension MultisigSignatureStatus {
     ///
     /// `2 of 3 (multi_a): signed by 1a2b3c4d; not yet: 5e6f7a8b (this vault), 9c0d1e2f; 1 more signature needed`.
     /// Keys without a derivation show as `key 02ab…` (their first bytes).
-    public func summary(thisVault: Fingerprint? = nil) -> String {
+    /// `cosignerName` gives a cosigner's registered name by fingerprint, shown as `Alice (1a2b3c4d)`.
+    public func summary(
+        thisVault: Fingerprint? = nil, cosignerName: (Fingerprint) -> String? = { _ in nil }
+    ) -> String {
         func name(_ cosigner: Cosigner) -> String {
-            let base = cosigner.fingerprint?.hexString ?? "key \(cosigner.key.prefix(4).hexString)…"
+            var base = cosigner.fingerprint?.hexString ?? "key \(cosigner.key.prefix(4).hexString)…"
+            if let fingerprint = cosigner.fingerprint, let given = cosignerName(fingerprint) {
+                base = "\(DisplayText.clean(given)) (\(base))"
+            }
             return cosigner.fingerprint != nil && cosigner.fingerprint == thisVault ? base + " (this vault)" : base
         }
         let signed = cosigners.filter(\.hasSigned).map(name)
