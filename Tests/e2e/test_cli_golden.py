@@ -192,6 +192,8 @@ def _miniscript_runs(runs, signer, watcher, root: Path, node, keys: list[str]) -
         "--name",
         "heirs",
         "--yes",
+        "--cosigner",
+        keys[1][1:9] + "=Bob",
         input=desc,
     )
     runs(
