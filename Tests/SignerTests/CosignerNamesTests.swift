@@ -140,6 +140,7 @@ struct CosignerNamesTests {
             try MultisigWallet.CosignerName(fingerprint: "xyz", name: "A")
         }
         let good = try MultisigWallet.CosignerName(fingerprint: fp[0], name: String(repeating: "x", count: 32))
-        #expect(try MultisigWallet(name: "heirs", descriptor: descriptor, cosignerNames: [good]).cosignerNames == [good])
+        #expect(
+            try MultisigWallet(name: "heirs", descriptor: descriptor, cosignerNames: [good]).cosignerNames == [good])
     }
 }

@@ -56,7 +56,8 @@ public struct MultisigPolicy: Sendable {
                 else { continue }
                 let who = wallet.cosignerName(of: key).map { "\($0), " } ?? ""
                 warnings.append(
-                    "key \(number + 1) (\(who)\(key.origin?.fingerprint.hexString ?? "?")) can spend ALONE, at any time")
+                    "key \(number + 1) (\(who)\(key.origin?.fingerprint.hexString ?? "?")) can spend ALONE, at any time"
+                )
             }
         } else if wallet.threshold == 1 {
             warnings.append(
