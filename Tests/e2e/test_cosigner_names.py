@@ -62,8 +62,11 @@ def test_names_in_the_policy_words_list_and_sign_review(bin_dir, home, tmp_path)
     unsigned = tmp_path / "p.psbt"
     unsigned.write_bytes(psbt.serialize())
     alice.sign(unsigned, args=("--full", "--out", str(tmp_path / "a.psbt")))
-    signed = carol.sign(tmp_path / "a.psbt", args=("--full", "--out", str(tmp_path / "c.psbt")))
+    signed = carol.sign(tmp_path / "a.psbt", args=("--full", "--out", str(tmp_path / "c.psbt"), "--json"))
     text = signed.stderr.decode()
+    state = json.loads(signed.stdout)["policy"][0]
+    assert state["cosigners"] == sorted(reg["cosigners"], key=lambda c: c["fingerprint"])
+    assert state["signed_by"] == [fp(alice)] and "Alice" in state["text"]
     assert f"  'heirs': {words}" in text, text
     assert f"signed by Alice ({fp(alice)})" in text, text
     assert f"complete: Alice ({fp(alice)}), this vault ({fp(carol)})" in text, text

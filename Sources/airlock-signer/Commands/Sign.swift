@@ -296,8 +296,13 @@ struct SignOutput: Encodable {
         let notSigned: [String]
         let completeWithThisVault: Bool
         let text: String
+        /// The wallet's registered cosigner names (`multisig register --cosigner`), by fingerprint; empty without.
+        let cosigners: [MultisigJSON.CosignerNameJSON]
 
         init(_ state: PolicyInputState) {
+            cosigners = state.cosignerNames.sorted { $0.key < $1.key }.map {
+                MultisigJSON.CosignerNameJSON(fingerprint: $0.key, name: DisplayText.clean($0.value))
+            }
             input = state.input
             wallet = DisplayText.clean(state.wallet)
             policy = DisplayText.clean(state.policy)
@@ -310,7 +315,7 @@ struct SignOutput: Encodable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case input, wallet, policy, path, text
+            case input, wallet, policy, path, text, cosigners
             case enabledTimelocks = "enabled_timelocks"
             case signedBy = "signed_by"
             case notSigned = "not_signed"
