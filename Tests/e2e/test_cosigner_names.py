@@ -11,7 +11,7 @@ import json
 
 import pytest
 from roundtrip_helpers import outside_address
-from signer_psbt import Coin, embit_psbt
+from signer_psbt import Coin, embit_psbt, multisig_descriptor
 from test_miniscript_spend import P1, funding, ranged, register, vaults_and_keys
 
 
@@ -122,3 +122,23 @@ def test_a_name_edited_in_the_vault_file_is_refused_at_unlock(bin_dir, home, tmp
     proc = carol.sign(unsigned, args=("--out", str(tmp_path / "o2.psbt")), check=False)
     assert proc.returncode == 3, proc.stderr
     assert b"tamper" in proc.stderr
+
+
+def test_names_in_the_multisig_signatures_of_a_sortedmulti_wallet(bin_dir, home, tmp_path):
+    """A wsh(sortedmulti) 2-of-3 wallet registered with a name for Alice: the review's MULTISIG SIGNATURES says who
+    signed by name; the vault registered without names says the fingerprint only (control)."""
+    vaults, keys = vaults_and_keys(bin_dir, home, ("alice-s", "bob-s", "carol-s"))
+    alice, bob, carol = vaults
+    desc = multisig_descriptor(keys)
+    assert register_named(carol, desc, f"{fp(alice)}=Alice", f"{fp(bob)}=Bob").returncode == 0
+    assert register(alice, desc, "team").returncode == 0
+    psbt = embit_psbt(desc, [Coin(funding(desc, 0), 0, 0)], [(outside_address(), 400_000)])
+    unsigned = tmp_path / "p.psbt"
+    unsigned.write_bytes(psbt.serialize())
+    alice.sign(unsigned, args=("--full", "--out", str(tmp_path / "a.psbt")))
+    text = carol.sign(tmp_path / "a.psbt", args=("--out", str(tmp_path / "c.psbt"))).stderr.decode()
+    line = next(x for x in text.splitlines() if "2 of 3 (multisig)" in x)
+    assert f"signed by Alice ({fp(alice)}); not yet: " in line, text
+    assert f"Bob ({fp(bob)})" in line and f"{fp(carol)} (this vault)" in line, line
+    again = alice.sign(tmp_path / "a.psbt", args=("--out", str(tmp_path / "a2.psbt"))).stderr.decode()
+    assert f"signed by {fp(alice)} (this vault)" in again and "Bob" not in again, again
