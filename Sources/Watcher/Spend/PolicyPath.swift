@@ -38,11 +38,27 @@ public struct PolicyPath: Sendable, Equatable {
     public static func recovery(ofTree tree: DescriptorTapTree, fingerprints: [String]?) throws(SpendError)
         -> PolicyPath
     {
+        // `pk` and `multi_a` leaves are planned as the same miniscript (no timelock: never a recovery path, but
+        // their keys are the tree's keys and spending them is the primary path).
         var leaves: [(Int?, Miniscript)] = []
+        var hasMiniscript = false
         for (number, leaf) in tree.leaves.enumerated() {
-            if case .miniscript(let miniscript) = leaf { leaves.append((number + 1, miniscript)) }
+            var text: String?
+            switch leaf {
+            case .miniscript(let miniscript):
+                leaves.append((number + 1, miniscript))
+                hasMiniscript = true
+            case .pk(let key): text = "pk(\(key.string(includingPrivateKeys: false)))"
+            case .multiA(let k, let keys, _):
+                text =
+                    "multi_a(\(k)," + keys.map { $0.string(includingPrivateKeys: false) }.joined(separator: ",") + ")"
+            default: break
+            }
+            if let text, let miniscript = try? Miniscript(string: text, context: .tapscript) {
+                leaves.append((number + 1, miniscript))
+            }
         }
-        guard !leaves.isEmpty else { throw .inconsistent("this taproot wallet has no miniscript leaf") }
+        guard hasMiniscript else { throw .inconsistent("this taproot wallet has no miniscript leaf") }
         return try recovery(leaves: leaves, fingerprints: fingerprints)
     }
 
