@@ -1,8 +1,8 @@
 """scripts/install: binaries, shell completions and man pages made from the command tree, into --prefix.
 
 The binaries this session built are installed (AIRLOCK_BIN_DIR), so no second (release) build runs here; without
-that variable the script builds them with `swift build -c release`. The man page is rendered by man-db (`man -l`),
-and the bash completion is exercised in bash the way bash calls it (COMP_WORDS, COMP_CWORD, the -F function).
+that variable the script builds them with `swift build -c release --static-swift-stdlib`. The man page is rendered
+by man-db (`man -l`), and the bash completion is exercised in bash the way bash calls it (COMP_WORDS, COMP_CWORD, the -F function).
 """
 
 from __future__ import annotations
