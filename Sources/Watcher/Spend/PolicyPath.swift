@@ -29,8 +29,10 @@ public struct PolicyPath: Sendable, Equatable {
         try recovery(leaves: [(nil, miniscript)], fingerprints: fingerprints)
     }
 
-    /// The recovery path of a `tr(KEY,TREE)` wallet with miniscript leaves (docs/miniscript.md, "send --recovery for
-    /// taproot leaves"): the same rule over every miniscript leaf, the leaf in descriptor order breaking ties. With
+    /// The recovery path of a `tr(KEY,TREE)` wallet with miniscript leaves.
+    ///
+    /// docs/miniscript.md, "send --recovery for taproot leaves": the same rule over every miniscript leaf, the leaf
+    /// in descriptor order breaking ties. With
     /// `fingerprints`, the leaves those keys can spend on with a timelock, the earliest timelock first; the keys must
     /// not be able to spend only on leaves without one.
     ///
