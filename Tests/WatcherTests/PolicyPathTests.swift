@@ -77,7 +77,7 @@ struct PolicyPathTests {
     }
 
     @Test(
-        "taproot leaves: the the earliest timelock wins by default, --keys picks the other leaf; no timelock, no path")
+        "taproot leaves: the earliest timelock wins by default, --keys picks the other leaf; no timelock, no path")
     func tapLeavesEarliest() throws {
         let tree = try Self.tree(
             "tr(\(Self.h),{and_v(v:pk(\(Self.key(0))),older(20)),and_v(v:pk(\(Self.key(1))),after(500))})")
