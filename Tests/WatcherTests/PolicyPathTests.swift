@@ -46,6 +46,60 @@ struct PolicyPathTests {
         #expect(throws: SpendError.self) { try PolicyPath.recovery(of: plain, fingerprints: nil) }
     }
 
+    static let h = "50929b74c1a04954b78b4b6035e97a5e078a5a0f28ec96d547bfee9ace803ac0"
+
+    static func tree(_ text: String) throws -> DescriptorTapTree {
+        guard case .tr(_, let tree?) = try Descriptor(string: text).expression else {
+            throw SpendError.inconsistent("not tr")
+        }
+        return tree
+    }
+
+    @Test("taproot leaves: the heir's leaf by default and by --keys; primary-leaf keys and non-spending keys refused")
+    func tapLeaves() throws {
+        let tree = try Self.tree(
+            "tr(\(Self.h),{and_v(v:pk(\(Self.key(3))),older(10)),multi_a(2,\(Self.key(0)),\(Self.key(1)),\(Self.key(2)))})"
+        )
+        let heir = PolicyPath(relativeTimelock: 10, absoluteTimelock: nil, signers: ["0ddba11a"], leaf: 1)
+        #expect(try PolicyPath.recovery(ofTree: tree, fingerprints: nil) == heir)
+        #expect(try PolicyPath.recovery(ofTree: tree, fingerprints: ["0DDBA11A"]) == heir)
+        // With a cosigner too, Dad's leaf is still the timelocked one those keys can spend.
+        #expect(try PolicyPath.recovery(ofTree: tree, fingerprints: ["0ddba11a", "d34db33f"]) == heir)
+        #expect(
+            throws: SpendError.inconsistent(
+                "--keys d34db33f,c0ffee00 can spend without a timelock: that is the primary path (send without --recovery)"
+            )
+        ) { try PolicyPath.recovery(ofTree: tree, fingerprints: ["d34db33f", "c0ffee00"]) }
+        #expect(throws: SpendError.inconsistent("--keys abcdef01 cannot spend under this policy")) {
+            try PolicyPath.recovery(ofTree: tree, fingerprints: ["abcdef01"])
+        }
+        #expect(throws: SpendError.self) { try PolicyPath.recovery(ofTree: tree, fingerprints: ["99999999"]) }
+    }
+
+    @Test(
+        "taproot leaves: the earliest timelock wins by default, --keys picks the other leaf; no timelock, no path")
+    func tapLeavesEarliest() throws {
+        let tree = try Self.tree(
+            "tr(\(Self.h),{and_v(v:pk(\(Self.key(0))),older(20)),and_v(v:pk(\(Self.key(1))),after(500))})")
+        // The rule compares (older, after): a leaf without older() comes first, as in wsh().
+        #expect(
+            try PolicyPath.recovery(ofTree: tree, fingerprints: nil)
+                == PolicyPath(relativeTimelock: nil, absoluteTimelock: 500, signers: ["c0ffee00"], leaf: 2))
+        #expect(
+            try PolicyPath.recovery(ofTree: tree, fingerprints: ["d34db33f"])
+                == PolicyPath(relativeTimelock: 20, absoluteTimelock: nil, signers: ["d34db33f"], leaf: 1))
+        let tree2 = try Self.tree(
+            "tr(\(Self.h),{and_v(v:pk(\(Self.key(0))),older(20)),and_v(v:pk(\(Self.key(1))),older(5))})")
+        #expect(
+            try PolicyPath.recovery(ofTree: tree2, fingerprints: nil)
+                == PolicyPath(relativeTimelock: 5, absoluteTimelock: nil, signers: ["c0ffee00"], leaf: 2))
+        #expect(
+            try PolicyPath.recovery(ofTree: tree2, fingerprints: ["d34db33f"])
+                == PolicyPath(relativeTimelock: 20, absoluteTimelock: nil, signers: ["d34db33f"], leaf: 1))
+        let plain = try Self.tree("tr(\(Self.h),{and_v(v:pk(\(Self.key(0))),pk(\(Self.key(1)))),pk(\(Self.key(2)))})")
+        #expect(throws: SpendError.self) { try PolicyPath.recovery(ofTree: plain, fingerprints: nil) }
+    }
+
     @Test("valid from: a coin confirmed at height h with older(n) is accepted at tip h + n - 1")
     func validFrom() {
         let path = PolicyPath(relativeTimelock: 10, absoluteTimelock: nil, signers: [])

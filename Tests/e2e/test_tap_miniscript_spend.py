@@ -5,10 +5,11 @@ and embit's; the primary leaf spent with a watcher-built PSBT (BIP371 leaf field
 script path, finalized by the watcher and accepted by the node (libbitcoinkernel); the heir's leaf signed by Dad's
 vault, finalized by the watcher with the leaf's satisfaction, refused by the node before the coin is 10 blocks old and
 accepted after; BDK (rust-miniscript) finalizes the PSBT Dad's vault signed to the same transaction, and signs the
-heir's leaf itself (Dad's xprv) for the watcher to finalize to the same txid. The watcher's `send` has no recovery option for taproot leaves yet: the test sets the input's
-nSequence in the unsigned PSBT (embit) before Dad signs. A cosigner's signature alone does not finalize the heir's
+heir's leaf itself (Dad's xprv) for the watcher to finalize to the same txid. `send --recovery` builds the heir's spend: it
+chooses leaf 1 and sets nSequence 10 (`--keys` mistakes refused, with a control). A cosigner's signature alone does not finalize the heir's
 leaf (control). A second wallet, `tr(H,and_v(v:multi_a(2,A,B,C),after(N)))`, is spent at height N: refused by the
-watcher's finalizer with nLockTime below N, by the node before the chain reaches N, accepted then."""
+watcher's finalizer with nLockTime below N; `send --recovery` sets nLockTime N; refused by the node before the chain
+reaches N, accepted then."""
 
 from __future__ import annotations
 
@@ -31,14 +32,6 @@ H = "50929b74c1a04954b78b4b6035e97a5e078a5a0f28ec96d547bfee9ace803ac0"
 def inheritance(keys: list[str]) -> str:
     alice, bob, carol, dad = (k + "/<0;1>/*" for k in keys)
     return f"tr({H},{{and_v(v:pk({dad}),older(10)),multi_a(2,{alice},{bob},{carol})}})"
-
-
-def with_sequence(raw: bytes, sequence: int) -> bytes:
-    """The PSBT with every input's nSequence set (the unsigned transaction of a version 0 PSBT)."""
-    psbt = PSBT.parse(raw)
-    for inp in psbt.inputs:
-        inp.sequence = sequence
-    return psbt.serialize()
 
 
 def test_taproot_leaf_miniscript_primary_and_heir_paths_on_regtest(run, home, bin_dir, regtest_node, tmp_path):
@@ -98,12 +91,49 @@ def test_taproot_leaf_miniscript_primary_and_heir_paths_on_regtest(run, home, bi
     assert outside_holds(node, outside) == [(txid, 100_000)]
     watcher("sync")
 
-    # Heir's leaf: the change coin, 1 block old; nSequence 10 set before Dad signs.
+    coin_height = node.height()  # the change coin, the heir's leaf's coin, confirmed here
+    # Without --recovery a send sets no timelock: nSequence keeps its disable bit (0xfffffffd, RBF).
+    primary = tmp_path / "primary2.psbt"
+    watcher.json("send", "--to", outside_address(), "--amount", "50000sat", "--fee-rate", "5", "--out", primary)
+    assert PSBT.parse(primary.read_bytes()).tx.vin[0].sequence == 0xFFFFFFFD
+
+    # --keys mistakes (exit 2): Alice and Bob spend leaf 2 without a timelock (the primary path); Carol alone
+    # cannot spend at all; an unknown fingerprint. Control: Dad's fingerprint gives the heir's leaf.
+    for bad, reason in (
+        (f"{fps[0]},{fps[1]}", b"that is the primary path"),
+        (fps[2], b"cannot spend under this policy"),
+        ("99999999", b"is no key fingerprint of this policy"),
+    ):
+        mistake = watcher(
+            "send", "--to", outside_address(), "--amount", "50000sat", "--fee-rate", "5", "--recovery", "--keys", bad,
+            "--out", tmp_path / "mistake.psbt", check=False,
+        )  # fmt: skip
+        assert mistake.returncode == 2 and reason in mistake.stderr, mistake.stderr
+        assert not (tmp_path / "mistake.psbt").exists()
+
+    # Heir's leaf: `send --recovery` picks leaf 1 (Dad alone after 10 blocks) and sets nSequence 10 itself.
     heir_to = outside_address()
-    unsigned2 = tmp_path / "unsigned2.psbt"
-    watcher.json("send", "--to", heir_to, "--amount", "50000sat", "--fee-rate", "5", "--out", unsigned2)
     locked = tmp_path / "locked.psbt"
-    locked.write_bytes(with_sequence(unsigned2.read_bytes(), 10))
+    rec = watcher.json(
+        "send", "--to", heir_to, "--amount", "50000sat", "--fee-rate", "5", "--recovery", "--out", locked
+    )
+    info = rec["recovery"]
+    assert info["leaf"] == 1 and info["signers"] == [dad_fp]
+    assert info["relative_timelock"] == 10 and info["sequence"] == 10 and info["absolute_timelock"] is None
+    assert info["valid_from_height"] == coin_height + 9 and info["tip_height"] == node.height()
+    # The lock fields came from the watcher: the PSBT's nSequence is the leaf's older(10), version 2.
+    built = PSBT.parse(locked.read_bytes())
+    assert built.tx.vin[0].sequence == 10 and built.tx.version == 2
+    # The leaf fields stay for both leaves (docs/miniscript.md): the signers sign the leaves holding their keys.
+    assert len(tap_fields(locked.read_bytes())[0]["leaf_scripts"]) == 2
+    # --keys with Dad's fingerprint chooses the same leaf; the stderr names it and says from when it is valid.
+    named = watcher(
+        "send", "--to", heir_to, "--amount", "50000sat", "--fee-rate", "5", "--recovery", "--keys", dad_fp,
+        "--out", tmp_path / "named.psbt",
+    )  # fmt: skip
+    words = named.stderr.decode()
+    assert f"recovery path: leaf 1, signed by {dad_fp}, older(10) → nSequence 10" in words, words
+    assert f"NOT VALID YET: the node accepts it from height {coin_height + 9}" in words, words
 
     # Control: Carol's signature is for the multi_a leaf only and finalizes nothing alone.
     carol_file = tmp_path / "carol.psbt"
@@ -145,26 +175,19 @@ def test_taproot_leaf_miniscript_primary_and_heir_paths_on_regtest(run, home, bi
     assert watcher.json("finalize", bdk_file, "--out", tmp_path / "bdk-heir.psbt")["txid"] == heir["txid"]
     early = node.cli("testmempoolaccept", [heir["transaction"]])[0]
     assert not early["allowed"] and "non-BIP68-final" in early["reject-reason"], early
-    node.mine(8)  # the coin now has 9 confirmations: still too young
+    node.mine(info["valid_from_height"] - node.height() - 1)  # the coin has 9 confirmations: still too young
     assert not node.cli("testmempoolaccept", [heir["transaction"]])[0]["allowed"]
-    node.mine(1)  # 10 confirmations
+    node.mine(1)  # 10 confirmations: the tip is the height `send --recovery` announced
     assert node.cli("testmempoolaccept", [heir["transaction"]])[0]["allowed"]
     heir_txid = node.cli("sendrawtransaction", heir["transaction"])
     node.mine(1)
     assert outside_holds(node, heir_to) == [(heir_txid, 50_000)]
 
 
-def with_locktime(raw: bytes, locktime: int) -> bytes:
-    """The PSBT with the unsigned transaction's nLockTime set."""
-    psbt = PSBT.parse(raw)
-    psbt.locktime = locktime
-    return psbt.serialize()
-
-
 def test_taproot_leaf_multi_a_after_height_on_regtest(run, home, bin_dir, regtest_node, tmp_path):
-    """`tr(H,and_v(v:multi_a(2,A,B,C),after(N)))`: two vaults sign; with the watcher's own nLockTime (below N) the
-    watcher refuses to finalize and names the lock; with nLockTime N the node refuses the spend until the chain reaches
-    N, then accepts it."""
+    """`tr(H,and_v(v:multi_a(2,A,B,C),after(N)))`: two vaults sign; with the watcher's own nLockTime (below N, a send
+    without --recovery) the watcher refuses to finalize and names the lock; `send --recovery` sets nLockTime N; the
+    node refuses that spend until the chain reaches N, then accepts it."""
     node = regtest_node
     vaults = [Vault(bin_dir, home.env, home.root, name) for name in ("ann", "ben", "cat")]
     keys = [v.export("wsh-multi") + "/<0;1>/*" for v in vaults]
@@ -199,7 +222,16 @@ def test_taproot_leaf_multi_a_after_height_on_regtest(run, home, bin_dir, regtes
     assert early.returncode == 2
     assert f"after({lock})" in json.loads(early.stdout)["error"]["message"]
 
-    ready = signed(with_locktime(unsigned.read_bytes(), lock), "ready")
+    # `send --recovery`: the leaf's after(N) sets nLockTime N (the default rule: the first two keys sign).
+    recovered = tmp_path / "recovery.psbt"
+    rec = watcher.json(
+        "send", "--to", outside, "--amount", "60000sat", "--fee-rate", "5", "--recovery", "--out", recovered
+    )["recovery"]
+    assert rec["leaf"] == 1 and rec["signers"] == [v.fingerprint.hex() for v in vaults[:2]]
+    assert rec["absolute_timelock"] == lock and rec["locktime"] == lock and rec["relative_timelock"] is None
+    assert rec["valid_from_height"] == lock and rec["tip_height"] < lock
+    assert PSBT.parse(recovered.read_bytes()).locktime == lock  # set by the watcher, not by this test
+    ready = signed(recovered.read_bytes(), "ready")
     final = watcher.json("finalize", ready, "--out", tmp_path / "final.psbt")
     tx = Transaction.parse(bytes.fromhex(final["transaction"]))
     assert tx.locktime == lock and len(tx.vin[0].witness.items) == 5

@@ -16,59 +16,137 @@ public struct PolicyPath: Sendable, Equatable {
     /// Whether the path needs a timelock.
     public var isTimelocked: Bool { relativeTimelock != nil || absoluteTimelock != nil }
 
+    /// The taproot leaf (1-based, in the tree's left-to-right order as the signer numbers them) of a `tr()` wallet's
+    /// recovery path; nil for `wsh()` policies.
+    public var leaf: Int? = nil
+
     /// The recovery path of `miniscript`: the path of the keys whose origin fingerprints are `fingerprints`, or
     /// with nil the first timelocked path found by the rule above.
     ///
     /// - Throws: `SpendError.inconsistent` when a fingerprint names no key of the policy, when those keys cannot spend,
     ///   or when their path needs no timelock (that is the primary path), or when no path needs a timelock.
     public static func recovery(of miniscript: Miniscript, fingerprints: [String]?) throws(SpendError) -> PolicyPath {
-        let keys = miniscript.keys
-        var bytes: [[UInt8]] = []
-        var names: [String] = []
-        for key in keys {
-            guard let derived = try? key.publicKey(at: 0, path: 0).key.compressed else {
-                throw .inconsistent("cannot derive the policy's key \(key.string(includingPrivateKeys: false))")
+        try recovery(leaves: [(nil, miniscript)], fingerprints: fingerprints)
+    }
+
+    /// The recovery path of a `tr(KEY,TREE)` wallet with miniscript leaves.
+    ///
+    /// docs/miniscript.md, "send --recovery for taproot leaves": the same rule over every miniscript leaf, the leaf
+    /// in descriptor order breaking ties. With
+    /// `fingerprints`, the leaves those keys can spend on with a timelock, the earliest timelock first; the keys must
+    /// not be able to spend only on leaves without one.
+    ///
+    /// - Throws: `SpendError.inconsistent` as `recovery(of:fingerprints:)`, and when the tree has no miniscript leaf.
+    public static func recovery(ofTree tree: DescriptorTapTree, fingerprints: [String]?) throws(SpendError)
+        -> PolicyPath
+    {
+        // `pk` and `multi_a` leaves are planned as the same miniscript (no timelock: never a recovery path, but
+        // their keys are the tree's keys and spending them is the primary path).
+        var leaves: [(Int?, Miniscript)] = []
+        var hasMiniscript = false
+        for (number, leaf) in tree.leaves.enumerated() {
+            var text: String?
+            switch leaf {
+            case .miniscript(let miniscript):
+                leaves.append((number + 1, miniscript))
+                hasMiniscript = true
+            case .pk(let key): text = "pk(\(key.string(includingPrivateKeys: false)))"
+            case .multiA(let k, let keys, _):
+                text =
+                    "multi_a(\(k)," + keys.map { $0.string(includingPrivateKeys: false) }.joined(separator: ",") + ")"
+            default: break
             }
-            bytes.append(derived)
-            names.append(key.origin?.fingerprint.hexString ?? String(derived.hexString.prefix(8)))
+            if let text, let miniscript = try? Miniscript(string: text, context: .tapscript) {
+                leaves.append((number + 1, miniscript))
+            }
         }
-        func plan(_ chosen: [Int]) -> PolicyPath? {
-            guard let satisfaction = try? miniscript.plan(keys: Set(chosen.map { bytes[$0] })) else { return nil }
+        guard hasMiniscript else { throw .inconsistent("this taproot wallet has no miniscript leaf") }
+        return try recovery(leaves: leaves, fingerprints: fingerprints)
+    }
+
+    private static func recovery(leaves: [(leaf: Int?, miniscript: Miniscript)], fingerprints: [String]?)
+        throws(SpendError) -> PolicyPath
+    {
+        // Every key of every leaf, by origin fingerprint; per leaf, the indexes of its keys in that list.
+        var names: [String] = []
+        var bytesByLeaf: [[[UInt8]]] = []
+        var keyIndexes: [[Int]] = []
+        for entry in leaves {
+            let tapscript = entry.miniscript.context == .tapscript
+            var leafBytes: [[UInt8]] = []
+            var indexes: [Int] = []
+            for key in entry.miniscript.keys {
+                guard let derived = try? key.publicKey(at: 0, path: 0).key else {
+                    throw .inconsistent("cannot derive the policy's key \(key.string(includingPrivateKeys: false))")
+                }
+                let bytes = tapscript ? derived.xOnly.key.bytes : derived.compressed
+                let name = key.origin?.fingerprint.hexString ?? String(derived.compressed.hexString.prefix(8))
+                leafBytes.append(bytes)
+                if let existing = names.firstIndex(of: name) {
+                    indexes.append(existing)
+                } else {
+                    indexes.append(names.count)
+                    names.append(name)
+                }
+            }
+            bytesByLeaf.append(leafBytes)
+            keyIndexes.append(indexes)
+        }
+        /// The path of leaf `number` when the keys `chosen` (indexes into names) sign.
+        func plan(_ number: Int, _ chosen: Set<Int>) -> PolicyPath? {
+            let entry = leaves[number]
+            let keys = Set(
+                keyIndexes[number].indices.filter { chosen.contains(keyIndexes[number][$0]) }.map {
+                    bytesByLeaf[number][$0]
+                })
+            guard let satisfaction = try? entry.miniscript.plan(keys: keys) else { return nil }
             let signing = Set(satisfaction.signingKeys)
+            var signers: [String] = []
+            for (position, bytes) in bytesByLeaf[number].enumerated() where signing.contains(bytes) {
+                let name = names[keyIndexes[number][position]]
+                if !signers.contains(name) { signers.append(name) }
+            }
             return PolicyPath(
                 relativeTimelock: satisfaction.relativeTimelock, absoluteTimelock: satisfaction.absoluteTimelock,
-                signers: keys.indices.filter { signing.contains(bytes[$0]) }.map { names[$0] })
+                signers: signers, leaf: entry.leaf)
+        }
+        func earliest(_ found: [PolicyPath]) -> PolicyPath? {
+            found.min {
+                ($0.relativeTimelock ?? 0, $0.absoluteTimelock ?? 0) < (
+                    $1.relativeTimelock ?? 0, $1.absoluteTimelock ?? 0
+                )
+            }
         }
         if let fingerprints {
             let wanted = Set(fingerprints.map { $0.lowercased() })
             for fingerprint in wanted where !names.contains(fingerprint) {
                 throw .inconsistent("--keys: \(fingerprint) is no key fingerprint of this policy")
             }
-            let chosen = keys.indices.filter { wanted.contains(names[$0]) }
-            guard let path = plan(chosen) else {
+            let chosen = Set(names.indices.filter { wanted.contains(names[$0]) })
+            let paths = leaves.indices.compactMap { plan($0, chosen) }
+            guard !paths.isEmpty else {
                 throw .inconsistent("--keys \(fingerprints.joined(separator: ",")) cannot spend under this policy")
             }
-            guard path.isTimelocked else {
+            guard let path = earliest(paths.filter(\.isTimelocked)) else {
                 throw .inconsistent(
                     "--keys \(fingerprints.joined(separator: ",")) can spend without a timelock: that is the primary "
                         + "path (send without --recovery)")
             }
             return path
         }
-        // The fewest keys first (subsets of up to 4 keys, or single keys for wide policies).
-        let limit = keys.count > 12 ? 1 : min(4, keys.count)
+        // The fewest keys first (subsets of up to 4 keys of a leaf, or single keys for wide leaves), then the
+        // earliest timelock, then the leaf order.
+        let widest = keyIndexes.map { Set($0).count }.max() ?? 0
+        let limit = widest > 12 ? 1 : min(4, widest)
         for size in 1...max(1, limit) {
             var found: [PolicyPath] = []
-            for subset in Self.subsets(of: keys.count, size: size) {
-                if let path = plan(subset), path.isTimelocked { found.append(path) }
+            for number in leaves.indices {
+                let own = Array(Set(keyIndexes[number])).sorted()
+                for subset in Self.subsets(of: own.count, size: size) {
+                    if let path = plan(number, Set(subset.map { own[$0] })), path.isTimelocked { found.append(path) }
+                }
             }
-            if let best = found.min(by: {
-                ($0.relativeTimelock ?? 0, $0.absoluteTimelock ?? 0) < (
-                    $1.relativeTimelock ?? 0, $1.absoluteTimelock ?? 0
-                )
-            }) {
-                return best
-            }
+            if let best = earliest(found) { return best }
         }
         throw .inconsistent("no spending path of this policy needs a timelock: there is no recovery path")
     }

@@ -19,10 +19,11 @@ struct Send: AsyncParsableCommand {
             (BBQr frames with zlib, which airlock-signer reads; --qr-format ur for Sparrow-style ur:crypto-psbt), \
             --terminal, or as base64 to stdout; a summary goes to stderr (or --json).
 
-            A miniscript policy wallet (wsh(MINISCRIPT)) spends on its primary path (no timelock). --recovery \
-            takes a path that needs a timelock: the one of the keys named by --keys FINGERPRINT,… or else of the \
-            fewest keys that can spend only with a timelock (the earliest first); nSequence and nLockTime are set \
-            from the policy (docs/miniscript.md). The PSBT is written even before the coins are old enough; stderr \
+            A miniscript policy wallet (wsh(MINISCRIPT), or tr() with miniscript leaves) spends on its primary \
+            path (no timelock). --recovery takes a path that needs a timelock: the one of the keys named by --keys \
+            FINGERPRINT,… or else of the fewest keys that can spend only with a timelock (the earliest first; in a \
+            tr() wallet over every leaf, then the leaf order); nSequence and nLockTime are set from that path \
+            (docs/miniscript.md). The PSBT is written even before the coins are old enough; stderr \
             (and --json's recovery object) says from which height the node accepts it.
 
             Examples:
@@ -133,11 +134,17 @@ struct Send: AsyncParsableCommand {
             }
             var path: PolicyPath?
             if recovery {
-                guard let miniscript = try Account(record: wallet).external.miniscript else {
-                    throw CLIError(.invalidInput, "--recovery: this wallet has no miniscript policy (wsh(MINISCRIPT))")
-                }
+                let external = try Account(record: wallet).external
                 let fingerprints = keys.map { $0.split(separator: ",").map(String.init) }
-                path = try PolicyPath.recovery(of: miniscript, fingerprints: fingerprints)
+                if let miniscript = external.miniscript {
+                    path = try PolicyPath.recovery(of: miniscript, fingerprints: fingerprints)
+                } else if case .tr(_, let tree?) = external.expression, !external.tapLeafMiniscripts.isEmpty {
+                    path = try PolicyPath.recovery(ofTree: tree, fingerprints: fingerprints)
+                } else {
+                    throw CLIError(
+                        .invalidInput,
+                        "--recovery: this wallet has no miniscript policy (wsh(MINISCRIPT) or tr() miniscript leaves)")
+                }
             }
             var generator = SystemRandomNumberGenerator()
             let planner = try SpendPlanner(store: context.store, wallet: wallet)
@@ -194,7 +201,8 @@ struct Send: AsyncParsableCommand {
             from = Swift.max(current, height)
         }
         return RecoveryJSON(
-            signers: path.signers, sequence: Int(plan.transaction.inputs.first?.sequence.rawValue ?? 0),
+            leaf: path.leaf, signers: path.signers,
+            sequence: Int(plan.transaction.inputs.first?.sequence.rawValue ?? 0),
             locktime: Int(plan.lockTime.rawValue), relativeTimelock: path.relativeTimelock.map(Int.init),
             absoluteTimelock: path.absoluteTimelock.map(Int.init), validFromHeight: from, tipHeight: tip)
     }

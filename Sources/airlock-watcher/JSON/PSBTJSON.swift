@@ -148,6 +148,8 @@ struct FinalizeJSON: Encodable, Sendable {
 /// The recovery path of a `send --recovery`: who signs, the lock fields set, and from which tip height the node
 /// accepts the transaction (null when that cannot be told in blocks: an unconfirmed coin or a time lock).
 struct RecoveryJSON: Encodable, Sendable {
+    /// The taproot leaf of a `tr()` wallet's recovery path (1-based, as the signer numbers leaves); absent for wsh.
+    let leaf: Int?
     let signers: [String]
     let sequence: Int
     let locktime: Int
@@ -158,7 +160,9 @@ struct RecoveryJSON: Encodable, Sendable {
 
     /// The stderr line.
     var text: String {
-        var lines = ["recovery path: signed by \(signers.joined(separator: ", "))"]
+        var lines = [
+            "recovery path: " + (leaf.map { "leaf \($0), " } ?? "") + "signed by \(signers.joined(separator: ", "))"
+        ]
         if let relativeTimelock { lines[0] += ", older(\(relativeTimelock)) → nSequence \(sequence)" }
         if let absoluteTimelock { lines[0] += ", after(\(absoluteTimelock)) → nLockTime \(locktime)" }
         if let validFromHeight, let tipHeight {
