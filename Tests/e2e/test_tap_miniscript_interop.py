@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import json
 
-import bdkpython as bdk
+import descriptor_interop
 import pytest
-from embit import bip32
-from embit.descriptor import Descriptor as EmbitDescriptor
-from embit.networks import NETWORKS
+from descriptor_interop import COUNT, airlock_paths, bdk_addresses, embit_addresses
 
-COUNT = 25
 POLICIES = {
     # The heir's key after 10 blocks in one leaf, 2 of 3 cosigners at any time in the other.
     "timelocked_heir_or_multi_a": "tr({0},{{and_v(v:pk({1}),older(10)),multi_a(2,{2},{3},{4})}})",
@@ -25,54 +22,11 @@ POLICIES = {
 
 
 def cosigner_keys(branch: str) -> list[str]:
-    """Five keys `[fp/48h/1h/0h/2h]tpub…/BRANCH/*`, each from its own seed, built with embit."""
-    keys = []
-    for n in range(5):
-        root = bip32.HDKey.from_seed(bytes([0x11 * (n + 1)]) * 32, version=NETWORKS["test"]["xprv"])
-        account = root.derive("m/48h/1h/0h/2h").to_public()
-        account.version = NETWORKS["test"]["xpub"]
-        keys.append(f"[{root.my_fingerprint.hex()}/48h/1h/0h/2h]{account.to_base58()}/{branch}/*")
-    return keys
+    return descriptor_interop.cosigner_keys(branch, 5)
 
 
 def descriptor(policy: str, branch: str) -> str:
     return POLICIES[policy].format(*cosigner_keys(branch))
-
-
-def airlock_paths(run, text: str) -> list[list[str]]:
-    proc = run(
-        "airlock-signer",
-        "inspect",
-        "-",
-        "--json",
-        "--count",
-        str(COUNT),
-        "--network",
-        "regtest",
-        input=text,
-        check=True,
-    )
-    report = json.loads(proc.stdout)
-    assert report["type"] == "descriptor"
-    return [path["addresses"] for path in report["paths"]]
-
-
-def bdk_addresses(external: str, internal: str) -> tuple[list[str], list[str]]:
-    wallet = bdk.Wallet(
-        bdk.Descriptor(external, bdk.NetworkKind.TEST),
-        bdk.Descriptor(internal, bdk.NetworkKind.TEST),
-        bdk.Network.REGTEST,
-        bdk.Persister.new_in_memory(),
-    )
-    return tuple(
-        [str(wallet.peek_address(keychain, i).address) for i in range(COUNT)]
-        for keychain in (bdk.KeychainKind.EXTERNAL, bdk.KeychainKind.INTERNAL)
-    )
-
-
-def embit_addresses(text: str) -> list[str]:
-    parsed = EmbitDescriptor.from_string(text)
-    return [parsed.derive(i).address(NETWORKS["regtest"]) for i in range(COUNT)]
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))
