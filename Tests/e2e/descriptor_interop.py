@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import base64
 import json
+from pathlib import Path
 
 import bdkpython as bdk
-from embit import bip32
+from embit import bip32, bip39
 from embit.descriptor import Descriptor as EmbitDescriptor
 from embit.networks import NETWORKS
+from signer_psbt import branch
 
 COUNT = 25
 
@@ -59,3 +62,33 @@ def bdk_addresses(external: str, internal: str) -> tuple[list[str], list[str]]:
 def embit_addresses(text: str) -> list[str]:
     parsed = EmbitDescriptor.from_string(text)
     return [parsed.derive(i).address(NETWORKS["regtest"]) for i in range(COUNT)]
+
+
+def bdk_wallet(desc: str) -> bdk.Wallet:
+    """BDK's in-memory wallet of a multipath (`/<0;1>/*`) descriptor, receive and change branches."""
+    return bdk.Wallet(
+        bdk.Descriptor(branch(desc, 0), bdk.NetworkKind.TEST),
+        bdk.Descriptor(branch(desc, 1), bdk.NetworkKind.TEST),
+        bdk.Network.REGTEST,
+        bdk.Persister.new_in_memory(),
+    )
+
+
+def bdk_cosign(desc: str, key: str, mnemonic: str, unsigned: Path, out: Path) -> None:
+    """BDK signs the PSBT file `unsigned` as the cosigner whose key expression in `desc` is `key`
+    (`[fp/48h/1h/0h/2h]tpub…/…`): its tpub is replaced by the mnemonic's tprv at that origin. Writes `out`; no
+    finalizing, so the caller checks what BDK added."""
+    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(mnemonic), version=NETWORKS["test"]["xprv"])
+    tprv = root.derive("m/48h/1h/0h/2h").to_base58(NETWORKS["test"]["xprv"])
+    wallet = bdk_wallet(desc.replace(key.split("]")[1].split("/")[0], tprv))
+    psbt = bdk.Psbt(base64.b64encode(unsigned.read_bytes()).decode())
+    options = bdk.SignOptions(
+        trust_witness_utxo=False,
+        assume_height=None,
+        allow_all_sighashes=False,
+        try_finalize=False,
+        sign_with_tap_internal_key=False,
+        allow_grinding=True,
+    )
+    wallet.sign(psbt, options)
+    out.write_bytes(base64.b64decode(psbt.serialize()))

@@ -19,13 +19,14 @@ import os
 
 import bdkpython as bdk
 import pytest
-from embit import bip32, bip39
+from descriptor_interop import bdk_cosign
+from embit import bip39
 from embit.descriptor import Descriptor
 from embit.networks import NETWORKS
 from embit.psbt import PSBT, DerivationPath
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
 from roundtrip_helpers import Watcher, outside_address, outside_holds
-from signer_psbt import Coin, Vault, branch, embit_psbt
+from signer_psbt import Coin, Vault, embit_psbt
 
 NET = NETWORKS["regtest"]
 P1 = "wsh(or_d(multi(2,{0},{1},{2}),and_v(v:pk({3}),older({4}))))"
@@ -251,15 +252,6 @@ def test_recovery_key_on_the_primary_path_cannot_finalize(run, home, bin_dir, re
     assert primary_keys.returncode == 2 and b"that is the primary path" in primary_keys.stderr
 
 
-def bdk_wallet(desc: str) -> bdk.Wallet:
-    return bdk.Wallet(
-        bdk.Descriptor(branch(desc, 0), bdk.NetworkKind.TEST),
-        bdk.Descriptor(branch(desc, 1), bdk.NetworkKind.TEST),
-        bdk.Network.REGTEST,
-        bdk.Persister.new_in_memory(),
-    )
-
-
 @pytest.mark.parametrize("policy", ["p1", "p2"])
 def test_bdk_signs_and_finalizes_the_policy_psbt(run, home, bin_dir, regtest_node, tmp_path, policy):
     """BDK signs the watcher's P1 PSBT for Carol's key (her tprv in its descriptor), Airlock for Alice's; the
@@ -282,21 +274,8 @@ def test_bdk_signs_and_finalizes_the_policy_psbt(run, home, bin_dir, regtest_nod
     assert ours["verdict"] == "signed"
 
     cosigner = 2 if policy == "p1" else 1
-    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(mnemonics[cosigner]), version=NET["xprv"])
-    tprv = root.derive("m/48h/1h/0h/2h").to_base58(NET["xprv"])
-    wallet = bdk_wallet(desc.replace(keys[cosigner].split("]")[1], tprv))
-    psbt = bdk.Psbt(base64.b64encode((tmp_path / f"{policy}-airlock.psbt").read_bytes()).decode())
-    options = bdk.SignOptions(
-        trust_witness_utxo=False,
-        assume_height=None,
-        allow_all_sighashes=False,
-        try_finalize=False,
-        sign_with_tap_internal_key=False,
-        allow_grinding=True,
-    )
-    wallet.sign(psbt, options)
     both = tmp_path / f"{policy}-both.psbt"
-    both.write_bytes(base64.b64decode(psbt.serialize()))
+    bdk_cosign(desc, keys[cosigner], mnemonics[cosigner], tmp_path / f"{policy}-airlock.psbt", both)
     assert all(len(i.partial_sigs) == 2 for i in PSBT.parse(both.read_bytes()).inputs), "BDK signed nothing"
 
     final = watcher.json("finalize", both, "--out", tmp_path / f"{policy}-final.psbt")

@@ -17,13 +17,13 @@ import base64
 import json
 
 import bdkpython as bdk
-from embit import bip32, bip39
+from descriptor_interop import bdk_cosign
 from embit.networks import NETWORKS
 from embit.psbt import PSBT
 from embit.transaction import Transaction
 from roundtrip_helpers import Watcher, outside_address, outside_holds
 from signer_psbt import Vault
-from test_taproot_multisig import bdk_addresses, bdk_wallet, embit_addresses, register, tap_fields
+from test_taproot_multisig import bdk_addresses, embit_addresses, register, tap_fields
 
 NET = NETWORKS["regtest"]
 H = "50929b74c1a04954b78b4b6035e97a5e078a5a0f28ec96d547bfee9ace803ac0"
@@ -156,21 +156,8 @@ def test_taproot_leaf_miniscript_primary_and_heir_paths_on_regtest(run, home, bi
     assert by_bdk.could_finalize, by_bdk.errors
     assert bytes(by_bdk.psbt.extract_tx().serialize()).hex() == heir["transaction"]
     # BDK signs the heir's leaf with Dad's xprv; the watcher finalizes that PSBT to the same txid.
-    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(vaults[3].mnemonic), version=NET["xprv"])
-    dad_xprv = root.derive("m/48h/1h/0h/2h").to_base58(NET["xprv"])
-    wallet = bdk_wallet(desc.replace(keys[3].split("]")[1], dad_xprv))
-    bdk_psbt = bdk.Psbt(base64.b64encode(locked.read_bytes()).decode())
-    options = bdk.SignOptions(
-        trust_witness_utxo=False,
-        assume_height=None,
-        allow_all_sighashes=False,
-        try_finalize=False,
-        sign_with_tap_internal_key=False,
-        allow_grinding=True,
-    )
-    wallet.sign(bdk_psbt, options)
     bdk_file = tmp_path / "bdk-dad.psbt"
-    bdk_file.write_bytes(base64.b64decode(bdk_psbt.serialize()))
+    bdk_cosign(desc, keys[3], vaults[3].mnemonic, locked, bdk_file)
     assert len(tap_fields(bdk_file.read_bytes())[0]["script_sigs"]) == 1, "BDK signed nothing"
     assert watcher.json("finalize", bdk_file, "--out", tmp_path / "bdk-heir.psbt")["txid"] == heir["txid"]
     early = node.cli("testmempoolaccept", [heir["transaction"]])[0]

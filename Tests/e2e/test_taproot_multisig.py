@@ -17,13 +17,14 @@ import json
 import os
 
 import bdkpython as bdk
-from embit import bip32, bip39
+from descriptor_interop import bdk_cosign, bdk_wallet
+from embit import bip39
 from embit.descriptor import Descriptor
 from embit.networks import NETWORKS
 from embit.psbt import PSBT
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
 from roundtrip_helpers import Watcher, outside_address, outside_holds
-from signer_psbt import Coin, Vault, branch, embit_psbt, multisig_descriptor
+from signer_psbt import Coin, Vault, embit_psbt, multisig_descriptor
 
 NET = NETWORKS["regtest"]
 H = "50929b74c1a04954b78b4b6035e97a5e078a5a0f28ec96d547bfee9ace803ac0"  # BIP341's NUMS point
@@ -39,15 +40,6 @@ def tr_multisig(keys: list[str], threshold: int = 2, internal: str = H, sorted_:
 def embit_addresses(desc: str, count: int) -> list[tuple[str, str]]:
     d = Descriptor.from_string(desc)
     return [(d.derive(i, branch_index=0).address(NET), d.derive(i, branch_index=1).address(NET)) for i in range(count)]
-
-
-def bdk_wallet(desc: str) -> bdk.Wallet:
-    return bdk.Wallet(
-        bdk.Descriptor(branch(desc, 0), bdk.NetworkKind.TEST),
-        bdk.Descriptor(branch(desc, 1), bdk.NetworkKind.TEST),
-        bdk.Network.REGTEST,
-        bdk.Persister.new_in_memory(),
-    )
 
 
 def bdk_addresses(desc: str, count: int) -> list[tuple[str, str]]:
@@ -215,22 +207,8 @@ def test_bdk_signs_the_taproot_multisig_psbt(run, home, bin_dir, regtest_node, t
     )
 
     # Carol's private descriptor for BDK: her xprv at the same origin.
-    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(mnemonics[2]), version=NET["xprv"])
-    carol_xprv = root.derive("m/48h/1h/0h/2h").to_base58(NET["xprv"])
-    private_desc = desc.replace(keys[2].split("]")[1], carol_xprv)
-    wallet = bdk_wallet(private_desc)
-    psbt = bdk.Psbt(base64.b64encode(unsigned_file.read_bytes()).decode())
-    options = bdk.SignOptions(
-        trust_witness_utxo=False,
-        assume_height=None,
-        allow_all_sighashes=False,
-        try_finalize=False,
-        sign_with_tap_internal_key=False,
-        allow_grinding=True,
-    )
-    wallet.sign(psbt, options)
     carol_file = tmp_path / "carol.psbt"
-    carol_file.write_bytes(base64.b64decode(psbt.serialize()))
+    bdk_cosign(desc, keys[2], mnemonics[2], unsigned_file, carol_file)
     assert all(len(f["script_sigs"]) == 1 for f in tap_fields(carol_file.read_bytes())), "BDK signed nothing"
 
     alice_file = tmp_path / "alice.psbt"
