@@ -79,11 +79,13 @@ public struct SigningSession: Sendable {
         review.multisigCosignerNames = cosignerNames
         let provider = SeedKeyProvider(master: master)
         // Inputs of a miniscript policy wallet: the path nSequence / nLockTime allow, who signed, what this adds.
+        // Each wallet's policy (its keys checked against this vault's) is made once, not once per input.
+        let policies = policyWallets.compactMapValues { try? MultisigPolicy($0, master: master, network: network) }
         for (index, input) in review.analysis.inputs.enumerated() where !input.isFinalized {
             guard case .ours(let account, _, _) = input.ownership, let wallet = policyWallets[account],
+                let policy = policies[account],
                 let descriptor = accounts.indices.contains(account) ? accounts[account] : nil,
                 let match = psbt.miniscriptMatch(ofInput: index, descriptors: [descriptor]),
-                let policy = try? MultisigPolicy(wallet, master: master, network: network),
                 let state = PolicyInputState.make(
                     psbt: psbt, index: index, match: match, wallet: wallet.name,
                     words: policy.policyWords(match.miniscript), provider: provider, thisVault: master.fingerprint,
