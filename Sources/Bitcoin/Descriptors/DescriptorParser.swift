@@ -148,24 +148,36 @@ struct DescriptorParser {
     /// The script inside `wsh()`: the plain descriptor forms `pk`, `pkh`, `multi` and `sortedmulti` as before (and the
     /// other descriptor functions, which refuse themselves there), anything else as a sane miniscript (BIP379).
     private mutating func parseWitnessScript() throws(DescriptorError) -> DescriptorExpression {
+        try parseDescriptorOrMiniscript(.wsh, .p2wsh, miniscriptNames: [])
+    }
+
+    /// A descriptor function or a sane miniscript of `miniscriptContext`, whichever starts at this position.
+    ///
+    /// A descriptor function is parsed as such, so that each refuses itself with its own message where it is not
+    /// allowed. `miniscriptNames` are descriptor function names that are read as miniscript fragments here (`multi`
+    /// in a `tr()` leaf, which the tapscript context then refuses by name).
+    private mutating func parseDescriptorOrMiniscript(
+        _ context: Context, _ miniscriptContext: MiniscriptContext, miniscriptNames: Set<String>
+    ) throws(DescriptorError) -> DescriptorExpression {
         let start = position
         var name = ""
         while position < text.count, text[position].isLetter || text[position] == "_" {
             name.append(text[position])
             position += 1
         }
-        // The plain forms, and descriptor functions that are no miniscript fragment (for their own error messages).
-        let descriptorFunctions = [
+        let descriptorFunctions: Set<String> = [
             "pk", "pkh", "multi", "sortedmulti", "musig", "wpkh", "sh", "wsh", "combo", "tr", "rawtr", "raw", "addr",
             "multi_a", "sortedmulti_a",
         ]
-        let plain = descriptorFunctions.contains(name) && position < text.count && text[position] == "("
+        let plain =
+            descriptorFunctions.subtracting(miniscriptNames).contains(name) && position < text.count
+            && text[position] == "("
         position = start
-        if plain { return try parseExpression(.wsh) }
+        if plain { return try parseExpression(context) }
         let (arg, at) = argument()
         let miniscript: Miniscript
         do {
-            miniscript = try Miniscript(string: String(arg), offset: at)
+            miniscript = try Miniscript(string: String(arg), offset: at, context: miniscriptContext)
             try miniscript.checkSane()
         } catch {
             throw .miniscript(error)
@@ -189,29 +201,7 @@ struct DescriptorParser {
     /// A `tr()` leaf: `pk`, `multi_a` and `sortedmulti_a` as before (and the other descriptor functions, which refuse
     /// themselves there), anything else as a sane tapscript miniscript (BIP379, x-only keys, `multi_a`).
     private mutating func parseTapLeaf() throws(DescriptorError) -> DescriptorExpression {
-        let start = position
-        var name = ""
-        while position < text.count, text[position].isLetter || text[position] == "_" {
-            name.append(text[position])
-            position += 1
-        }
-        let descriptorFunctions = [
-            "pk", "multi_a", "sortedmulti_a", "sortedmulti", "musig", "pkh", "wpkh", "sh", "wsh", "combo", "tr",
-            "rawtr",
-            "raw", "addr",
-        ]
-        let plain = descriptorFunctions.contains(name) && position < text.count && text[position] == "("
-        position = start
-        if plain { return try parseExpression(.tapscript) }
-        let (arg, at) = argument()
-        let miniscript: Miniscript
-        do {
-            miniscript = try Miniscript(string: String(arg), offset: at, context: .tapscript)
-            try miniscript.checkSane()
-        } catch {
-            throw .miniscript(error)
-        }
-        return .miniscript(miniscript)
+        try parseDescriptorOrMiniscript(.tapscript, .tapscript, miniscriptNames: ["multi"])
     }
 
     private mutating func multisigArguments(_ context: DescriptorKey.Context, start: Int) throws(DescriptorError)
