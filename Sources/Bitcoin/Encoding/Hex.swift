@@ -4,22 +4,7 @@ extension Array where Element == UInt8 {
     ///
     /// - Throws: `EncodingError.oddLength` or `.invalidCharacter` naming the offending position.
     public init(hex: String) throws(EncodingError) {
-        let chars = Array(hex.utf8)
-        guard chars.count % 2 == 0 else { throw .oddLength(chars.count) }
-        var out: [UInt8] = []
-        out.reserveCapacity(chars.count / 2)
-        var index = 0
-        while index < chars.count {
-            guard let high = Hex.nibble(chars[index]) else {
-                throw .invalidCharacter(Character(UnicodeScalar(chars[index])), position: index)
-            }
-            guard let low = Hex.nibble(chars[index + 1]) else {
-                throw .invalidCharacter(Character(UnicodeScalar(chars[index + 1])), position: index + 1)
-            }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        self = out
+        self = try Hex.decode(hex, reversed: false)
     }
 
     /// Lower-case hex text of the bytes.
@@ -47,6 +32,37 @@ public enum Hex {
             out.append(digits[Int(byte & 0x0F)])
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes of hex text, in order or `reversed` (a txid's displayed form), decoded straight from the string's
+    /// UTF-8 into one array: the store reads 10,000 txids for a `send` over 10,000 UTXOs (issue 19).
+    ///
+    /// - Throws: `EncodingError.oddLength` or `.invalidCharacter` naming the first offending position.
+    static func decode(_ text: String, reversed: Bool) throws(EncodingError) -> [UInt8] {
+        var text = text
+        let decoded: Result<[UInt8], EncodingError> = text.withUTF8 { chars in
+            guard chars.count % 2 == 0 else { return .failure(.oddLength(chars.count)) }
+            let count = chars.count / 2
+            var bad: Int?
+            let bytes = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+                for i in 0..<count {
+                    guard let high = nibble(chars[2 * i]) else {
+                        bad = 2 * i
+                        break
+                    }
+                    guard let low = nibble(chars[2 * i + 1]) else {
+                        bad = 2 * i + 1
+                        break
+                    }
+                    out[reversed ? count - 1 - i : i] = high << 4 | low
+                }
+                // Bytes are trivial: on a bad character the array is thrown away, its unwritten slots never read.
+                initialized = bad == nil ? count : 0
+            }
+            if let bad { return .failure(.invalidCharacter(Character(UnicodeScalar(chars[bad])), position: bad)) }
+            return .success(bytes)
+        }
+        return try decoded.get()
     }
 
     @inline(__always)

@@ -22,7 +22,9 @@ public struct Txid: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: `EncodingError.oddLength`, `.invalidCharacter` or `.invalidLength`.
     public init(hex: String) throws(EncodingError) {
-        try self.init(bytes: [UInt8](hex: hex).reversed())
+        let bytes = try Hex.decode(hex, reversed: true)
+        guard bytes.count == 32 else { throw .invalidLength(expected: "32 bytes", actual: bytes.count) }
+        self.init(unchecked: bytes)
     }
 
     /// The displayed hex form: the bytes reversed.

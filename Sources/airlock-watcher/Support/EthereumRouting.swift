@@ -118,7 +118,7 @@ enum EthereumRouting {
     static func walletIsEthereum(_ arguments: [String]) -> Bool {
         let directory = GlobalOptions.dataDirectory(value(of: "--data-dir", in: arguments))
         guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("wallet.sqlite")),
-            let store = try? Store(directory: directory),
+            let store = try? OpenStores.store(directory: directory),
             let accounts = try? store.ethereumAccounts(), !accounts.isEmpty,
             let wallets = try? store.wallets()
         else { return false }

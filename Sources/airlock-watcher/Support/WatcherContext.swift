@@ -15,7 +15,7 @@ struct WatcherContext {
 
     init(_ options: GlobalOptions) throws {
         self.options = options
-        store = try Store(directory: options.resolvedDataDir)
+        store = try OpenStores.store(directory: options.resolvedDataDir)
     }
 
     /// The wallet named by `--wallet`, or the only one.

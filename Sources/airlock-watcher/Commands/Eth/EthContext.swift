@@ -18,7 +18,7 @@ struct EthContext {
 
     init(_ global: GlobalOptions) throws {
         self.global = global
-        store = try Store(directory: global.resolvedDataDir)
+        store = try OpenStores.store(directory: global.resolvedDataDir)
     }
 
     func account() throws -> EthereumAccount { try store.ethereumAccount(named: global.wallet) }
