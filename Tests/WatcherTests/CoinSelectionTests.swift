@@ -110,4 +110,29 @@ struct CoinSelectionTests {
         }
         #expect(try CoinSelection.maxSendable(coins, parameters: Self.params).sats == 100_000 - 42 - 68)
     }
+
+    @Test("the pool orders by effective value, largest first, then the smaller fee, ties kept in the candidates' order")
+    func poolOrder() throws {
+        var rng = Seeded(state: 41)
+        // 500 coins from 40 values and two input sizes: many exact ties in value and fee.
+        let coins = try (0..<500).map { n in
+            var coin = try Self.coin(UInt64(10_000 + 1_000 * Int(rng.next() % 40)), n)
+            coin.inputVSize = rng.next() % 2 == 0 ? 68 : 110
+            return coin
+        }
+        let pool = CoinSelection.Pool(coins, Self.params)
+        // The reference: each coin with its position, sorted by the whole key, so the order is unique.
+        let expected = coins.enumerated().map { n, coin in
+            let fee = Self.params.fee(coin.inputVSize, Self.params.feeRate)
+            return (coin: coin, effective: Int64(coin.value.sats) - fee, fee: fee, position: n)
+        }.sorted { a, b in
+            (-a.effective, a.fee, a.position) < (-b.effective, b.fee, b.position)
+        }
+        #expect(pool.coins == expected.map(\.coin))
+        #expect(pool.effective == expected.map(\.effective))
+        #expect(pool.fees == expected.map(\.fee))
+        let longTerm = expected.map { Self.params.fee($0.coin.inputVSize, Self.params.longTermFeeRate) }
+        #expect(pool.waste == zip(expected, longTerm).map { $0.fee - $1 })
+        #expect(Set(pool.coins.map(\.outpoint)).count == 500)
+    }
 }

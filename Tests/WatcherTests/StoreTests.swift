@@ -163,4 +163,98 @@ struct StoreTests {
         let rows = try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tx") }
         #expect(rows == 0)
     }
+
+    @Test("coins come in spend order (unconfirmed last, then height, txid, vout) straight from the covering index")
+    func coinsInSpendOrder() throws {
+        let store = try Store(directory: Self.tempDir())
+        let wallet = try Self.makeWallet(store)
+        let id = try wallet.requireID()
+        let account = try Account(record: wallet)
+        let receive = try account.derive(.external, index: 0)
+        // Twelve transactions of three outputs each, at heights 7, 3, 3, nil, … so that height, txid and vout all
+        // decide somewhere.
+        let heights: [Int?] = [7, 3, 3, nil, 5, 3, nil, 7, 5, 3, 9, nil]
+        var transactions: [Txid: Transaction] = [:]
+        var history: [HistoryEntry] = []
+        var anchors: [Txid: BlockAnchor] = [:]
+        for (n, height) in heights.enumerated() {
+            let tx = Transaction(
+                inputs: [
+                    TxIn(
+                        previousOutput: OutPoint(
+                            txid: try Txid(bytes: [UInt8](repeating: UInt8(n), count: 32)), vout: 0))
+                ],
+                outputs: try (0..<3).map { k in
+                    TxOut(value: try Amount(sats: UInt64(10_000 + 100 * n + k)), scriptPubKey: receive.script)
+                })
+            transactions[tx.txid] = tx
+            history.append(HistoryEntry(txid: tx.txid, height: height))
+            if let height { anchors[tx.txid] = BlockAnchor(height: height, blockHash: "ab", verified: true) }
+        }
+        try store.apply(
+            walletID: id, addresses: [receive],
+            update: SyncUpdate(
+                tip: BlockTip(height: 10, hash: String(repeating: "0", count: 64)),
+                histories: [receive.script: history],
+                transactions: transactions, anchors: anchors))
+        let frozen = OutPoint(txid: history[4].txid, vout: 2)
+        try store.setFrozen([frozen], frozen: true, walletID: id)
+
+        // The expected order, computed here from the full rows.
+        let expected = try store.utxos(walletID: id).sorted { a, b in
+            let keyA = (a.height == nil ? 1 : 0, a.height ?? 0, a.outpoint.txid.hexString, a.outpoint.vout)
+            let keyB = (b.height == nil ? 1 : 0, b.height ?? 0, b.outpoint.txid.hexString, b.outpoint.vout)
+            return keyA < keyB
+        }
+        let coins = try store.coins(walletID: id)
+        #expect(coins.count == 36)
+        #expect(coins.map(\.outpoint) == expected.map(\.outpoint))
+        #expect(coins.map(\.value) == expected.map(\.value))
+        #expect(coins.map(\.height) == expected.map(\.height))
+        #expect(coins.filter(\.frozen).map(\.outpoint) == [frozen])
+
+        let plan = try store.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Store.coinsSQL, arguments: [id]).map {
+                $0["detail"] as String
+            }
+        }
+        #expect(plan == ["SEARCH utxo USING COVERING INDEX utxo_spend_order (wallet_id=?)"])
+    }
+
+    @Test("a database without the spend-order index gets it on open, its coins unchanged")
+    func spendOrderMigration() throws {
+        let directory = Self.tempDir()
+        let before: [CoinRecord]
+        do {
+            let store = try Store(directory: directory)
+            let wallet = try Self.makeWallet(store)
+            let receive = try Account(record: wallet).derive(.external, index: 0)
+            let tx = Transaction(
+                inputs: [
+                    TxIn(previousOutput: OutPoint(txid: try Txid(bytes: [UInt8](repeating: 9, count: 32)), vout: 0))
+                ],
+                outputs: [TxOut(value: try Amount(sats: 25_000), scriptPubKey: receive.script)])
+            try store.apply(
+                walletID: try wallet.requireID(), addresses: [receive],
+                update: SyncUpdate(
+                    tip: BlockTip(height: 3, hash: String(repeating: "0", count: 64)),
+                    histories: [receive.script: [HistoryEntry(txid: tx.txid, height: nil)]],
+                    transactions: [tx.txid: tx]))
+            before = try store.coins(walletID: try wallet.requireID())
+            // As a database written before migration v5 is.
+            try store.pool.write { db in
+                try db.execute(sql: "DROP INDEX utxo_spend_order")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-utxo-spend-order'")
+            }
+        }
+        let store = try Store(directory: directory)
+        #expect(try store.appliedMigrations() == Store.migrationNames)
+        let index = try store.pool.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'utxo_spend_order'")
+        }
+        #expect(index == "utxo_spend_order")
+        #expect(before.count == 1)
+        #expect(try store.coins(walletID: try store.wallets()[0].requireID()) == before)
+    }
 }

@@ -40,18 +40,21 @@ public enum Hex {
     /// - Throws: `EncodingError.oddLength` or `.invalidCharacter` naming the first offending position.
     static func decode(_ text: String, reversed: Bool) throws(EncodingError) -> [UInt8] {
         var text = text
-        let decoded: Result<[UInt8], EncodingError> = text.withUTF8 { chars in
-            guard chars.count % 2 == 0 else { return .failure(.oddLength(chars.count)) }
-            let count = chars.count / 2
-            var bad: Int?
-            let bytes = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+        return try text.withUTF8 { chars in decode(UnsafeRawBufferPointer(chars), reversed: reversed) }.get()
+    }
+
+    /// The bytes of hex text given as its UTF-8 bytes, in order or `reversed`; see `decode(_:reversed:)`.
+    static func decode(_ chars: UnsafeRawBufferPointer, reversed: Bool) -> Result<[UInt8], EncodingError> {
+        guard chars.count % 2 == 0 else { return .failure(.oddLength(chars.count)) }
+        let count = chars.count / 2
+        var bad: Int?
+        let bytes = nibbles.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
                 for i in 0..<count {
-                    guard let high = nibble(chars[2 * i]) else {
-                        bad = 2 * i
-                        break
-                    }
-                    guard let low = nibble(chars[2 * i + 1]) else {
-                        bad = 2 * i + 1
+                    let high = table[Int(chars[2 * i])]
+                    let low = table[Int(chars[2 * i + 1])]
+                    guard high | low < 16 else {
+                        bad = high < 16 ? 2 * i + 1 : 2 * i
                         break
                     }
                     out[reversed ? count - 1 - i : i] = high << 4 | low
@@ -59,11 +62,13 @@ public enum Hex {
                 // Bytes are trivial: on a bad character the array is thrown away, its unwritten slots never read.
                 initialized = bad == nil ? count : 0
             }
-            if let bad { return .failure(.invalidCharacter(Character(UnicodeScalar(chars[bad])), position: bad)) }
-            return .success(bytes)
         }
-        return try decoded.get()
+        if let bad { return .failure(.invalidCharacter(Character(UnicodeScalar(chars[bad])), position: bad)) }
+        return .success(bytes)
     }
+
+    /// Each byte's value as a hex digit, or 0xFF.
+    private static let nibbles: [UInt8] = (0...255).map { nibble(UInt8($0)) ?? 0xFF }
 
     @inline(__always)
     static func nibble(_ c: UInt8) -> UInt8? {

@@ -166,19 +166,34 @@ public enum CoinSelection {
         var fees: [Int64] = []
 
         init(_ candidates: [CoinCandidate], _ parameters: SelectionParameters) {
-            var rows: [(CoinCandidate, Int64, Int64, Int64)] = []
+            var effective: [Int64] = []
+            var waste: [Int64] = []
+            var fees: [Int64] = []
+            effective.reserveCapacity(candidates.count)
+            waste.reserveCapacity(candidates.count)
+            fees.reserveCapacity(candidates.count)
             for coin in candidates {
                 let fee = parameters.fee(coin.inputVSize, parameters.feeRate)
                 let longTerm = parameters.fee(coin.inputVSize, parameters.longTermFeeRate)
-                rows.append((coin, Int64(coin.value.sats) - fee, fee - longTerm, fee))
+                effective.append(Int64(coin.value.sats) - fee)
+                waste.append(fee - longTerm)
+                fees.append(fee)
             }
-            rows.sort { $0.1 > $1.1 || ($0.1 == $1.1 && $0.3 < $1.3) }
-            for row in rows {
-                coins.append(row.0)
-                effective.append(row.1)
-                waste.append(row.2)
-                fees.append(row.3)
+            // Positions are sorted, not the candidates themselves (10,000 of them for a large wallet, issue 19); ties
+            // keep the candidates' order, as a stable sort of the candidates did.
+            var order = Array(candidates.indices)
+            effective.withUnsafeBufferPointer { effective in
+                fees.withUnsafeBufferPointer { fees in
+                    order.sort { a, b in
+                        effective[a] != effective[b]
+                            ? effective[a] > effective[b] : fees[a] != fees[b] ? fees[a] < fees[b] : a < b
+                    }
+                }
             }
+            coins = order.map { candidates[$0] }
+            self.effective = order.map { effective[$0] }
+            self.waste = order.map { waste[$0] }
+            self.fees = order.map { fees[$0] }
         }
     }
 

@@ -41,7 +41,9 @@ public final class Store: Sendable {
     }
 
     /// The names of the migrations, in order.
-    public static let migrationNames = ["v1-wallets", "v2-chain", "v3-labels-settings", "v4-ethereum"]
+    public static let migrationNames = [
+        "v1-wallets", "v2-chain", "v3-labels-settings", "v4-ethereum", "v5-utxo-spend-order",
+    ]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -138,6 +140,16 @@ public final class Store: Sendable {
                     """)
         }
         registerEthereum(&migrator)
+        migrator.registerMigration("v5-utxo-spend-order") { db in
+            // The order coin selection reads a wallet's UTXOs in (`coins(walletID:)`), as a covering index: the
+            // 10,000 rows of a large wallet come out of the index in order, where SQLite otherwise looked each one
+            // up in the table and sorted them in a temporary B-tree, two thirds of the read (issue 19).
+            try db.execute(
+                sql: """
+                    CREATE INDEX utxo_spend_order
+                    ON utxo (wallet_id, height IS NULL, height, txid, vout, value, coinbase)
+                    """)
+        }
         return migrator
     }
 
