@@ -88,6 +88,7 @@ let package = Package(
             dependencies: [
                 "Bitcoin", "BitcoinCrypto", "ChainCore", "Ethereum", "AirgapTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),

@@ -221,6 +221,32 @@ struct StoreTests {
         #expect(plan == ["SEARCH utxo USING COVERING INDEX utxo_spend_order (wallet_id=?)"])
     }
 
+    @Test("a UTXO row whose txid is not 64 hex digits is reported as corrupt, naming it")
+    func corruptCoin() throws {
+        let store = try Store(directory: Self.tempDir())
+        let wallet = try Self.makeWallet(store)
+        let id = try wallet.requireID()
+        let receive = try Account(record: wallet).derive(.external, index: 0)
+        let tx = Transaction(
+            inputs: [TxIn(previousOutput: OutPoint(txid: try Txid(bytes: [UInt8](repeating: 5, count: 32)), vout: 0))],
+            outputs: [TxOut(value: try Amount(sats: 30_000), scriptPubKey: receive.script)])
+        try store.apply(
+            walletID: id, addresses: [receive],
+            update: SyncUpdate(
+                tip: BlockTip(height: 3, hash: String(repeating: "0", count: 64)),
+                histories: [receive.script: [HistoryEntry(txid: tx.txid, height: 2)]],
+                transactions: [tx.txid: tx], anchors: [tx.txid: BlockAnchor(height: 2, blockHash: "ab", verified: true)]
+            ))
+        #expect(try store.coins(walletID: id).count == 1)
+        for bad in [String(tx.txid.hexString.dropLast()) + "g", String(tx.txid.hexString.dropLast(2))] {
+            try store.pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                try db.execute(sql: "UPDATE utxo SET txid = ?", arguments: [bad])
+            }
+            #expect(throws: StoreError.corrupt("utxo \(bad):0")) { try store.coins(walletID: id) }
+        }
+    }
+
     @Test("a database without the spend-order index gets it on open, its coins unchanged")
     func spendOrderMigration() throws {
         let directory = Self.tempDir()
