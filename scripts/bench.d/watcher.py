@@ -20,8 +20,9 @@ Every figure is wall-clock time, the median of RUNS:
   wallet's inputs are all foreign and Airlock does not fetch them either.
 - Coin selection: the whole `airlock-watcher send --to ADDR --amount X --fee-rate N --out F --json` process (opens
   the store, loads the 10,000 UTXOs, selects, reads the chosen coins' previous transactions, writes the PSBT)
-  against BDK's `TxBuilder().add_recipient().fee_rate().finish(wallet)` in process on the synced wallet. Both
-  select by branch and bound with a single-random-draw fallback.
+  against BDK's `TxBuilder().add_recipient().fee_rate().finish(wallet)` in process on the synced wallet, the two
+  taken in turn run by run. Both select by branch and bound with a single-random-draw fallback; Airlock's inputs
+  must cover the amount and fee, BDK's transaction must pay the amount to the recipient.
 - Start-up: the whole `airlock-watcher balance --json` process on a wallet never synced (process start, store
   open, one empty query), and on the synced 5,000-transaction wallet.
 A sync whose balance or UTXO count differs from the chain's is an error: the section stops.
@@ -200,42 +201,90 @@ def bdk_sync(fixture: dict, node, runs: int):
     return row("full sync 5,000 txs", "bdk", times, f"batch {BDK_BATCH}", note, cpu, server), wallet
 
 
-def airlock_send(airlock: Airlock, synced: Path, address: str, sats: int, runs: int, workload: str = "") -> dict:
-    times, cpu, report = [], [], None
+def airlock_send_once(airlock: Airlock, synced: Path, address: str, sats: int, n: int) -> tuple[float, float, dict]:
+    """One `send` process on a fresh copy of the synced data dir: (wall ms, CPU ms, its --json report), checked."""
+    data = airlock.workdir / f"airlock-send-{n}" / "data"
+    shutil.rmtree(data.parent, ignore_errors=True)
+    shutil.copytree(synced, data)
+    out = data.parent / "unsigned.psbt"
+    ms, cpu_ms, proc = airlock.timed(
+        data,
+        "send",
+        "--to",
+        address,
+        "--amount",
+        f"{sats}sat",
+        "--fee-rate",
+        str(FEE_RATE),
+        "--out",
+        str(out),
+        "--json",
+    )
+    report = json.loads(proc.stdout)
+    paid = sum(i["value"] for i in report["inputs"])
+    if paid < sats + report["fee"]:
+        fail(f"Airlock's send spends {paid} sat for {sats} + fee {report['fee']}")
+    shutil.rmtree(data.parent, ignore_errors=True)
+    return ms, cpu_ms, report
+
+
+AIRLOCK_SEND_NOTE = (
+    "send: the whole `airlock-watcher send ... --out F --json` process on the synced wallet (loads the UTXOs, "
+    "selects, reads the chosen coins' previous transactions, writes the PSBT)"
+)
+
+
+def airlock_send(airlock: Airlock, synced: Path, address: str, sats: int, runs: int, workload: str) -> dict:
+    """Airlock's `send` alone (the growth rows)."""
+    times, cpu, report = [], [], {}
     for n in range(runs):
-        data = airlock.workdir / f"airlock-send-{n}" / "data"
-        shutil.rmtree(data.parent, ignore_errors=True)
-        shutil.copytree(synced, data)
-        out = data.parent / "unsigned.psbt"
-        ms, cpu_ms, proc = airlock.timed(
-            data,
-            "send",
-            "--to",
-            address,
-            "--amount",
-            f"{sats}sat",
-            "--fee-rate",
-            str(FEE_RATE),
-            "--out",
-            str(out),
-            "--json",
-        )
-        report = json.loads(proc.stdout)
-        paid = sum(i["value"] for i in report["inputs"])
-        if paid < sats + report["fee"]:
-            fail(f"Airlock's send spends {paid} sat for {sats} + fee {report['fee']}")
+        ms, cpu_ms, report = airlock_send_once(airlock, synced, address, sats, n)
         times.append(ms)
         cpu.append(cpu_ms)
-        shutil.rmtree(data.parent, ignore_errors=True)
-    return row(
-        workload or f"send {sats:,} sat @{FEE_RATE}",
-        "airlock",
-        times,
-        f"{len(report['inputs'])} inputs, fee {report['fee']} sat, {report['algorithm']}",
-        "send: the whole `airlock-watcher send ... --out F --json` process on the synced wallet (loads the UTXOs, "
-        "selects, reads the chosen coins' previous transactions, writes the PSBT)",
-        cpu,
+    detail = f"{len(report['inputs'])} inputs, fee {report['fee']} sat, {report['algorithm']}"
+    return row(workload, "airlock", times, detail, AIRLOCK_SEND_NOTE, cpu)
+
+
+def bdk_send_once(wallet, script, sats: int) -> tuple[float, int, int]:
+    """One `finish` in process: (wall ms, inputs, fee), the recipient's output checked."""
+    start = time.perf_counter()
+    psbt = (
+        bdk.TxBuilder()
+        .add_recipient(script, bdk.Amount.from_sat(sats))
+        .fee_rate(bdk.FeeRate.from_sat_per_vb(FEE_RATE))
+        .finish(wallet)
     )
+    ms = (time.perf_counter() - start) * 1e3
+    tx = json.loads(psbt.json_serialize())["unsigned_tx"]
+    if not any(o["value"] == sats and o["script_pubkey"] == script.to_bytes().hex() for o in tx["output"]):
+        fail(f"BDK's PSBT does not pay {sats} sat to the recipient: {tx['output']}")
+    return ms, len(tx["input"]), psbt.fee()
+
+
+def send_compared(airlock: Airlock, synced: Path, wallet, address: str, sats: int, runs: int) -> list[dict]:
+    """Airlock's `send` process and BDK's `finish`, taken in turn run by run: both sides see the same machine (this
+    shared hardware drifts by a fifth within minutes, which two blocks of runs minutes apart would put in the ratio)."""
+    script = bdk.Address(address, bdk.Network.REGTEST).script_pubkey()
+    times, cpu, report, bdk_times, inputs, fee = [], [], {}, [], 0, 0
+    for n in range(runs):
+        ms, cpu_ms, report = airlock_send_once(airlock, synced, address, sats, n)
+        times.append(ms)
+        cpu.append(cpu_ms)
+        bdk_ms, inputs, fee = bdk_send_once(wallet, script, sats)
+        bdk_times.append(bdk_ms)
+    workload = f"send {sats:,} sat @{FEE_RATE}"
+    detail = f"{len(report['inputs'])} inputs, fee {report['fee']} sat, {report['algorithm']}"
+    return [
+        row(workload, "airlock", times, detail, AIRLOCK_SEND_NOTE, cpu),
+        row(
+            workload,
+            "bdk",
+            bdk_times,
+            f"{inputs} in, fee {fee}",
+            "send: TxBuilder().add_recipient().fee_rate().finish(wallet), in process on the synced wallet, "
+            "alternating with Airlock's runs",
+        ),
+    ]
 
 
 def airlock_balance(airlock: Airlock, data: Path, fixture: dict | None, runs: int, workload: str) -> dict:
@@ -271,29 +320,6 @@ def growth(airlock: Airlock, cache: Path, size: int, runs: int, workdir: Path) -
     if code != 0:
         fail(f"the regtest node exited {code}; log: {node.log_path}")
     return rows
-
-
-def bdk_send(wallet, address: str, sats: int, runs: int) -> dict:
-    script = bdk.Address(address, bdk.Network.REGTEST).script_pubkey()
-    times, inputs, fee = [], 0, 0
-    for _ in range(runs):
-        start = time.perf_counter()
-        psbt = (
-            bdk.TxBuilder()
-            .add_recipient(script, bdk.Amount.from_sat(sats))
-            .fee_rate(bdk.FeeRate.from_sat_per_vb(FEE_RATE))
-            .finish(wallet)
-        )
-        times.append((time.perf_counter() - start) * 1e3)
-        inputs = len(json.loads(psbt.json_serialize())["unsigned_tx"]["input"])
-        fee = psbt.fee()
-    return row(
-        f"send {sats:,} sat @{FEE_RATE}",
-        "bdk",
-        times,
-        f"{inputs} in, fee {fee}",
-        "send: TxBuilder().add_recipient().fee_rate().finish(wallet), in process on the synced wallet",
-    )
 
 
 def airlock_bench_coinselect(bench: str) -> list[dict]:
@@ -353,8 +379,7 @@ def main() -> None:
         rows += [airlock_row, bdk_row]
         recipient = watcher_fixture.FUNDER_SPK.address(watcher_fixture.NET)
         for sats in AMOUNTS:
-            rows.append(airlock_send(airlock, synced, recipient, sats, args.runs))
-            rows.append(bdk_send(wallet, recipient, sats, args.runs))
+            rows += send_compared(airlock, synced, wallet, recipient, sats, args.runs)
         rows += airlock_bench_coinselect(args.bench)
         fresh = args.workdir / "airlock-unsynced" / "data"
         shutil.rmtree(fresh.parent, ignore_errors=True)

@@ -68,15 +68,6 @@ public struct Wtxid: Hashable, Sendable, CustomStringConvertible {
 
     init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
-    /// Parses the displayed hex form given as its UTF-8 bytes (a text column read in place by the store).
-    ///
-    /// - Throws: `EncodingError.oddLength`, `.invalidCharacter` or `.invalidLength`.
-    public init(hexUTF8 text: UnsafeRawBufferPointer) throws(EncodingError) {
-        let bytes = try Hex.decode(text, reversed: true).get()
-        guard bytes.count == 32 else { throw .invalidLength(expected: "32 bytes", actual: bytes.count) }
-        self.init(unchecked: bytes)
-    }
-
     /// The displayed hex form: the bytes reversed.
     public var hexString: String {
         // Straight into the string's storage, the bytes reversed (the sync's and the store's hot path).
