@@ -148,14 +148,16 @@ extension Store {
         try read { db in
             let frozen = try Self.frozenRefs(db, walletID: walletID)
             var found: [OutPoint: UTXORecord] = [:]
+            // One compiled statement for every outpoint (a 1 BTC send over many small coins asks for 50 or more).
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT txid, vout, value, script, keychain, idx, height, coinbase FROM utxo
+                    WHERE wallet_id = ? AND txid = ? AND vout = ?
+                    """)
             for outpoint in outpoints {
                 guard
                     let row = try Row.fetchOne(
-                        db,
-                        sql: """
-                            SELECT txid, vout, value, script, keychain, idx, height, coinbase FROM utxo
-                            WHERE wallet_id = ? AND txid = ? AND vout = ?
-                            """, arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
+                        statement, arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
                 else { continue }
                 found[outpoint] = try Self.utxo(row, frozen: frozen)
             }
