@@ -6,7 +6,8 @@ in the same run; then coin selection over those 10,000 UTXOs (`airlock-watcher s
 Usage: watcher.py AIRLOCK_WATCHER AIRLOCK_BENCH WORKDIR RUNS [--cache DIR] [--sizes 1000,5000,20000]
 The chains come from watcher_fixture.py (built once per size, then cached). Prints JSON-lines rows for table.py.
 --sizes (or BENCH_WATCHER_SIZES) adds the growth rows: Airlock's sync, `balance` and `send 0.01 BTC` on a chain of
-each size (the 5,000 chain is the one compared with BDK; an empty list leaves the growth rows out).
+each size (the 5,000 chain is the one compared with BDK; an empty list leaves the growth rows out), one node per
+chain up at once and the sizes taken in turn run by run, so the machine's drift falls on every size alike.
 
 Every figure is wall-clock time, the median of RUNS:
 - Airlock sync: the whole `airlock-watcher sync` process, each run from a fresh data dir (import and `node set`
@@ -120,46 +121,57 @@ def count(n: int) -> str:
     return f"{n:,}"
 
 
-def airlock_sync(airlock: Airlock, fixture: dict, node, runs: int, workload: str = "") -> tuple[dict, Path]:
-    times, cpu, server, synced = [], [], [], None
-    workload = workload or f"full sync {count(fixture['transactions'])} txs"
-    for n in range(runs):
-        data = airlock.workdir / f"airlock-sync-{fixture['transactions']}-{n}" / "data"
-        shutil.rmtree(data.parent, ignore_errors=True)
-        data.parent.mkdir(parents=True)
-        airlock.run(data, "import", "-", "--name", "bench", "--network", "regtest", input=fixture["descriptor"])
-        airlock.run(data, "node", "set", f"electrum://127.0.0.1:{node.electrum_port}")
-        server_before = process_cpu_ms(node.proc.pid)
-        ms, cpu_ms, proc = airlock.timed(data, "sync", "--json")
-        server.append(process_cpu_ms(node.proc.pid) - server_before)
-        cpu.append(cpu_ms)
-        summary = json.loads(proc.stdout)
-        balance = json.loads(airlock.run(data, "balance", "--json").stdout)
-        utxos = json.loads(airlock.run(data, "utxos", "--json").stdout)
-        if (
-            balance["total"] != fixture["balance_sats"]
-            or len(utxos) != fixture["utxos"]
-            or summary["transactions"] != fixture["transactions"]
-        ):
-            fail(
-                f"Airlock synced wrong: balance {balance['total']} (expected {fixture['balance_sats']}), "
-                f"{len(utxos)} UTXOs (expected {fixture['utxos']}), {summary['transactions']} transactions"
-            )
-        print(
-            f"watcher: airlock sync of {fixture['transactions']} txs, run {n + 1}: {ms:.0f} ms "
-            f"(CPU: airlock {cpu_ms:.0f} ms, node {server[-1]:.0f} ms)",
-            file=sys.stderr,
+SYNC_NOTE = (
+    f"sync: whole process, fresh data dir; requests batched by {STOP_GAP} scripts, 3 batches in flight; "
+    "txids, merkle proofs, header PoW and links checked; each batch committed to SQLite"
+)
+
+
+def airlock_sync_once(airlock: Airlock, fixture: dict, node, n: int) -> tuple[float, float, float, Path, str]:
+    """One `sync` into a fresh data dir, its result checked: (wall ms, CPU ms, the node's CPU ms, the data dir,
+    the row's detail)."""
+    data = airlock.workdir / f"airlock-sync-{fixture['transactions']}-{n}" / "data"
+    shutil.rmtree(data.parent, ignore_errors=True)
+    data.parent.mkdir(parents=True)
+    airlock.run(data, "import", "-", "--name", "bench", "--network", "regtest", input=fixture["descriptor"])
+    airlock.run(data, "node", "set", f"electrum://127.0.0.1:{node.electrum_port}")
+    server_before = process_cpu_ms(node.proc.pid)
+    ms, cpu_ms, proc = airlock.timed(data, "sync", "--json")
+    server_ms = process_cpu_ms(node.proc.pid) - server_before
+    summary = json.loads(proc.stdout)
+    balance = json.loads(airlock.run(data, "balance", "--json").stdout)
+    utxos = json.loads(airlock.run(data, "utxos", "--json").stdout)
+    if (
+        balance["total"] != fixture["balance_sats"]
+        or len(utxos) != fixture["utxos"]
+        or summary["transactions"] != fixture["transactions"]
+    ):
+        fail(
+            f"Airlock synced wrong: balance {balance['total']} (expected {fixture['balance_sats']}), "
+            f"{len(utxos)} UTXOs (expected {fixture['utxos']}), {summary['transactions']} transactions"
         )
+    print(
+        f"watcher: airlock sync of {fixture['transactions']} txs, run {n + 1}: {ms:.0f} ms "
+        f"(CPU: airlock {cpu_ms:.0f} ms, node {server_ms:.0f} ms)",
+        file=sys.stderr,
+    )
+    detail = f"{summary['scripts_checked']} scripts, {summary['transactions']} txs, {len(utxos)} UTXOs"
+    return ms, cpu_ms, server_ms, data, detail
+
+
+def airlock_sync(airlock: Airlock, fixture: dict, node, runs: int) -> tuple[dict, Path]:
+    """`runs` syncs; the row and the data dir of the last one (the others are removed)."""
+    times, cpu, server, synced, detail = [], [], [], None, ""
+    for n in range(runs):
+        ms, cpu_ms, server_ms, data, detail = airlock_sync_once(airlock, fixture, node, n)
         times.append(ms)
+        cpu.append(cpu_ms)
+        server.append(server_ms)
         if synced is not None:
             shutil.rmtree(synced.parent, ignore_errors=True)
         synced = data
-    detail = f"{summary['scripts_checked']} scripts, {summary['transactions']} txs, {len(utxos)} UTXOs"
-    note = (
-        f"sync: whole process, fresh data dir; requests batched by {STOP_GAP} scripts, 3 batches in flight; "
-        "txids, merkle proofs, header PoW and links checked; each batch committed to SQLite"
-    )
-    return row(workload, "airlock", times, detail, note, cpu, server), synced
+    workload = f"full sync {count(fixture['transactions'])} txs"
+    return row(workload, "airlock", times, detail, SYNC_NOTE, cpu, server), synced
 
 
 def bdk_wallet(fixture: dict):
@@ -234,17 +246,6 @@ AIRLOCK_SEND_NOTE = (
 )
 
 
-def airlock_send(airlock: Airlock, synced: Path, address: str, sats: int, runs: int, workload: str) -> dict:
-    """Airlock's `send` alone (the growth rows)."""
-    times, cpu, report = [], [], {}
-    for n in range(runs):
-        ms, cpu_ms, report = airlock_send_once(airlock, synced, address, sats, n)
-        times.append(ms)
-        cpu.append(cpu_ms)
-    detail = f"{len(report['inputs'])} inputs, fee {report['fee']} sat, {report['algorithm']}"
-    return row(workload, "airlock", times, detail, AIRLOCK_SEND_NOTE, cpu)
-
-
 def bdk_send_once(wallet, script, sats: int) -> tuple[float, int, int]:
     """One `finish` in process: (wall ms, inputs, fee), the recipient's output checked."""
     start = time.perf_counter()
@@ -287,38 +288,78 @@ def send_compared(airlock: Airlock, synced: Path, wallet, address: str, sats: in
     ]
 
 
+def airlock_balance_once(airlock: Airlock, data: Path, fixture: dict | None) -> tuple[float, float]:
+    """One `balance --json` process (read-only: the data dir is not changed), its total checked: (wall, CPU) ms."""
+    ms, cpu_ms, proc = airlock.timed(data, "balance", "--json")
+    total = json.loads(proc.stdout)["total"]
+    if fixture is not None and total != fixture["balance_sats"]:
+        fail(f"balance gave {total}, expected {fixture['balance_sats']}")
+    return ms, cpu_ms
+
+
+BALANCE_NOTE = "balance: the whole `airlock-watcher balance --json` process"
+
+
 def airlock_balance(airlock: Airlock, data: Path, fixture: dict | None, runs: int, workload: str) -> dict:
-    """The whole `airlock-watcher balance --json` process (read-only: the data dir is not changed)."""
     times, cpu = [], []
     for _ in range(runs):
-        ms, cpu_ms, proc = airlock.timed(data, "balance", "--json")
-        total = json.loads(proc.stdout)["total"]
-        if fixture is not None and total != fixture["balance_sats"]:
-            fail(f"balance gave {total}, expected {fixture['balance_sats']}")
+        ms, cpu_ms = airlock_balance_once(airlock, data, fixture)
         times.append(ms)
         cpu.append(cpu_ms)
     detail = "never synced" if fixture is None else f"{count(fixture['utxos'])} UTXOs"
-    return row(workload, "airlock", times, detail, "balance: the whole `airlock-watcher balance --json` process", cpu)
+    return row(workload, "airlock", times, detail, BALANCE_NOTE, cpu)
 
 
-def growth(airlock: Airlock, cache: Path, size: int, runs: int, workdir: Path) -> list[dict]:
-    """Airlock's sync, balance and send of 0.01 BTC on the chain of `size` wallet transactions."""
-    fixture = watcher_fixture.ensure(cache, size)
-    node = watcher_fixture.start_node(fixture, workdir)
+def growth(airlock: Airlock, cache: Path, sizes: list[int], runs: int, workdir: Path) -> list[dict]:
+    """Airlock's sync, balance and send of 0.01 BTC on the chains of `sizes` wallet transactions.
+
+    One node per chain, all up at once, and the sizes taken in turn run by run: a slow minute of this shared machine
+    then falls on every size alike instead of on one of them, which would bend the growth ratios."""
+    fixtures = {size: watcher_fixture.ensure(cache, size) for size in sizes}
+    nodes: dict = {}
+    syncs: dict = {size: ([], [], []) for size in sizes}
+    synced: dict = {}
+    details: dict = {}
     try:
-        label = f"{count(size)} txs"
-        sync_row, synced = airlock_sync(airlock, fixture, node, runs, f"growth: sync {label}")
-        recipient = watcher_fixture.FUNDER_SPK.address(watcher_fixture.NET)
-        rows = [
-            sync_row,
-            airlock_balance(airlock, synced, fixture, runs, f"growth: balance {label}"),
-            airlock_send(airlock, synced, recipient, AMOUNTS[0], runs, f"growth: send 0.01 BTC, {label}"),
-        ]
-        shutil.rmtree(synced.parent, ignore_errors=True)
+        for size in sizes:
+            nodes[size] = watcher_fixture.start_node(fixtures[size], workdir / f"growth-{size}")
+        for n in range(runs):
+            for size in sizes:
+                ms, cpu_ms, server_ms, data, details[size] = airlock_sync_once(airlock, fixtures[size], nodes[size], n)
+                for values, value in zip(syncs[size], (ms, cpu_ms, server_ms)):
+                    values.append(value)
+                if size in synced:
+                    shutil.rmtree(synced[size].parent, ignore_errors=True)
+                synced[size] = data
     finally:
-        code = node.stop()
-    if code != 0:
-        fail(f"the regtest node exited {code}; log: {node.log_path}")
+        codes = {size: node.stop() for size, node in nodes.items()}
+    for size, code in codes.items():
+        if code != 0:
+            fail(f"the regtest node of the {size} chain exited {code}; log: {nodes[size].log_path}")
+    recipient = watcher_fixture.FUNDER_SPK.address(watcher_fixture.NET)
+    balances: dict = {size: ([], []) for size in sizes}
+    sends: dict = {size: ([], [], {}) for size in sizes}
+    for n in range(runs):
+        for size in sizes:
+            for values, value in zip(balances[size], airlock_balance_once(airlock, synced[size], fixtures[size])):
+                values.append(value)
+        for size in sizes:
+            ms, cpu_ms, report = airlock_send_once(airlock, synced[size], recipient, AMOUNTS[0], n)
+            sends[size][0].append(ms)
+            sends[size][1].append(cpu_ms)
+            sends[size][2].update(report)
+    rows = []
+    for size in sizes:
+        label = f"{count(size)} txs"
+        times, cpu, server = syncs[size]
+        rows.append(row(f"growth: sync {label}", "airlock", times, details[size], SYNC_NOTE, cpu, server))
+        times, cpu = balances[size]
+        detail = f"{count(fixtures[size]['utxos'])} UTXOs"
+        rows.append(row(f"growth: balance {label}", "airlock", times, detail, BALANCE_NOTE, cpu))
+        times, cpu, report = sends[size]
+        detail = f"{len(report['inputs'])} inputs, fee {report['fee']} sat, {report['algorithm']}"
+        rows.append(row(f"growth: send 0.01 BTC, {label}", "airlock", times, detail, AIRLOCK_SEND_NOTE, cpu))
+        shutil.rmtree(synced[size].parent, ignore_errors=True)
     return rows
 
 
@@ -359,9 +400,8 @@ def main() -> None:
     args.workdir.mkdir(parents=True, exist_ok=True)
     if args.growth_only:
         airlock = Airlock(args.watcher, args.workdir)
-        for size in sizes:
-            for r in growth(airlock, args.cache, size, args.runs, args.workdir / f"growth-{size}"):
-                print(json.dumps(r))
+        for r in growth(airlock, args.cache, sizes, args.runs, args.workdir):
+            print(json.dumps(r))
         return
     args.workdir.mkdir(parents=True, exist_ok=True)
     fixture = watcher_fixture.ensure(args.cache)
@@ -391,9 +431,9 @@ def main() -> None:
         code = node.stop()
     if code != 0:
         fail(f"the regtest node exited {code}; log: {node.log_path}")
-    for size in sizes:
-        print(f"watcher: growth rows, {size} transactions...", file=sys.stderr)
-        rows += growth(airlock, args.cache, size, args.runs, args.workdir / f"growth-{size}")
+    if sizes:
+        print(f"watcher: growth rows, {', '.join(count(n) for n in sizes)} transactions, in turn...", file=sys.stderr)
+        rows += growth(airlock, args.cache, sizes, args.runs, args.workdir)
     for r in rows:
         print(json.dumps(r))
 
