@@ -42,6 +42,7 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         // Linux seccomp/BPF headers and wrappers of the variadic prctl/syscall (glibc; nothing to link).
         .systemLibrary(name: "CAirGap"),
+        .systemLibrary(name: "CMalloc"),
 
         // Offline side.
         .target(name: "BitcoinCrypto", dependencies: ["CSecp256k1", "CSodium", "CNettle"], swiftSettings: strict),
@@ -54,7 +55,7 @@ let package = Package(
         .target(
             name: "CLISupport",
             dependencies: [
-                "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto",
+                "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

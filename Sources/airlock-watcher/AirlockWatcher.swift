@@ -34,6 +34,7 @@ struct AirlockWatcher: AsyncParsableCommand {
     static let leadingOptions = LeadingOptions(valued: ["data-dir", "wallet"], flags: ["json"])
 
     static func main() async {
+        MallocTuning.forShortProcess()
         let arguments = leadingOptions.reordered(Array(CommandLine.arguments.dropFirst()))
         await CommandMain.run(Self.self, arguments: EthereumRouting.route(arguments))
     }
