@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import CMalloc
+import CMalloc
 #endif
 
 /// glibc's allocator set for a process that lives tens of milliseconds (issue 19, docs/benchmarks.md).
@@ -13,10 +13,10 @@ public enum MallocTuning {
     /// Call first thing in `main`, before other threads allocate.
     public static func forShortProcess() {
         #if canImport(Glibc)
-            _ = mallopt(M_ARENA_MAX, 1)
-            _ = mallopt(M_MMAP_THRESHOLD, 64 << 20)
-            _ = mallopt(M_TRIM_THRESHOLD, 256 << 20)
-            _ = mallopt(M_TOP_PAD, 16 << 20)
+        _ = mallopt(M_ARENA_MAX, 1)
+        _ = mallopt(M_MMAP_THRESHOLD, 64 << 20)
+        _ = mallopt(M_TRIM_THRESHOLD, 256 << 20)
+        _ = mallopt(M_TOP_PAD, 16 << 20)
         #endif
     }
 }
