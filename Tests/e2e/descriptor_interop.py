@@ -27,15 +27,15 @@ def cosigner_keys(branch: str, count: int) -> list[str]:
     return keys
 
 
-def airlock_paths(run, text: str) -> list[list[str]]:
-    """The addresses of each path (receive, change) `airlock-signer inspect` derives for `text`, COUNT each."""
+def inspect_descriptor(run, text: str, count: int = COUNT) -> dict:
+    """`airlock-signer inspect - --json` of descriptor `text` on regtest, `count` addresses a path."""
     proc = run(
         "airlock-signer",
         "inspect",
         "-",
         "--json",
         "--count",
-        str(COUNT),
+        str(count),
         "--network",
         "regtest",
         input=text,
@@ -43,7 +43,12 @@ def airlock_paths(run, text: str) -> list[list[str]]:
     )
     report = json.loads(proc.stdout)
     assert report["type"] == "descriptor"
-    return [path["addresses"] for path in report["paths"]]
+    return report
+
+
+def airlock_paths(run, text: str) -> list[list[str]]:
+    """The addresses of each path (receive, change) `airlock-signer inspect` derives for `text`, COUNT each."""
+    return [path["addresses"] for path in inspect_descriptor(run, text)["paths"]]
 
 
 def bdk_addresses(external: str, internal: str) -> tuple[list[str], list[str]]:

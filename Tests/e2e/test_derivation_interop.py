@@ -8,6 +8,7 @@ import json
 
 import bdkpython as bdk
 import pytest
+from descriptor_interop import inspect_descriptor
 from embit import bip32, bip39
 from embit.descriptor import Descriptor as EmbitDescriptor
 from embit.networks import NETWORKS
@@ -27,20 +28,7 @@ def account_descriptor(script: str, purpose: int, branch: str) -> str:
 
 
 def airlock_addresses(run, descriptor: str) -> list[str]:
-    proc = run(
-        "airlock-signer",
-        "inspect",
-        "-",
-        "--json",
-        "--count",
-        str(COUNT),
-        "--network",
-        "regtest",
-        input=descriptor,
-        check=True,
-    )
-    report = json.loads(proc.stdout)
-    assert report["type"] == "descriptor"
+    report = inspect_descriptor(run, descriptor, COUNT)
     assert len(report["scripts"]) == COUNT
     return report["addresses"]
 

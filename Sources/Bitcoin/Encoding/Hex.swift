@@ -34,6 +34,18 @@ public enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Lower-case hex text of `bytes` reversed (a txid's displayed form), straight into the string's storage (the
+    /// sync's and the store's hot path).
+    public static func encodeReversed(_ bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
+            for (i, byte) in bytes.reversed().enumerated() {
+                out[2 * i] = digit(byte >> 4)
+                out[2 * i + 1] = digit(byte & 0x0F)
+            }
+            return 2 * bytes.count
+        }
+    }
+
     /// The bytes of hex text, in order or `reversed` (a txid's displayed form), decoded straight from the string's
     /// UTF-8 into one array: the store reads 10,000 txids for a `send` over 10,000 UTXOs (issue 19).
     ///

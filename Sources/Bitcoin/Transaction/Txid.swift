@@ -22,31 +22,24 @@ public struct Txid: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: `EncodingError.oddLength`, `.invalidCharacter` or `.invalidLength`.
     public init(hex: String) throws(EncodingError) {
-        let bytes = try Hex.decode(hex, reversed: true)
-        guard bytes.count == 32 else { throw .invalidLength(expected: "32 bytes", actual: bytes.count) }
-        self.init(unchecked: bytes)
+        try self.init(hash: Hex.decode(hex, reversed: true))
     }
 
     /// Parses the displayed hex form given as its UTF-8 bytes (a text column read in place by the store).
     ///
     /// - Throws: `EncodingError.oddLength`, `.invalidCharacter` or `.invalidLength`.
     public init(hexUTF8 text: UnsafeRawBufferPointer) throws(EncodingError) {
-        let bytes = try Hex.decode(text, reversed: true).get()
+        try self.init(hash: Hex.decode(text, reversed: true).get())
+    }
+
+    /// Decoded hash bytes, checked to be 32.
+    private init(hash bytes: [UInt8]) throws(EncodingError) {
         guard bytes.count == 32 else { throw .invalidLength(expected: "32 bytes", actual: bytes.count) }
         self.init(unchecked: bytes)
     }
 
     /// The displayed hex form: the bytes reversed.
-    public var hexString: String {
-        // Straight into the string's storage, the bytes reversed (the sync's and the store's hot path).
-        String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
-            for (i, byte) in bytes.reversed().enumerated() {
-                out[2 * i] = Hex.digit(byte >> 4)
-                out[2 * i + 1] = Hex.digit(byte & 0x0F)
-            }
-            return 2 * bytes.count
-        }
-    }
+    public var hexString: String { Hex.encodeReversed(bytes) }
     /// The displayed hex form.
     public var description: String { hexString }
 }
@@ -69,16 +62,7 @@ public struct Wtxid: Hashable, Sendable, CustomStringConvertible {
     init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
     /// The displayed hex form: the bytes reversed.
-    public var hexString: String {
-        // Straight into the string's storage, the bytes reversed (the sync's and the store's hot path).
-        String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
-            for (i, byte) in bytes.reversed().enumerated() {
-                out[2 * i] = Hex.digit(byte >> 4)
-                out[2 * i + 1] = Hex.digit(byte & 0x0F)
-            }
-            return 2 * bytes.count
-        }
-    }
+    public var hexString: String { Hex.encodeReversed(bytes) }
     /// The displayed hex form.
     public var description: String { hexString }
 }
