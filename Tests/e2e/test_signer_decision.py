@@ -351,10 +351,10 @@ def test_terminal_controls_are_stripped(known, tmp_path):
     name = "te\x1b[2Jam\u202e"
     known.run("multisig", "register", "-", "--name", name, "--yes", check=True, input=(team + "\n").encode())
     listed = known.run("multisig", "list", check=True).stdout.decode()
-    assert "\x1b" not in listed and "\u202e" not in listed and "te?[2Jam?" in listed
+    assert "\x1b" not in listed and "\u202e" not in listed and "te\\u001b[2Jam\\u202e" in listed
     psbt = embit_psbt(team, [coin_for(team, 2, 100_000)], [(STRANGER, 60_000)], change=(4, 39_000))
     proc = sign(known, psbt, tmp_path)
-    assert "\x1b" not in proc.stderr.decode() and "multisig 'te?[2Jam?'" in proc.stderr.decode()
+    assert "\x1b" not in proc.stderr.decode() and "multisig 'te\\u001b[2Jam\\u202e'" in proc.stderr.decode()
 
 
 # --- multisig registration ------------------------------------------------------------------------------------------

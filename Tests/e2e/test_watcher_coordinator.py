@@ -266,7 +266,7 @@ def test_inspect_shows_own_inputs_outputs_and_labels(run, tmp_path, regtest_node
     assert "own (receive 0)" in text and '"salary"' in text and "not this wallet's" in text
     # On a terminal the hostile label is shown with its control and format characters replaced (the control: the
     # plain labels beside it are shown verbatim).
-    assert '"evil?[2J?gnp.exe"' in text and "\x1b" not in text and "\u202e" not in text
+    assert '"evil\\u001b[2J\\u202egnp.exe"' in text and "\x1b" not in text and "\u202e" not in text
     history = watcher(run, "history").stdout.decode()
     assert "salary" in history and "\x1b" not in history
     # A PSBT this wallet has no part in: nothing own. Bad input exits 2.

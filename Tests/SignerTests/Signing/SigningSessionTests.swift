@@ -265,10 +265,16 @@ struct SigningSessionTests {
         #expect(allowed.isApproved, "\(allowed.refusals)")
     }
 
-    @Test("terminal controls are replaced in what is shown")
+    @Test("terminal controls, direction overrides, tags and variation selectors are shown escaped")
     func displayText() {
-        #expect(DisplayText.clean("ok\u{1B}[2J\u{9B}x\u{202E}y\u{200B}z\n") == "ok?[2J?x?y?z?")
-        #expect(DisplayText.clean("bcrt1qplain") == "bcrt1qplain")
+        let shown = DisplayText.show("ok\u{1B}[2J\u{9B}x\u{202E}y\u{200B}z\n")
+        #expect(shown.text == #"ok\u001b[2J\u009bx\u202ey\u200bz\u000a"#)
+        #expect(shown.hadHiddenCharacters)
+        #expect(DisplayText.show("a\u{E0041}\u{FE0F}b\u{2028}").text == #"a\u{e0041}\ufe0fb\u2028"#)
+        #expect(DisplayText.show("line 1\nline 2\u{7F}", multiline: true).text == #"line 1\#nline 2\u007f"#)
+        let plain = DisplayText.show("bcrt1qplain — ünïcode 😀")
+        #expect(plain.text == "bcrt1qplain — ünïcode 😀")
+        #expect(!plain.hadHiddenCharacters)
     }
 
     /// A BIP48 2-of-N over this seed's key and `others` extra keys from fixed seeds.
