@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import stat
 import subprocess
 import time
 
@@ -45,7 +46,14 @@ def test_terminal_animation_cycles_until_a_key(run, home, bin_dir, tmp_path):
         f"env {env} {shlex.quote(str(bin_dir / 'airlock-signer'))} export --format ur --qr-density low "
         f"--terminal --animate --fps 2 --password-file {shlex.quote(pw)}; echo EXIT=$?; sleep 30"
     )
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "60", command], check=True)
+    started = subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "60", command], capture_output=True, text=True
+    )
+    # A tmux that cannot start fails the test with its reason (never a skip): tmux refuses to start when /dev/null
+    # is not a character device (issue 34), so that is named too.
+    assert started.returncode == 0, f"tmux could not start: {started.stderr.strip()}" + (
+        "" if stat.S_ISCHR(os.lstat("/dev/null").st_mode) else " (/dev/null is not a character device)"
+    )
     try:
         seen: list[str] = []
         deadline = time.time() + 60

@@ -1,8 +1,11 @@
+import BitcoinCrypto
 import Foundation
 
-/// Crash-safe file replacement: the new content goes to a temporary file in the same directory (created with `O_EXCL`,
-/// mode 0600), is fsynced, then renamed over the target (or hard-linked, when the target must not exist), and the
-/// directory is fsynced.
+/// Crash-safe file replacement for the vault.
+///
+/// `BitcoinCrypto.FileOutput.replaceRegularFile`: the new content goes to a temporary file in the same directory (created with `O_EXCL`, mode 0600), is fsynced, then renamed over the target
+/// (or hard-linked, when the target must not exist), and the directory is fsynced. A vault path that is a device, a
+/// pipe or a directory is refused; a symbolic link to a regular file is followed and the link kept.
 ///
 /// After a crash at any moment the target holds the old or the new content.
 package enum AtomicFile {
@@ -17,48 +20,19 @@ package enum AtomicFile {
     package static func write(
         _ bytes: [UInt8], to path: String, overwrite: Bool, mode: mode_t = 0o600
     ) throws(VaultError) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let name = url.lastPathComponent
-        let suffix = (0..<8).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
-        let temporary = (directory as NSString).appendingPathComponent(".\(name).tmp-\(suffix)")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw io("create", temporary) }
-        var committed = false
-        defer { if !committed { unlink(temporary) } }
         do {
-            defer { close(fd) }
-            guard fchmod(fd, mode) == 0 else { throw io("set the mode of", temporary) }
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw io("write", temporary)
-                }
-                offset += written
-            }
-            guard fsync(fd) == 0 else { throw io("fsync", temporary) }
+            try FileOutput.replaceRegularFile(bytes, at: path, mode: mode, overwrite: overwrite)
+        } catch {
+            if error.alreadyExists { throw .alreadyExists(path: path) }
+            throw .io(operation: error.operation, path: error.path, reason: error.reason)
         }
-        if overwrite {
-            guard rename(temporary, path) == 0 else { throw io("rename into place", path) }
-        } else {
-            guard link(temporary, path) == 0 else {
-                if errno == EEXIST { throw .alreadyExists(path: path) }
-                throw io("link into place", path)
-            }
-            unlink(temporary)
-        }
-        committed = true
-        try syncDirectory(directory)
     }
 
     /// Fsyncs a directory, so a rename in it survives a power cut.
     package static func syncDirectory(_ directory: String) throws(VaultError) {
-        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dirFD >= 0 else { throw io("open directory", directory) }
-        defer { close(dirFD) }
-        guard fsync(dirFD) == 0 else { throw io("fsync directory", directory) }
+        do { try FileOutput.syncDirectory(directory) } catch {
+            throw .io(operation: error.operation, path: error.path, reason: error.reason)
+        }
     }
 
     /// Creates `directory` and its parents with mode 0700 when missing.
@@ -80,6 +54,10 @@ package enum AtomicFile {
     ///
     /// - Throws: `VaultError.notFound` or `.io`.
     package static func read(_ path: String) throws(VaultError) -> [UInt8] {
+        // A vault is never a device or a pipe (reading a FIFO would wait forever, /dev/zero would never end).
+        do { try FileOutput.requireRegularFileOrAbsent(path) } catch {
+            throw .io(operation: "read", path: path, reason: error.reason + ": a vault is a regular file")
+        }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw .notFound(path: path) }

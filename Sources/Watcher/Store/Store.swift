@@ -1,4 +1,5 @@
 import Bitcoin
+import BitcoinCrypto
 import Foundation
 import GRDB
 
@@ -23,6 +24,10 @@ public final class Store: Sendable {
             throw .dataDirectory(path: directory, reason: error.localizedDescription)
         }
         path = (directory as NSString).appendingPathComponent("wallet.sqlite")
+        // The database is never a special file: a device, a pipe or a directory in its place is refused, not opened.
+        do { try FileOutput.requireRegularFileOrAbsent(path) } catch {
+            throw .dataDirectory(path: path, reason: "\(error.reason): the wallet database must be a regular file")
+        }
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
