@@ -30,14 +30,19 @@ public struct SpendingPath: Sendable {
 
     /// The paths of `descriptor` that keys for which `isOwn` is false can take without any key for which it is true.
     ///
-    /// Keys are compared at index 0 of the first branch (where the wallet's first address is).
-    public static func withoutOwnKeys(_ descriptor: Descriptor, isOwn: (DescriptorKey) -> Bool) -> [SpendingPath] {
+    /// Keys are compared at index 0 of the first branch (where the wallet's first address is). `keyPathSpendable`
+    /// false says the taproot internal key is unspendable (BIP341's H): the key path is then no path.
+    public static func withoutOwnKeys(
+        _ descriptor: Descriptor, keyPathSpendable: Bool = true, isOwn: (DescriptorKey) -> Bool
+    ) -> [SpendingPath] {
         var units: [(place: String?, miniscript: Miniscript)] = []
         switch descriptor.expression {
         case .wsh(let inner), .sh(.wsh(let inner)), .sh(let inner):
             if let miniscript = Self.miniscript(inner, context: .p2wsh) { units.append((nil, miniscript)) }
         case .tr(let internalKey, let tree):
-            if !isOwn(internalKey), let miniscript = try? Miniscript(.check(.pkK(internalKey)), context: .tapscript) {
+            if keyPathSpendable, !isOwn(internalKey),
+                let miniscript = try? Miniscript(.check(.pkK(internalKey)), context: .tapscript)
+            {
                 units.append(("key path", miniscript))
             }
             for (number, leaf) in (tree?.leaves ?? []).enumerated() {

@@ -93,7 +93,8 @@ public struct MultisigPolicy: Sendable {
                 wallet.cosignerName(of: key).map { "\($0) (\(key.origin?.fingerprint.hexString ?? "?"))" }
                     ?? Self.keyName(key)
             }
-            for path in SpendingPath.withoutOwnKeys(descriptor, isOwn: isOwn) {
+            let keyPath = wallet.taprootKeyPath != .unspendable
+            for path in SpendingPath.withoutOwnKeys(descriptor, keyPathSpendable: keyPath, isOwn: isOwn) {
                 let words = path.words(name: name)
                 paths.append(words)
                 if path.isLoneKeyAtAnyTime {
@@ -101,7 +102,8 @@ public struct MultisigPolicy: Sendable {
                 }
             }
             // Paths only this vault's keys take: two or more of them means one signer completes the spend.
-            let ownOnly = SpendingPath.withoutOwnKeys(descriptor, isOwn: { !isOwn($0) })
+            let ownOnly = SpendingPath.withoutOwnKeys(
+                descriptor, keyPathSpendable: keyPath, isOwn: { !isOwn($0) })
             completesAlone = ownNumbers.count >= 2 && ownOnly.contains { $0.keys.count >= 2 }
         }
         self.pathsWithoutThisVault = paths
