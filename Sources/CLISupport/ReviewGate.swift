@@ -22,10 +22,11 @@ public enum ReviewGate {
     ///
     /// `review` is printed (with `DisplayText.hiddenCharactersWarning` when `hiddenCharacters`); then with `refusals`
     /// it prints `refusedDocument` under `json` and leaves with exit 4; else, unless `yes`, asks `question` and leaves
-    /// with exit 4 when the answer is not yes. `what` names the action in the messages ("signed", "registered").
+    /// with exit 4 when the answer is not yes. `what` names the action in the messages ("signed", "registered"),
+    /// `aftermath` is added to them ("; nothing stored").
     public static func run(
         review: String, hiddenCharacters: Bool = false, refusals: [String] = [], json: Bool, yes: Bool,
-        question: String, what: String = "signed", answer: Answer = .standardInput,
+        question: String, what: String = "signed", aftermath: String = "", answer: Answer = .standardInput,
         refusedDocument: (() throws -> Void)? = nil
     ) throws {
         Diagnostics.print(review)
@@ -42,23 +43,23 @@ public enum ReviewGate {
         switch answer {
         case .standardInput:
             guard Prompt.confirm("\n" + question) else {
-                throw CLIError(.refused, "not \(what): declined at the confirmation")
+                throw CLIError(.refused, "not \(what): declined at the confirmation\(aftermath)")
             }
         case .terminal:
             guard isatty(STDIN_FILENO) == 1 else {
-                throw CLIError(.refused, "not \(what): no terminal to confirm on (pass --yes)")
+                throw CLIError(.refused, "not \(what): no terminal to confirm on (pass --yes)\(aftermath)")
             }
             guard Prompt.confirm("\n" + question) else {
-                throw CLIError(.refused, "not \(what): declined at the confirmation")
+                throw CLIError(.refused, "not \(what): declined at the confirmation\(aftermath)")
             }
         case .controllingTerminal:
             guard let confirmed = Prompt.confirmOnTerminal("\n" + question) else {
                 throw CLIError(
                     .refused,
                     "not \(what): the request came on standard input and there is no terminal to confirm "
-                        + "on (pass --yes)")
+                        + "on (pass --yes)\(aftermath)")
             }
-            guard confirmed else { throw CLIError(.refused, "not \(what): declined at the confirmation") }
+            guard confirmed else { throw CLIError(.refused, "not \(what): declined at the confirmation\(aftermath)") }
         }
     }
 }

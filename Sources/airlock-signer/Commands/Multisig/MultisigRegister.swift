@@ -125,7 +125,7 @@ extension AirlockSigner {
                 }
                 try ReviewGate.run(
                     review: review, refusals: refusals, json: options.json, yes: yes,
-                    question: "Register this wallet?", what: "registered",
+                    question: "Register this wallet?", what: "registered", aftermath: "; nothing stored",
                     answer: input == ["-"] ? .controllingTerminal : .terminal)
                 try unlocked.register(wallet, passphrase: passphrase)
                 if options.json {
