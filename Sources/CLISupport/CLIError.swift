@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bitcoin
 
 /// An error the executables report with a message and an exit code of the CLI contract (docs/architecture.md section 2).
 public struct CLIError: Error, CustomStringConvertible, Sendable {
@@ -71,7 +72,8 @@ public enum ErrorReporting {
         default:
             (status, message) = (.invalidInput, describe(error))
         }
-        Diagnostics.print("error: \(message)")
+        // A message may quote input (a name, a field): shown with hidden characters escaped.
+        Diagnostics.print("error: \(DisplayText.clean(message))")
         if json { printJSON(code: status, message: message) }
         return status
     }

@@ -80,6 +80,22 @@ public enum Prompt {
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
+    /// Asks a yes/no question on stderr and reads the answer from the controlling terminal (`/dev/tty`), for when
+    /// standard input carried the request; nil when there is no terminal.
+    public static func confirmOnTerminal(_ question: String) -> Bool? {
+        let fd = open("/dev/tty", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        Diagnostics.print(question + " [y/N] ")
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < 64, read(fd, &byte, 1) == 1, byte != UInt8(ascii: "\n") {
+            if byte != UInt8(ascii: "\r") { bytes.append(byte) }
+        }
+        let answer = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+        return ["y", "yes"].contains(answer)
+    }
+
     /// Asks for one line of text on stderr and reads it from stdin.
     public static func line(_ question: String) -> String? {
         FileHandle.standardError.write(Data(question.utf8))

@@ -130,7 +130,7 @@ def test_review_shows_the_text_and_cleans_control_characters(vault: Vault):
     assert "Sign a message (not a transaction)" in stderr
     assert "pay\\u001b[2J attention" in stderr and "second line" in stderr
     assert "\x1b" not in stderr
-    assert "control or format characters" in stderr
+    assert "held hidden characters" in stderr
     # Control: a plain message has no warning.
     plain = sign(vault, "--index", "0", "--message", "plain text", "--yes").stderr.decode()
     assert "!!!" not in plain

@@ -8,6 +8,15 @@ extension Miniscript {
     public func policyDescription(name: (DescriptorKey) -> String? = { _ in nil }) -> String {
         withoutActuallyEscaping(name) { PolicyWords(name: $0).words(node, insideAnd: false) }
     }
+
+    /// A path's timelocks in the words of `policyDescription` (`after 10 blocks (about 100 minutes)`, `after block
+    /// 900,000`, joined by "and"); nil when there is none.
+    public static func timelockWords(relative: UInt32?, absolute: UInt32?) -> String? {
+        let words = PolicyWords(name: { _ in nil })
+        let parts = [relative.map { words.timelock(.older($0)) }, absolute.map { words.timelock(.after($0)) }]
+            .compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " and ")
+    }
 }
 
 private struct PolicyWords {

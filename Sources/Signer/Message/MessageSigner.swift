@@ -24,8 +24,12 @@ public struct MessageSigner: Sendable {
         public let message: [UInt8]
         /// The message as shown: each line cleaned for the terminal; hex when it is not UTF-8.
         public let displayLines: [String]
-        /// What the user should know (control characters, non-UTF-8 bytes, the legacy format's limits).
+        /// What the user should know (hidden characters, non-UTF-8 bytes, the legacy format's limits).
         public let warnings: [String]
+        /// Whether the message held hidden characters (terminal controls, direction overrides), shown escaped.
+        public let hasHiddenCharacters: Bool
+        /// The message as text when it is UTF-8 (as given, for `--json`), else nil (shown in hex).
+        public var text: String? { String(validating: message, as: UTF8.self) }
     }
 
     private let master: ExtendedPrivateKey
@@ -111,12 +115,12 @@ public struct MessageSigner: Sendable {
         }
         var warnings: [String] = []
         var lines: [String]
+        var hidden = false
         if let text = String(validating: message, as: UTF8.self) {
-            let raw = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            lines = raw.map(DisplayText.clean)
-            if lines != raw {
-                warnings.append("the message holds control or format characters, shown as '?'")
-            }
+            let shown = DisplayText.show(text, multiline: true)
+            lines = shown.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            hidden = shown.hadHiddenCharacters
+            if hidden { warnings.append(DisplayText.hiddenCharactersWarning) }
         } else {
             lines = ["hex: " + message.hexString]
             warnings.append("the message is not UTF-8 text; its bytes are shown in hex")
@@ -128,7 +132,7 @@ public struct MessageSigner: Sendable {
         }
         return Review(
             address: address, script: location.script, origin: origin, format: chosen, message: message,
-            displayLines: lines, warnings: warnings)
+            displayLines: lines, warnings: warnings, hasHiddenCharacters: hidden)
     }
 
     /// Signs what `review` shows.

@@ -100,7 +100,7 @@ public struct PolicyInputState: Sendable, Equatable {
             if fingerprint == thisVault { return "this vault (\(fingerprint))" }
             return cosignerNames[fingerprint].map { "\($0) (\(fingerprint))" } ?? fingerprint
         }
-        var line = "input \(input) ('\(DisplayText.clean(wallet))'): "
+        var line = "input \(input) ('\(wallet)'): "
         if isRecovery {
             line +=
                 "RECOVERY PATH: nSequence \(sequence), nLockTime \(lockTime) enable "

@@ -1,4 +1,5 @@
 import Bitcoin
+import Foundation
 
 /// What the signer refuses unless explicitly allowed (docs/architecture.md section 5).
 public struct SigningPolicy: Sendable, Equatable {
@@ -16,6 +17,8 @@ public struct SigningPolicy: Sendable, Equatable {
     public var changeRule = PSBTAnalysis.ChangeRule()
     /// The network of this signer's keys; a PSBT for another network is refused.
     public var network: Network
+    /// The clock a far nLockTime is judged by (nil: the system clock when the review is made); set in tests.
+    public var now: Date?
 
     /// 0.05 BTC: the default absolute fee cap.
     public static let defaultMaxFee: Amount = (try? Amount(sats: 5_000_000)) ?? .maxMoney

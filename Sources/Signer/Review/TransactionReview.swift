@@ -13,6 +13,8 @@ public struct TransactionReview: Sendable {
     public internal(set) var notes: [String] = []
     /// The policy applied.
     public let policy: SigningPolicy
+    /// When the review was made (the clock a far nLockTime was judged by).
+    public let reviewedAt: Date
     /// A name for each account descriptor (script type and account, or the registered wallet), by account index.
     public let accountLabels: [String]
     /// The multisig inputs: who has signed each one (before this vault signs) and how many signatures it lacks.
@@ -41,9 +43,11 @@ public struct TransactionReview: Sendable {
     public init(_ psbt: PSBT, accounts: [Descriptor], policy: SigningPolicy, accountLabels: [String] = [])
         throws(PSBTError)
     {
+        let now = policy.now ?? Date()
         let analysis = try PSBTAnalysis(
-            psbt: psbt, accounts: accounts, network: policy.network, changeRule: policy.changeRule)
+            psbt: psbt, accounts: accounts, network: policy.network, changeRule: policy.changeRule, now: now)
         self.analysis = analysis
+        self.reviewedAt = now
         self.policy = policy
         self.accountLabels = accountLabels
         let statuses = MultisigSignatureStatus.statuses(of: psbt)
@@ -107,8 +111,21 @@ public struct TransactionReview: Sendable {
         }
     }
 
-    /// The review as text for the offline screen (every string from the PSBT cleaned of terminal controls).
-    public var text: String {
+    /// The review as text for the offline screen: every string from outside (wallet and cosigner names, policies)
+    /// shown through `DisplayText.show`, and `DisplayText.hiddenCharactersWarning` among the warnings when one held
+    /// hidden characters.
+    public var text: String { rendered().text }
+
+    /// Whether a string the review shows held hidden characters (terminal controls, direction overrides).
+    public var hasHiddenCharacters: Bool { rendered().hidden }
+
+    private func rendered() -> (text: String, hidden: Bool) {
+        var hidden = false
+        func show(_ text: String) -> String {
+            let shown = DisplayText.show(text)
+            if shown.hadHiddenCharacters { hidden = true }
+            return shown.text
+        }
         var lines: [String] = []
         lines.append("Transaction \(analysis.txid)")
         let external = analysis.outputs.filter(\.isExternal)
@@ -124,7 +141,7 @@ public struct TransactionReview: Sendable {
                 default: ""
                 }
             lines.append(
-                "  \(Self.btc(output.amount))  to  \(Self.destination(output))\(DisplayText.clean(note))")
+                "  \(Self.btc(output.amount))  to  \(Self.destination(output))\(show(note))")
         }
         let change = analysis.outputs.filter { !$0.isExternal }
         if !change.isEmpty {
@@ -133,7 +150,7 @@ public struct TransactionReview: Sendable {
             for output in change {
                 var placement = ""
                 if case .ours(_, let branch, let index) = output.ownership {
-                    let wallet = DisplayText.clean(label(of: output.ownership) ?? "?")
+                    let wallet = show(label(of: output.ownership) ?? "?")
                     placement = " (\(wallet), \(branch == 1 ? "change" : "receive") branch, index \(index))"
                 }
                 lines.append("  \(Self.btc(output.amount))  to  \(Self.destination(output))\(placement)")
@@ -148,11 +165,17 @@ public struct TransactionReview: Sendable {
         }
         let ours = analysis.inputs.filter { if case .ours = $0.ownership { true } else { false } }
         lines.append("INPUTS: \(analysis.inputs.count) (\(ours.count) of this vault)")
+        let lock = analysis.lockTimeReview
+        if let words = lock.words(network: policy.network, now: reviewedAt) { lines.append("LOCK TIME: \(words)") }
+        lines.append(
+            lock.signalsReplaceByFee
+                ? "REPLACEABLE: yes (RBF signalled: the fee can be raised later)"
+                : "REPLACEABLE: no (RBF not signalled)")
         if !multisigInputs.isEmpty {
             lines.append("")
             lines.append("MULTISIG SIGNATURES (before this vault signs):")
             for (index, status) in multisigInputs {
-                let wallet = multisigWallet(ofInput: index).map { " ('\(DisplayText.clean($0))')" } ?? ""
+                let wallet = multisigWallet(ofInput: index).map { " ('\(show($0))')" } ?? ""
                 var names: [String: String] = [:]
                 if case .ours(let account, _, _) = analysis.inputs[index].ownership {
                     names = multisigCosignerNames[account] ?? [:]
@@ -166,25 +189,29 @@ public struct TransactionReview: Sendable {
             lines.append("POLICY PATHS (miniscript, before this vault signs):")
             var shown: Set<String> = []
             for state in policyInputs where shown.insert(state.wallet).inserted {
-                lines.append("  '\(DisplayText.clean(state.wallet))': \(DisplayText.clean(state.policy))")
+                lines.append("  '\(show(state.wallet))': \(show(state.policy))")
             }
-            for state in policyInputs { lines.append("  \(DisplayText.clean(state.text))") }
+            for state in policyInputs { lines.append("  \(show(state.text))") }
         }
-        if !analysis.warnings.isEmpty {
+        let shownNotes = notes.map(show)
+        let shownRefusals = refusals.map { show($0.description) }
+        var warnings = analysis.warnings.map { show($0.description) }
+        if hidden { warnings.append(DisplayText.hiddenCharactersWarning) }
+        if !warnings.isEmpty {
             lines.append("")
             lines.append("WARNINGS:")
-            for warning in analysis.warnings { lines.append("  ! \(DisplayText.clean(warning.description))") }
+            for warning in warnings { lines.append("  ! \(warning)") }
         }
         if !notes.isEmpty {
             lines.append("")
-            for note in notes { lines.append("note: \(DisplayText.clean(note))") }
+            for note in shownNotes { lines.append("note: \(note)") }
         }
         if !refusals.isEmpty {
             lines.append("")
             lines.append("REFUSED:")
-            for refusal in refusals { lines.append("  x \(DisplayText.clean(refusal.description))") }
+            for refusal in shownRefusals { lines.append("  x \(refusal)") }
         }
-        return lines.joined(separator: "\n")
+        return (lines.joined(separator: "\n"), hidden)
     }
 
     static func destination(_ output: PSBTAnalysis.Output) -> String {

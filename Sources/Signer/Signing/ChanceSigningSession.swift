@@ -79,7 +79,7 @@ public struct ChanceSigningSession: Sendable {
                 + (text.signedPositions.isEmpty
                     ? "none" : text.signedPositions.map(String.init).joined(separator: ", "))
                 + (match.map {
-                    "; wallet '\(DisplayText.clean($0.wallet.name))' branch \($0.branch) index \($0.index)"
+                    "; wallet '\($0.wallet.name)' branch \($0.branch) index \($0.index)"
                 } ?? ""))
         if !missing.isEmpty {
             review.notes.append(

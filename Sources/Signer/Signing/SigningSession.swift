@@ -66,8 +66,8 @@ public struct SigningSession: Sendable {
             accounts.append(descriptor)
             labels.append(
                 wallet.miniscriptPolicy != nil
-                    ? "miniscript wallet '\(DisplayText.clean(wallet.name))' \(wallet.scriptType)"
-                    : "multisig '\(DisplayText.clean(wallet.name))' \(wallet.threshold) of \(wallet.keyCount) \(wallet.scriptType)"
+                    ? "miniscript wallet '\(wallet.name)' \(wallet.scriptType)"
+                    : "multisig '\(wallet.name)' \(wallet.threshold) of \(wallet.keyCount) \(wallet.scriptType)"
             )
         }
         var review: TransactionReview

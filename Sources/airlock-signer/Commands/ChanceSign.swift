@@ -31,7 +31,7 @@ extension AirlockSigner.Sign {
                 .review(text, previousTransactions: previous)
         } catch { throw CLIError(.invalidInput, error.description) }
         let decision = chance.decision
-        try AirlockSigner.Sign.present(decision, json: json, yes: yes)
+        try AirlockSigner.Sign.present(decision, json: json, yes: yes, stdinInput: input == ["-"])
         let signed: (text: ChanceMultisig, signedInputs: [Int], positions: [Int])
         do { signed = try chance.sign() } catch let error as SigningSessionError {
             throw CLIError(.refused, error.description)

@@ -129,7 +129,7 @@ extension AirlockSigner {
                 policy.network = unlocked.network
                 // A malformed transaction (SigningSessionError) exits 2.
                 let decision = try SigningSession(vault: unlocked, master: master, policy: policy).review(original)
-                try Self.present(decision, json: json, yes: yes)
+                try Self.present(decision, json: json, yes: yes, stdinInput: input == ["-"])
                 let signed: SignedPSBT
                 do { signed = try decision.sign() } catch let error as SigningSessionError {
                     throw CLIError(.refused, error.description)
@@ -190,20 +190,12 @@ extension AirlockSigner {
 
         /// Shows the review (always first, on stderr, also under --json: nothing is approved unseen), then refuses
         /// (exit 4; under --json the verdict document is the one answer on stdout) or asks unless `yes`.
-        static func present(_ decision: SigningDecision, json: Bool, yes: Bool) throws {
-            Diagnostics.print(decision.review.text)
-            guard decision.isApproved else {
-                let reasons = decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
-                guard json else { throw CLIError(.refused, "refused: " + reasons.joined(separator: "; ")) }
-                try JSONOutput.print(SignOutput(decision, signed: nil))
-                Diagnostics.print("error: refused: " + reasons.joined(separator: "; "))
-                throw ExitStatus.refused.exitCode
-            }
-            if !yes {
-                guard Prompt.confirm("\nSign this transaction?") else {
-                    throw CLIError(.refused, "not signed: declined at the confirmation")
-                }
-            }
+        static func present(_ decision: SigningDecision, json: Bool, yes: Bool, stdinInput: Bool = false) throws {
+            let reasons = decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
+            try ReviewGate.run(
+                review: decision.review.text, refusals: decision.isApproved ? [] : reasons, json: json, yes: yes,
+                question: "Sign this transaction?", answer: stdinInput ? .controllingTerminal : .standardInput,
+                refusedDocument: { try JSONOutput.print(SignOutput(decision, signed: nil)) })
         }
 
         private func parsePSBT(_ payload: Payload) throws -> PSBT {
@@ -232,11 +224,17 @@ struct SignOutput: Encodable {
         let wallet: String?
         let branch: Int?
         let derivationIndex: UInt32?
+        /// Whether the wallet's name held hidden characters (the data is given as it is).
+        let hiddenCharacters: Bool
     }
     let verdict: String
     let txid: String
     let fee: UInt64?
     let feeRate: Double?
+    /// nLockTime: `{"height": N}`, `{"time": T}` or null (DESIGN.md section 11).
+    let locktime: LockTimeJSON?
+    /// Whether an input signals replace-by-fee.
+    let rbf: Bool
     let sent: UInt64
     let change: UInt64
     let outputs: [Output]
@@ -253,6 +251,8 @@ struct SignOutput: Encodable {
     /// The answer to a Chance `multisig:` text.
     var multisigText: String?
     var written: [String]?
+    /// Whether a name or policy the review shows held hidden characters (escaped on the screen).
+    let hiddenCharacters: Bool
     var transaction: String?
 
     init(_ decision: SigningDecision, signed: [Int]?) {
@@ -262,6 +262,8 @@ struct SignOutput: Encodable {
         txid = analysis.txid.hexString
         fee = analysis.fee?.sats
         feeRate = analysis.feeRate.map { ($0 * 100).rounded() / 100 }
+        locktime = LockTimeJSON(analysis.lockTimeReview.lock)
+        rbf = analysis.lockTimeReview.signalsReplaceByFee
         sent = analysis.amountSent.sats
         change = analysis.changeAmount.sats
         outputs = analysis.outputs.map { output in
@@ -271,13 +273,17 @@ struct SignOutput: Encodable {
             case .ours(_, let b, let i), .ownOutsideSpentWallet(_, let b, let i): (branch, index) = (b, i)
             default: break
             }
+            let wallet = review.label(of: output.ownership)
             return Output(
-                index: output.index, address: output.address.map(DisplayText.clean), amount: output.amount.sats,
-                external: output.isExternal, change: output.isChange,
-                wallet: review.label(of: output.ownership).map(DisplayText.clean), branch: branch,
-                derivationIndex: index)
+                index: output.index, address: output.address, amount: output.amount.sats,
+                external: output.isExternal, change: output.isChange, wallet: wallet, branch: branch,
+                derivationIndex: index, hiddenCharacters: wallet.map { DisplayText.hasHiddenCharacters($0) } ?? false)
         }
-        warnings = analysis.warnings.map { DisplayText.clean($0.description) }
+        let hidden = review.hasHiddenCharacters
+        warnings =
+            analysis.warnings.map { DisplayText.clean($0.description) }
+            + (hidden ? [DisplayText.hiddenCharactersWarning] : [])
+        hiddenCharacters = hidden
         refusals = signed == nil ? decision.refusals.map(\.description) : []
         signedInputs = signed ?? []
         approvedInputs = decision.approvedInputs
@@ -298,24 +304,29 @@ struct SignOutput: Encodable {
         let text: String
         /// The wallet's registered cosigner names (`multisig register --cosigner`), by fingerprint; empty without.
         let cosigners: [MultisigJSON.CosignerNameJSON]
+        /// Whether the wallet's name or policy held hidden characters (given as they are; escaped on the screen).
+        let hiddenCharacters: Bool?
 
         init(_ state: PolicyInputState) {
             cosigners = state.cosignerNames.sorted { $0.key < $1.key }.map {
-                MultisigJSON.CosignerNameJSON(fingerprint: $0.key, name: DisplayText.clean($0.value))
+                MultisigJSON.CosignerNameJSON(fingerprint: $0.key, name: $0.value)
             }
             input = state.input
-            wallet = DisplayText.clean(state.wallet)
-            policy = DisplayText.clean(state.policy)
+            wallet = state.wallet
+            policy = state.policy
             path = state.isRecovery ? "recovery" : "primary"
             enabledTimelocks = state.enabledTimelocks
             signedBy = state.signedBy
             notSigned = state.notSigned
             completeWithThisVault = state.completedPath != nil
-            text = DisplayText.clean(state.text)
+            text = state.text
+            let hidden = [state.wallet, state.policy, state.text].contains { DisplayText.hasHiddenCharacters($0) }
+            hiddenCharacters = hidden ? true : nil
         }
 
         enum CodingKeys: String, CodingKey {
             case input, wallet, policy, path, text, cosigners
+            case hiddenCharacters = "hidden_characters"
             case enabledTimelocks = "enabled_timelocks"
             case signedBy = "signed_by"
             case notSigned = "not_signed"
@@ -343,11 +354,13 @@ struct SignOutput: Encodable {
     enum CodingKeys: String, CodingKey {
         case verdict, txid, fee
         case feeRate = "fee_rate"
+        case locktime, rbf
         case sent, change, outputs, warnings, refusals
         case signedInputs = "signed_inputs"
         case approvedInputs = "approved_inputs"
         case multisig, policy, complete, psbt, written, transaction
         case multisigText = "multisig_text"
+        case hiddenCharacters = "hidden_characters"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -356,11 +369,14 @@ struct SignOutput: Encodable {
         try container.encode(txid, forKey: .txid)
         try container.encode(fee, forKey: .fee)  // null when unknown
         try container.encode(feeRate, forKey: .feeRate)
+        try container.encode(locktime, forKey: .locktime)  // null when none
+        try container.encode(rbf, forKey: .rbf)
         try container.encode(sent, forKey: .sent)
         try container.encode(change, forKey: .change)
         try container.encode(outputs, forKey: .outputs)
         try container.encode(warnings, forKey: .warnings)
         try container.encode(refusals, forKey: .refusals)
+        if hiddenCharacters { try container.encode(true, forKey: .hiddenCharacters) }
         try container.encode(signedInputs, forKey: .signedInputs)
         try container.encode(approvedInputs, forKey: .approvedInputs)
         try container.encode(multisig, forKey: .multisig)
@@ -373,10 +389,25 @@ struct SignOutput: Encodable {
     }
 }
 
+/// A transaction's nLockTime in `sign --json`: `{"height": N}` or `{"time": T}` (seconds since 1970).
+struct LockTimeJSON: Encodable {
+    var height: UInt32?
+    var time: UInt32?
+
+    init?(_ lock: LockTimeReview.Lock) {
+        switch lock {
+        case .none: return nil
+        case .height(let n): height = n
+        case .time(let t): time = t
+        }
+    }
+}
+
 extension SignOutput.Output {
     enum CodingKeys: String, CodingKey {
         case index, address, amount, external, change, wallet, branch
         case derivationIndex = "derivation_index"
+        case hiddenCharacters = "hidden_characters"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -389,5 +420,6 @@ extension SignOutput.Output {
         try container.encodeIfPresent(wallet, forKey: .wallet)
         try container.encodeIfPresent(branch, forKey: .branch)
         try container.encodeIfPresent(derivationIndex, forKey: .derivationIndex)
+        if hiddenCharacters { try container.encode(true, forKey: .hiddenCharacters) }
     }
 }

@@ -35,6 +35,12 @@ struct MultisigJSON: Encodable, Sendable {
     let policy: String?
     /// The cosigners' names given at registration (`--cosigner FP=NAME`); empty when none were given.
     let cosigners: [CosignerNameJSON]
+    /// Whether the wallet's name held hidden characters (given as it is; escaped on the screen); absent when not.
+    let hiddenCharacters: Bool?
+    /// `multisig register`: what the review warned about (absent in lists).
+    var warnings: [String]?
+    /// `multisig register`: every way the wallet can be spent without this vault, in words (absent in lists).
+    var pathsWithoutThisVault: [String]?
 
     struct CosignerNameJSON: Encodable, Sendable {
         let fingerprint: String
@@ -49,6 +55,7 @@ struct MultisigJSON: Encodable, Sendable {
         script = wallet.scriptType
         descriptor = wallet.descriptorText
         policy = wallet.miniscriptPolicy
+        hiddenCharacters = DisplayText.hasHiddenCharacters(wallet.name) ? true : nil
     }
 }
 

@@ -1,4 +1,5 @@
 import BitcoinCrypto
+import Foundation
 
 /// What a PSBT does, worked out for a set of account descriptors: which inputs and outputs are ours (re-derived from
 /// the descriptors, never trusting a derivation hint alone), the fee and fee rate, the external payments, the change,
@@ -53,6 +54,8 @@ public struct PSBTAnalysis: Sendable {
     public let txid: Txid
     public let version: Int32
     public let locktime: UInt32
+    /// The lock time and replace-by-fee signal as reviewed (`LockTimeReview`).
+    public let lockTimeReview: LockTimeReview
     public let inputs: [Input]
     public let outputs: [Output]
     /// Inputs minus outputs, when every input's amount is known.
@@ -84,9 +87,11 @@ public struct PSBTAnalysis: Sendable {
     /// With a `changeRule`, an output counts as ours only when it belongs to the wallet being spent; any other output
     /// of the accounts is `.ownOutsideSpentWallet`, and any output claiming a key of the accounts' fingerprints that
     /// does not re-derive to the wallet being spent is warned about; both are external payments.
-    public init(psbt: PSBT, accounts: [Descriptor], network: Network, changeRule: ChangeRule? = nil)
-        throws(PSBTError)
-    {
+    ///
+    /// `now` is the clock a far nLockTime is judged by (the chain's height is estimated from it on mainnet).
+    public init(
+        psbt: PSBT, accounts: [Descriptor], network: Network, changeRule: ChangeRule? = nil, now: Date = Date()
+    ) throws(PSBTError) {
         let transaction = try psbt.unsignedTransaction()
         var warnings: [PSBTWarning] = []
         var inputs: [Input] = []
@@ -187,11 +192,14 @@ public struct PSBTAnalysis: Sendable {
         }
         if ![1, 2].contains(transaction.version) { warnings.append(.unusualVersion(transaction.version)) }
         let locktime = transaction.lockTime.rawValue
-        if locktime >= LockTime.threshold || locktime > 5_000_000 { warnings.append(.unusualLocktime(locktime)) }
+        let lockTimeReview = LockTimeReview(
+            lockTime: locktime, sequences: transaction.inputs.map(\.sequence.rawValue))
+        if let warning = lockTimeReview.warning(network: network, now: now) { warnings.append(warning) }
 
         self.txid = transaction.txid
         self.version = transaction.version
         self.locktime = locktime
+        self.lockTimeReview = lockTimeReview
         self.inputs = inputs
         self.outputs = outputs
         self.fee = fee

@@ -26,8 +26,11 @@ public enum PSBTWarning: Sendable, Hashable, CustomStringConvertible {
     case opReturn(output: Int)
     /// A transaction version other than 1 or 2.
     case unusualVersion(Int32)
-    /// A locktime that is a timestamp, or a block height far beyond today's.
-    case unusualLocktime(UInt32)
+    /// An nLockTime block height far past the chain's (estimated) height: the payment cannot be mined until then.
+    /// `blocksAhead` is nil on test networks, whose height the clock cannot estimate.
+    case farLocktimeHeight(height: UInt32, blocksAhead: Int64?)
+    /// An nLockTime time more than 90 days ahead: the payment cannot be mined until then.
+    case farLocktimeTime(time: UInt32, secondsAhead: Int64)
     /// An output of this signer's keys that is not the wallet being spent (another account, script type or wallet):
     /// counted as an external payment.
     case ownOutputOtherWallet(output: Int, path: String)
@@ -56,7 +59,17 @@ public enum PSBTWarning: Sendable, Hashable, CustomStringConvertible {
         case .highFeeRate(let rate): "very high fee rate: \(String(format: "%.1f", rate)) sat/vB"
         case .opReturn(let output): "output \(output) is OP_RETURN data"
         case .unusualVersion(let version): "unusual transaction version \(version)"
-        case .unusualLocktime(let locktime): "unusual locktime \(locktime)"
+        case .farLocktimeHeight(let height, let ahead?):
+            "THE TRANSACTION CANNOT BE MINED BEFORE BLOCK \(height), about \(LockTimeReview.duration(seconds: ahead * 600)) "
+                + "from now (nLockTime): whoever holds it can hold the payment until then; a normal wallet sets the "
+                + "current height or 0"
+        case .farLocktimeHeight(let height, nil):
+            "THE TRANSACTION CANNOT BE MINED BEFORE BLOCK \(height) (nLockTime), far past any test chain's height: "
+                + "a normal wallet sets the current height or 0"
+        case .farLocktimeTime(let time, let ahead):
+            "THE TRANSACTION CANNOT BE MINED BEFORE \(LockTimeReview.utc(time)), about "
+                + "\(LockTimeReview.duration(seconds: ahead)) from now (nLockTime): whoever holds it can hold the "
+                + "payment until then"
         case .ownOutputOtherWallet(let output, let path):
             "OUTPUT \(output) GOES TO A KEY OF THIS VAULT OUTSIDE THE WALLET BEING SPENT (\(path)): another account, "
                 + "script type or wallet, which this wallet never scans; counted as an external payment"

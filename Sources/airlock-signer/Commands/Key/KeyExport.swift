@@ -76,16 +76,29 @@ extension AirlockSigner {
                     throw CLIError(.refused, "not exported: no terminal to confirm on (pass --yes)")
                 }
                 let unlocked = try options.unlock()
-                let (key, compressed, keyPath) = try choose(unlocked)
+                let (key, compressed, keyPath, label) = try choose(unlocked)
                 let shownAddress =
                     chain == .eth
                     ? key.ethereumAddress.checksummed
                     : ImportedKey(chain: .bitcoin, key: key, compressed: compressed).address(network: unlocked.network)
-                if !yes {
-                    guard Prompt.confirm("Export the private key of \(shownAddress)?") else {
-                        throw CLIError(.refused, "not exported: declined at the confirmation")
+                let shownLabel = label.map { DisplayText.show($0) }
+                let destination: String =
+                    switch chosenFormat {
+                    case .keystore:
+                        out.map { "keystore v3 file \($0) (sealed with its own password)" }
+                            ?? "keystore v3 text on standard output (sealed with its own password)"
+                    case .wif, .hex: "\(chosenFormat.rawValue) on standard output, in the clear"
                     }
-                }
+                let review = [
+                    "Export a private key (whoever holds it can spend without this vault)",
+                    "  address: \(shownAddress)",
+                    "  key: " + (keyPath ?? "imported" + (shownLabel.map { " '\($0.text)'" } ?? "")),
+                    "  as: \(destination)",
+                ].joined(separator: "\n")
+                try ReviewGate.run(
+                    review: review, hiddenCharacters: shownLabel?.hadHiddenCharacters ?? false, json: options.json,
+                    yes: yes, question: "Export the private key of \(shownAddress)?", what: "exported",
+                    answer: keystorePasswordFile == "-" ? .controllingTerminal : .terminal)
                 var secret: String?
                 var keystore: String?
                 var written: [String] = []
@@ -122,7 +135,7 @@ extension AirlockSigner {
         }
 
         /// The key asked for, whether its Bitcoin public key is compressed, and its path (nil when imported).
-        private func choose(_ unlocked: UnlockedVault) throws -> (PrivateKey, Bool, String?) {
+        private func choose(_ unlocked: UnlockedVault) throws -> (PrivateKey, Bool, String?, String?) {
             if let address {
                 let wanted = chain == .eth ? ImportedKey.Chain.ethereum : .bitcoin
                 let match = unlocked.importedKeys.first {
@@ -131,7 +144,7 @@ extension AirlockSigner {
                 guard let match else {
                     throw CLIError(.invalidInput, "no imported \(chain.rawValue) key has address \(address)")
                 }
-                return (match.key, match.compressed, nil)
+                return (match.key, match.compressed, nil, match.label.isEmpty ? nil : match.label)
             }
             let master = try options.masterKey(of: unlocked)
             let text =
@@ -143,7 +156,7 @@ extension AirlockSigner {
                 throw CLIError(.usage, "--path: '\(text)' is not a derivation path")
             }
             let key = try master.derive(derivation).privateKey
-            return (key, true, text)
+            return (key, true, text, nil)
         }
     }
 }

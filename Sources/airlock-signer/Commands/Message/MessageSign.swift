@@ -14,8 +14,10 @@ extension AirlockSigner {
             discussion: """
                 The address is named by --address (searched among this seed's wpkh, tr, sh-wpkh and pkh addresses \
                 of --account, both branches, indexes below --search-limit) or by --script/--change/--index. The \
-                review (on stderr) shows the address, its key origin, the format and the message text (control and \
-                format characters as '?', with a warning); then it asks, and --yes answers. The signature is \
+                review (on stderr, always, also with --json and --yes) shows the address, its key origin, the format \
+                and the message text (hidden characters such as terminal controls and direction overrides shown as \
+                \\u escapes, with a warning; --json gives the message as it is and "hidden_characters": true); \
+                then it asks, and --yes answers. The signature is \
                 written to stdout (or --out/--qr).
 
                 Formats: bip322-simple (default for wpkh and tr; 'smp…'), bip322-full (default for sh-wpkh and \
@@ -77,24 +79,16 @@ extension AirlockSigner {
                     location = .init(script: script, account: account, change: change, index: index ?? 0)
                 }
                 let review = try signer.review(message: bytes, at: location, format: format)
-                if !options.json || !yes {
-                    var lines = [
-                        "Sign a message (not a transaction)",
-                        "address: \(review.address)", "key: \(review.origin) (\(review.script.rawValue))",
-                        "format: \(review.format.rawValue)", "message (\(bytes.count) bytes):",
-                    ]
-                    lines += review.displayLines.map { "  | \($0)" }
-                    Diagnostics.print(lines.joined(separator: "\n"))
-                    for warning in review.warnings { Diagnostics.print("!!! \(warning)") }
-                }
-                if !yes {
-                    guard isatty(STDIN_FILENO) == 1 else {
-                        throw CLIError(.refused, "not signed: no terminal to confirm on (pass --yes)")
-                    }
-                    guard Prompt.confirm("\nSign this message?") else {
-                        throw CLIError(.refused, "not signed: declined at the confirmation")
-                    }
-                }
+                var lines = [
+                    "Sign a message (not a transaction)",
+                    "address: \(review.address)", "key: \(review.origin) (\(review.script.rawValue))",
+                    "format: \(review.format.rawValue)", "message (\(bytes.count) bytes):",
+                ]
+                lines += review.displayLines.map { "  | \($0)" }
+                lines += review.warnings.map { "!!! \($0)" }
+                try ReviewGate.run(
+                    review: lines.joined(separator: "\n"), json: options.json, yes: yes, question: "Sign this message?",
+                    answer: messageFile == "-" ? .controllingTerminal : .terminal)
                 let signature = try signer.sign(review).description
                 let written = try output.write(
                     .text(signature), fileBytes: Array((signature + "\n").utf8), json: options.json,
@@ -104,8 +98,9 @@ extension AirlockSigner {
                         MessageSignJSON(
                             address: review.address.description, origin: review.origin.description,
                             script: review.script.rawValue, format: review.format.rawValue,
-                            message: review.displayLines.joined(separator: "\n"), messageBytes: bytes.count,
-                            signature: signature, warnings: review.warnings, written: written))
+                            message: review.text ?? review.displayLines.joined(separator: "\n"),
+                            messageBytes: bytes.count, signature: signature, warnings: review.warnings,
+                            written: written, hiddenCharacters: review.hasHiddenCharacters ? true : nil))
                 } else {
                     if !output.isRequested { print(signature) }
                     for path in written { Diagnostics.print("wrote \(path)") }
@@ -126,6 +121,8 @@ struct MessageSignJSON: Encodable {
     let signature: String
     let warnings: [String]
     let written: [String]
+    /// Whether the message held hidden characters (given as it is in `message`; escaped on the screen).
+    let hiddenCharacters: Bool?
 }
 
 extension MessageFormat: ExpressibleByArgument {}

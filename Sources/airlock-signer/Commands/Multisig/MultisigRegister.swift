@@ -23,8 +23,13 @@ extension AirlockSigner {
                 The policy is shown first (on stderr): M of N, the script type, each cosigner's fingerprint, \
                 derivation and xpub, and which one is this vault; a 1-of-N wallet is warned about. A miniscript \
                 policy (wsh(MINISCRIPT), e.g. an inheritance wallet) is shown in words ("2 of A, B, C; or this \
-                vault after 10 blocks"), and a key that can spend alone at any time is warned about. Then it asks; \
-                --yes answers. Without --yes and without a terminal to ask on, nothing is stored (exit 4).
+                vault after 10 blocks"), and a key that can spend alone at any time is warned about. Every \
+                spending path is analysed, wsh and tr alike (the key path and every leaf): each way the wallet can \
+                be spent without this vault is named ("Dad alone after 10 blocks"), and a key that can spend alone \
+                at any time is warned about. A wallet in which this vault holds two or more keys (by origin \
+                fingerprint, or found by deriving this seed's BIP45, BIP48 and BIP87 accounts 0-99) is refused \
+                (exit 4) unless --allow-own-keys: one signer would complete the spend. Then it asks; --yes \
+                answers. Without --yes and without a terminal to ask on, nothing is stored (exit 4).
 
                 --cosigner FINGERPRINT=NAME (repeatable) names the cosigner whose key origin has that master \
                 fingerprint; the name is stored with the wallet and used wherever the signer names cosigners \
@@ -49,6 +54,8 @@ extension AirlockSigner {
         @Option(help: "The BSMS token (hex) of an encrypted BIP129 descriptor record.") var token: String?
         @Option(help: "Name a cosigner: FINGERPRINT=NAME (8 hex digits of a key origin; repeatable).")
         var cosigner: [String] = []
+        @Flag(help: "Register a wallet in which this vault holds two or more keys (one signer then completes a spend).")
+        var allowOwnKeys = false
 
         /// The `--cosigner` options, checked against the wallet's descriptor: a bad one is a command-line error.
         func named(_ wallet: MultisigWallet) throws -> MultisigWallet {
@@ -97,30 +104,37 @@ extension AirlockSigner {
                 let unlocked = try options.unlock()
                 let passphrase = try options.passphraseFile.map { try SecretInput.line(fromFile: $0) }
                 let master = try unlocked.masterKey(passphrase: passphrase)
-                let policy = try MultisigPolicy(wallet, master: master, network: unlocked.network)
-                Diagnostics.print(policy.text)
+                let policy = try MultisigPolicy(
+                    wallet, master: master, network: unlocked.network, registration: true)
+                var review = policy.text
                 if let bsms {
                     // BIP129 round 2: the record's first address must be the descriptor's, and is shown to compare.
                     let first = try bsms.checkedFirstAddress(network: unlocked.network)
                     let restrictions = bsms.restrictions.isEmpty ? "none" : bsms.restrictions.joined(separator: ",")
-                    Diagnostics.print("  BSMS 1.0 record, path restrictions \(restrictions)")
-                    Diagnostics.print("  first address: \(first)  (checked: the descriptor gives the same)")
+                    review += "\n  BSMS 1.0 record, path restrictions \(restrictions)"
+                    review += "\n  first address: \(first)  (checked: the descriptor gives the same)"
                 }
-                if !yes {
-                    guard isatty(STDIN_FILENO) == 1 else {
-                        throw CLIError(
-                            .refused, "not registered: no terminal to confirm on (pass --yes); nothing stored")
-                    }
-                    guard Prompt.confirm("\nRegister this wallet?") else {
-                        throw CLIError(.refused, "not registered: declined at the confirmation; nothing stored")
+                var refusals: [String] = []
+                if let ownKeys = policy.ownKeysRefusal {
+                    if allowOwnKeys {
+                        review += "\n  ! registered anyway (--allow-own-keys): ONE SIGNER COMPLETES THE SPEND"
+                    } else {
+                        refusals.append(
+                            "not registered: \(ownKeys); pass --allow-own-keys to register it anyway; nothing stored")
                     }
                 }
+                try ReviewGate.run(
+                    review: review, refusals: refusals, json: options.json, yes: yes,
+                    question: "Register this wallet?", what: "registered", aftermath: "; nothing stored",
+                    answer: input == ["-"] ? .controllingTerminal : .terminal)
                 try unlocked.register(wallet, passphrase: passphrase)
                 if options.json {
-                    try JSONOutput.print(MultisigJSON(wallet))
+                    var object = MultisigJSON(wallet)
+                    object.warnings = policy.warnings
+                    object.pathsWithoutThisVault = policy.pathsWithoutThisVault
+                    try JSONOutput.print(object)
                 } else {
-                    print(
-                        "Registered '\(wallet.name)': \(wallet.summary)")
+                    print("Registered '\(DisplayText.clean(wallet.name))': \(DisplayText.clean(wallet.summary))")
                     print(wallet.descriptorText)
                 }
             }
