@@ -27,6 +27,23 @@ class RPCError(Exception):
         self.data = data
 
 
+ERROR_SELECTOR = bytes.fromhex("08c379a0")  # Error(string)
+
+
+def revert_error(error: Exception) -> RPCError:
+    """A revert as Geth reports it: code 3, "execution reverted" with the reason when it is an Error(string), and
+    the revert data in hex under `data`."""
+    raw = error.args[0] if error.args else b""
+    if not isinstance(raw, bytes):
+        return RPCError(3, f"execution reverted: {raw}")
+    message = "execution reverted"
+    if raw[:4] == ERROR_SELECTOR and len(raw) >= 68:
+        length = int.from_bytes(raw[36:68], "big")
+        reason = raw[68 : 68 + length].decode("utf-8", errors="replace")
+        message += f": {reason}"
+    return RPCError(3, message, "0x" + raw.hex())
+
+
 def quantity(value: int) -> str:
     if value < 0:
         raise ValueError("negative quantity")
@@ -99,7 +116,7 @@ class Methods:
         except TypeError as error:
             raise RPCError(-32602, f"invalid params: {error}") from None
         except TransactionFailed as error:
-            raise RPCError(3, f"execution reverted: {error}") from None
+            raise revert_error(error) from None
         except (ValidationError, ValueError) as error:
             raise RPCError(-32000, str(error)) from None
         except Exception as error:  # any other refusal of eth-tester or py-evm is the node's error, not a crash
