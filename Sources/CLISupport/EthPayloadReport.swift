@@ -1,6 +1,7 @@
 import AirgapTransport
 import Bitcoin
 import Ethereum
+import Foundation
 
 /// What an EIP-4527 `eth-sign-request` or `eth-signature` says, for `inspect` on both sides of the air gap (no
 /// vault, no node): the request's chain id, path and address, and its decoded content (a transaction's recipient,
@@ -109,7 +110,10 @@ public struct EthPayloadReport {
         json.requestId = request.requestID.map(Self.hex)
         json.chainId = request.chainID
         json.chainName = request.chainID.flatMap(Self.chainName)
-        json.path = request.derivationPath.components.isEmpty ? nil : request.derivationPath.pathText
+        // As wallets write it: m/44'/60'/0'/0/0.
+        json.path =
+            request.derivationPath.components.isEmpty
+            ? nil : "m/" + request.derivationPath.pathText.replacingOccurrences(of: "h", with: "'")
         json.address = try request.address.map { (bytes) throws(CLIError) -> String in
             do { return try EthereumAddress(bytes: bytes).checksummed } catch {
                 throw CLIError(.invalidInput, "the request's address is not 20 bytes")

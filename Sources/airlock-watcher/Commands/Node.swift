@@ -172,10 +172,15 @@ struct Node: AsyncParsableCommand {
                 var report = NodeTestJSON()
                 if hasBitcoin {
                     let wallet = try? context.wallet()
-                    let source = try context.chainSource(network: wallet?.network ?? .main, walletName: wallet?.name)
+                    // The node's chain first: its headers are checked by its own network's rules.
+                    var source = try context.chainSource(network: wallet?.network ?? .main, walletName: wallet?.name)
                     do {
-                        let info = try await source.serverInfo()
                         let nodeChain = try await source.nodeChain()
+                        if let network = nodeChain.network, network != (wallet?.network ?? .main) {
+                            await source.close()
+                            source = try context.chainSource(network: network, walletName: wallet?.name)
+                        }
+                        let info = try await source.serverInfo()
                         report.backend = source.displayName
                         report.software = info.software
                         report.genesis = info.genesisHash ?? nodeChain.genesisHash
