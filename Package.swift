@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "CLISupport",
             dependencies: [
-                "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "CMalloc",
+                "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Ethereum", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

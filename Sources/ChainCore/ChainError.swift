@@ -1,3 +1,5 @@
+import Bitcoin
+
 /// Errors from talking to a chain backend (an Electrum server, Bitcoin Core, an Esplora server).
 public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The node URL cannot be used: what is wrong with it.
@@ -27,6 +29,11 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidField(server: String, field: String, value: String)
     /// The server has no fee estimate for the target: the user must give the rate (`--fee-rate`).
     case noFeeEstimate(server: String, targetBlocks: Int)
+    /// The node is on another network or chain than the wallet: the whole message, naming both and what to do.
+    case wrongChain(String)
+    /// The node ran the transaction (`eth_estimateGas`, `eth_call`) and the contract reverted: its reason (the
+    /// contract's own words, decoded from `Error(string)`), or nil when it gave none that can be read.
+    case reverted(String?)
 
     public var description: String {
         switch self {
@@ -45,6 +52,10 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(server) sent an invalid \(field): \(value)"
         case .noFeeEstimate(let server, let target):
             "\(server) has no fee estimate for \(target) blocks; give the rate with --fee-rate SAT_PER_VB"
+        case .wrongChain(let why): why
+        case .reverted(let reason?):
+            "the transaction would fail: the contract refuses it (\"\(DisplayText.show(String(reason.prefix(200))).text)\")"
+        case .reverted(nil): "the transaction would fail: the contract refuses it (it gives no reason)"
         }
     }
 }

@@ -22,6 +22,9 @@ public protocol ChainSource: Sendable {
     /// Sends a signed transaction to the network; returns its txid.
     func broadcast(_ transaction: Transaction) async throws(ChainError) -> Txid
 
+    /// The chain the node follows (asked before a sync, so a wallet of another network is refused, not synced).
+    func nodeChain() async throws(ChainError) -> NodeChain
+
     /// A one-line description of the server (software, version, chain) for `node test`.
     func serverInfo() async throws(ChainError) -> ServerInfo
 

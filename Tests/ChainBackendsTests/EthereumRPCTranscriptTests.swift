@@ -110,14 +110,43 @@ struct EthereumRPCTranscriptTests {
         }
     }
 
+    @Test("a revert is decoded: Error(string) from data, else the node's words; other errors stay the server's")
+    func reverts() throws {
+        // Error(string) "balance too low", as Vyper and Solidity encode it (the devnet's token, Geth's `data`).
+        let reason = Array("balance too low".utf8)
+        let data =
+            [0x08, 0xC3, 0x79, 0xA0] + [UInt8](repeating: 0, count: 31) + [0x20] + [UInt8](repeating: 0, count: 31)
+            + [UInt8(reason.count)] + reason + [UInt8](repeating: 0, count: 32 - reason.count)
+        func error(_ json: String) throws -> ChainError {
+            EthereumRPC.serverError(try JSONValue.parse(Array(json.utf8)))
+        }
+        let hex = "0x" + Hex.encode(data)
+        #expect(
+            try error(#"{"code":3,"message":"execution reverted","data":"\#(hex)"}"#) == .reverted("balance too low"))
+        #expect(try error(#"{"code":-32000,"message":"execution reverted: paused"}"#) == .reverted("paused"))
+        #expect(try error(#"{"code":3,"message":"execution reverted: b'\\x08\\xc3y'"}"#) == .reverted(nil))
+        // Panic(0x11), and data of a custom error (not decoded: no reason).
+        let panic = "0x4e487b71" + String(repeating: "0", count: 62) + "11"
+        #expect(
+            try error(#"{"code":3,"message":"execution reverted","data":"\#(panic)"}"#)
+                == .reverted("panic code 0x11 (arithmetic overflow or underflow)"))
+        #expect(try error(#"{"code":3,"message":"execution reverted","data":"0xdeadbeef"}"#) == .reverted(nil))
+        // The control: another error is the server's, and the message a user reads has no hex dump.
+        #expect(
+            try error(#"{"code":-32000,"message":"nonce too low"}"#) == .server(code: -32000, message: "nonce too low"))
+        #expect(
+            ChainError.reverted("balance too low").description
+                == "the transaction would fail: the contract refuses it (\"balance too low\")")
+    }
+
     @Test("checkChain refuses a node on another chain and accepts the account's")
     func chainCheck() async throws {
         let node = Self.node(result: "\"0x1\"").client()
         await #expect {
             try await node.checkChain(131_277_322_940_537)
         } throws: { error in
-            if case ChainError.verificationFailed(let why) = error {
-                return why.contains("chain id 1")
+            if case ChainError.wrongChain(let why) = error {
+                return why.contains("chain id 1 (Ethereum mainnet)") && why.contains("--chain-id 1")
             } else {
                 return false
             }

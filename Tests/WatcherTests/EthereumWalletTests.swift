@@ -164,7 +164,8 @@ struct EthereumWalletTests {
         await #expect {
             _ = try await EthereumSync.sync(account: account, store: store, node: liar)
         } throws: { error in
-            if case EthereumWalletError.chain(.verificationFailed) = error { return true } else { return false }
+            guard case EthereumWalletError.chain(.wrongChain(let why)) = error else { return false }
+            return why.contains("--chain-id 1") && why.contains("account 'main' is on chain id 131277322940537")
         }
         #expect(try store.ethereumAccount(named: "main").syncedBlock == nil)
 

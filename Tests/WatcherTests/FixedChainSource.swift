@@ -15,6 +15,8 @@ struct FixedChainSource: ChainSource {
     var blockHashes: [Int: String] = [:]
     /// The answer to `feeRate`; nil means "no estimate".
     var estimate: FeeRate? = FeeRate(satsPerKVB: 5000)
+    /// The answer to `nodeChain`: regtest unless a test says otherwise.
+    var chain = NodeChain(genesisHash: "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206")
 
     var displayName: String { "fixed" }
 
@@ -64,6 +66,8 @@ struct FixedChainSource: ChainSource {
     func serverInfo() async throws(ChainError) -> ServerInfo {
         ServerInfo(software: "fixed", genesisHash: nil, tip: try await tip())
     }
+
+    func nodeChain() async throws(ChainError) -> NodeChain { chain }
 
     func close() async {}
 }

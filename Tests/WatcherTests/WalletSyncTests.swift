@@ -211,5 +211,6 @@ struct FailingChainSource: ChainSource {
     func feeRate(targetBlocks: Int) async throws(ChainError) -> FeeRate { throw error }
     func broadcast(_ transaction: Transaction) async throws(ChainError) -> Txid { throw error }
     func serverInfo() async throws(ChainError) -> ServerInfo { throw error }
+    func nodeChain() async throws(ChainError) -> NodeChain { throw error }
     func close() async {}
 }

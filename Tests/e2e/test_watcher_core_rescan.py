@@ -163,3 +163,34 @@ def test_sync_killed_during_rescan_is_resumed(run, bin_dir, home, fresh_regtest_
     assert b"node rescan:" in resumed.stderr
     assert len(rescans(node, "airlock-w")) == 1
     assert "currently rescanning" not in node.log_path.read_text(errors="replace")
+
+
+def test_birthday_on_a_chain_ahead_of_the_clock_finds_its_payment(run, fresh_regtest_node):
+    """Blocks dated almost two hours ahead of the wall clock (mined in a burst; the kernel takes no more): a wallet
+    whose birthday is such a block has a birthday "in the future" by the clock. The node compares it with the chain's
+    own time, as Core does, rescans from there and the sync through bitcoind:// finds the payment; the control, a
+    payment five hours before the birthday, is outside the rescan and not found."""
+    node = fresh_regtest_node
+    account = SigningAccount("wpkh")
+    now = int(time.time())
+    node.cli("setmocktime", now - 5 * 3600)
+    node.send_to(account.address(0), 100_000)
+    node.mine(1)
+    node.cli("setmocktime", now + 6600)
+    node.mine(2)
+    birthday = node.height()
+    born_at = node.cli("getblockheader", node.cli("getblockhash", birthday))["time"]
+    assert born_at > time.time() + 3600  # the birthday block is dated after the wall clock
+    new_txid = node.send_to(account.address(1), 200_000)
+    node.mine(2)
+    watcher(run, "import", "-", "--name", "ahead", "--network", "regtest", "--birthday", str(birthday),
+            input=account.descriptor)  # fmt: skip
+    watcher(run, "node", "set", core_url(node))
+    synced = jout(watcher(run, "sync", "--json"))
+    assert synced["balance"] == 200_000
+    [(start, _, first, last)] = rescans(node, "airlock-ahead")
+    assert first == start <= birthday and last == node.height()
+    listed = {
+        t["txid"] for t in node.cli("listsinceblock", "", 1, True, True, True, wallet="airlock-ahead")["transactions"]
+    }
+    assert new_txid in listed

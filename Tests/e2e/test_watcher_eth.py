@@ -322,7 +322,7 @@ class Liar(BaseHTTPRequestHandler):
 
 
 @pytest.mark.parametrize("mode", ["chain", "hex", "overflow", "http500", "timeout"])
-def test_lying_or_broken_node_exits_5_and_changes_nothing(wallet, devnet, home, mode):
+def test_lying_or_broken_node_exits_5_or_2_and_changes_nothing(wallet, devnet, home, mode):
     watcher, _ = wallet
     fund(devnet, 10**18, 1_000_000)
     balance_json(watcher)
@@ -341,9 +341,13 @@ def test_lying_or_broken_node_exits_5_and_changes_nothing(wallet, devnet, home, 
     finally:
         server.shutdown()
         home.env.pop("AIRLOCK_NODE_TIMEOUT")
-    assert proc.returncode == 5, (proc.stdout, proc.stderr)
+    # A node on another chain id is refused as such (exit 2, naming --chain-id), not as a broken node (exit 5).
+    expected = 2 if mode == "chain" else 5
+    assert proc.returncode == expected, (proc.stdout, proc.stderr)
     error = json.loads(proc.stdout)["error"]
-    assert error["code"] == 5 and error["message"]
+    assert error["code"] == expected and error["message"]
+    if mode == "chain":
+        assert "--chain-id" in error["message"]
     assert (watcher("balance", "--json").stdout, watcher("history", "--json").stdout) == before
     assert database.exists()
     # Control: the honest node syncs the new balance.

@@ -198,10 +198,14 @@ struct DescriptorParser {
         return .leaf(try parseTapLeaf())
     }
 
-    /// A `tr()` leaf: `pk`, `multi_a` and `sortedmulti_a` as before (and the other descriptor functions, which refuse
-    /// themselves there), anything else as a sane tapscript miniscript (BIP379, x-only keys, `multi_a`).
+    /// A `tr()` leaf: `pk`, `multi_a` and `sortedmulti_a` as descriptors, anything else as tapscript miniscript.
+    ///
+    /// The other descriptor functions refuse themselves there; the rest is a sane tapscript miniscript (BIP379,
+    /// x-only keys, `multi_a`). `pkh` is read as miniscript's fragment (BIP386 lists `tr(KEY,pkh(KEY))` as valid:
+    /// `DUP HASH160 <hash> EQUALVERIFY CHECKSIG` of the x-only key), and `multi` as miniscript's, which tapscript
+    /// refuses by name.
     private mutating func parseTapLeaf() throws(DescriptorError) -> DescriptorExpression {
-        try parseDescriptorOrMiniscript(.tapscript, .tapscript, miniscriptNames: ["multi"])
+        try parseDescriptorOrMiniscript(.tapscript, .tapscript, miniscriptNames: ["multi", "pkh"])
     }
 
     private mutating func multisigArguments(_ context: DescriptorKey.Context, start: Int) throws(DescriptorError)

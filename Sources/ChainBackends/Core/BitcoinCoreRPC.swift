@@ -126,6 +126,14 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         return BlockTip(height: height, hash: hash)
     }
 
+    /// `getblockchaininfo`'s `chain`, and the genesis hash to tell the default signet from a custom one.
+    public func nodeChain() async throws(ChainError) -> NodeChain {
+        let info = try await call("getblockchaininfo")
+        guard let chain = info["chain"]?.string else { throw checker.invalid("getblockchaininfo chain", info["chain"]) }
+        let genesis = try await call("getblockhash", [0]).string
+        return NodeChain(coreChain: chain, genesisHash: genesis)
+    }
+
     public func serverInfo() async throws(ChainError) -> ServerInfo {
         let tip = try await tip()
         let genesis = try await call("getblockhash", [0]).string

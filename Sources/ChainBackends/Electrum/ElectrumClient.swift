@@ -68,6 +68,17 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
         return BlockTip(height: height, hash: header.hashHex)
     }
 
+    /// The chain of the genesis header (`blockchain.block.header 0`): its hash names the network.
+    ///
+    /// Not checked for proof of work, which depends on the network it is to tell.
+    public func nodeChain() async throws(ChainError) -> NodeChain {
+        let result = try await connection.call("blockchain.block.header", [.number(0)])
+        guard let hex = result.string ?? result["header"]?.string else {
+            throw checker.invalid("blockchain.block.header 0", result)
+        }
+        return NodeChain(genesisHash: try BlockHeader(hex: hex).hashHex)
+    }
+
     public func serverInfo() async throws(ChainError) -> ServerInfo {
         let version = try await connection.call("server.version", ["airlock-watcher", "1.4"])
         let features = try await connection.call("server.features")

@@ -51,6 +51,15 @@ public final class EsploraClient: ChainSource, @unchecked Sendable {
         return BlockTip(height: height, hash: hash)
     }
 
+    /// The chain of the genesis block hash (`/block-height/0`).
+    public func nodeChain() async throws(ChainError) -> NodeChain {
+        let genesis = try await getText("/block-height/0")
+        guard genesis.count == 64, (try? [UInt8](hex: genesis)) != nil else {
+            throw checker.invalid("/block-height/0", .string(String(genesis.prefix(80))))
+        }
+        return NodeChain(genesisHash: genesis)
+    }
+
     public func serverInfo() async throws(ChainError) -> ServerInfo {
         let tip = try await tip()
         let genesis = try await getText("/block-height/0")

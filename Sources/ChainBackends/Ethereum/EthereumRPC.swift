@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 
 import struct Ethereum.EthereumAddress
+import enum Ethereum.Hex
+import enum Ethereum.RevertReason
 import struct Ethereum.UInt256
 import struct Ethereum.Wei
 
@@ -66,8 +68,22 @@ public final class EthereumRPC: EthereumNode, Sendable {
         return try JSONValue.parse(response.body)
     }
 
-    private static func serverError(_ error: JSONValue) -> ChainError {
-        .server(code: error["code"]?.int ?? 0, message: error["message"]?.string ?? "\(error)")
+    /// The node's error object as a `ChainError`: a revert (code 3, or a message saying so, with the revert data
+    /// under `data` as Geth gives it) becomes `.reverted` with the decoded `Error(string)` reason; any other error
+    /// `.server`.
+    static func serverError(_ error: JSONValue) -> ChainError {
+        let code = error["code"]?.int ?? 0
+        let message = error["message"]?.string ?? "\(error)"
+        let reverted = code == 3 || message.hasPrefix("execution reverted")
+        guard reverted else { return .server(code: code, message: message) }
+        if let hex = error["data"]?.string, let data = Hex.decode(hex), let reason = RevertReason.decode(data) {
+            return .reverted(reason)
+        }
+        // No data, or data that is not Error(string): the node's own words after "execution reverted", short.
+        var rest = message.hasPrefix("execution reverted") ? String(message.dropFirst("execution reverted".count)) : ""
+        rest = rest.trimmingCharacters(in: CharacterSet(charactersIn: ": "))
+        if rest.isEmpty || rest.hasPrefix("b'") || rest.utf8.count > 200 { return .reverted(nil) }
+        return .reverted(rest)
     }
 
     /// One call; the node's error object becomes `ChainError.server`.

@@ -164,12 +164,45 @@ public protocol EthereumNode: Sendable {
 extension EthereumNode {
     /// Refuses a node on another chain than `expected`.
     ///
-    /// - Throws: `ChainError.verificationFailed` naming both chain ids.
-    public func checkChain(_ expected: UInt64) async throws(ChainError) {
+    /// - Throws: `ChainError.wrongChain` naming both chain ids and the `--chain-id` to import the account with.
+    public func checkChain(_ expected: UInt64, account: String = "the account") async throws(ChainError) {
         let actual = try await chainID()
         guard actual == expected else {
-            throw .verificationFailed(
-                "\(displayName) is on chain id \(actual), the account is on chain id \(expected); refusing it")
+            throw .wrongChain(
+                EthereumChainMessage.mismatch(
+                    node: displayName, nodeChainID: actual, account: account, accountChainID: expected))
         }
+    }
+}
+
+/// The words for an Ethereum account and a node on different chains.
+public enum EthereumChainMessage {
+    /// Names of the chain ids users meet most.
+    public static func name(_ chainID: UInt64) -> String? {
+        switch chainID {
+        case 1: "Ethereum mainnet"
+        case 11_155_111: "Sepolia"
+        case 17000: "Holesky"
+        case 560_048: "Hoodi"
+        case 10: "OP Mainnet"
+        case 137: "Polygon"
+        case 8453: "Base"
+        case 42161: "Arbitrum One"
+        default: nil
+        }
+    }
+
+    /// `1 (Ethereum mainnet)`, or the bare number.
+    public static func describe(_ chainID: UInt64) -> String {
+        name(chainID).map { "\(chainID) (\($0))" } ?? "\(chainID)"
+    }
+
+    /// The account is on one chain, the node on another: both named, and the flag to use.
+    public static func mismatch(node: String, nodeChainID: UInt64, account: String, accountChainID: UInt64) -> String {
+        let who = account == "the account" ? account : "account '\(account)'"
+        return "\(who) is on chain id \(describe(accountChainID)), the node \(node) is on chain id "
+            + "\(describe(nodeChainID)): point the watcher at a node of chain \(accountChainID) (airlock-watcher node "
+            + "set eth+http://HOST:PORT), or import the account for this node with --chain-id \(nodeChainID) "
+            + "(airlock-watcher wallets delete \(account == "the account" ? "NAME" : account) first)"
     }
 }

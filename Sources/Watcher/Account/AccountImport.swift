@@ -11,6 +11,9 @@ public struct ImportedAccount: Sendable {
     public var source: String
     /// A name suggested by the input (the export's section), if any.
     public var suggestedName: String?
+    /// How `network` was decided: `.keys` when test keys were read with no network named (they fit every test
+    /// network; the wallet takes its node's at the first sync), else `.given`.
+    public var networkSource: WalletNetworkSource = .given
 }
 
 /// Reads what `airlock-watcher import` accepts: a descriptor with checksum (multipath `<0;1>/*` or not), two
@@ -95,7 +98,8 @@ public enum AccountImport {
             throw .descriptor(external.description, error)
         }
         return ImportedAccount(
-            external: external, change: change, network: resolved, source: source, suggestedName: nil)
+            external: external, change: change, network: resolved, source: source, suggestedName: nil,
+            networkSource: network == nil && keysAreMain == false ? .keys : .given)
     }
 
     /// `[fp/path]xpub…` (or without origin): the script comes from the SLIP-132 version.

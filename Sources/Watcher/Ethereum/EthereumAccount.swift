@@ -2,6 +2,7 @@ import AirgapTransport
 import Bitcoin
 import BitcoinCrypto
 import Ethereum
+import Foundation
 
 /// An Ethereum account the watcher follows: a BIP44 account key `m/44'/60'/0'` from the signer's `ur:crypto-hdkey`
 /// (addresses `0/i`), or one address alone (docs/architecture.md section 10).
@@ -158,5 +159,43 @@ public struct EthereumToken: Sendable, Equatable {
         var total = UInt256.zero
         for value in balances.values { total = (try? total.adding(value)) ?? .max }
         return total
+    }
+}
+
+extension EthereumToken {
+    /// The token `text` names among `tokens`: its contract address, or its symbol (any case).
+    ///
+    /// - Throws: `EthereumWalletError.invalid` for a token the account does not follow (naming those it does) or a
+    ///   symbol two followed tokens share (naming their contracts).
+    public static func find(_ text: String, among tokens: [EthereumToken]) throws(EthereumWalletError)
+        -> EthereumToken
+    {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let contract = try? EthereumAddress(string: trimmed) {
+            guard let known = tokens.first(where: { $0.contract == contract }) else {
+                throw .invalid(
+                    "the account follows no token \(contract): add it first (airlock-watcher token add \(contract))")
+            }
+            return known
+        }
+        let matches = tokens.filter { $0.symbol.lowercased() == trimmed.lowercased() }
+        if matches.count == 1 { return matches[0] }
+        if matches.count > 1 {
+            throw .invalid(
+                "several followed tokens are called \(DisplayText.clean(trimmed)): name one by its contract ("
+                    + matches.map(\.contract.checksummed).joined(separator: ", ") + ")")
+        }
+        let followed =
+            tokens.isEmpty
+            ? "it follows none yet"
+            : "it follows " + tokens.map { DisplayText.clean($0.symbol) }.joined(separator: ", ")
+        throw .invalid(
+            "the account follows no token '\(DisplayText.clean(trimmed))' (\(followed)): add it with airlock-watcher "
+                + "token add CONTRACT, then --token SYMBOL or --token CONTRACT")
+    }
+
+    /// `amount` base units in this token's units with its symbol: `1.25 ATT`.
+    public func format(_ amount: UInt256) -> String {
+        "\(EthereumSpend.decimalString(amount, decimals: decimals)) \(DisplayText.clean(symbol))"
     }
 }

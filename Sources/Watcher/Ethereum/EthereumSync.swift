@@ -29,7 +29,7 @@ public enum EthereumSync {
     {
         guard let accountID = account.id else { throw .invalid("the account is not stored") }
         do {
-            try await node.checkChain(account.chainID)
+            try await node.checkChain(account.chainID, account: account.name)
             let tip = try await node.blockNumber()
             let block = EthBlockTag.number(tip)
             var balances: [(EthereumAddress, Wei, UInt64)] = []

@@ -210,6 +210,15 @@ extension Store {
         return all[0]
     }
 
+    /// Removes an Ethereum account and everything stored for it (addresses, tokens, requests, transfers).
+    public func deleteEthereumAccount(id: Int64) throws(EthereumWalletError) {
+        do {
+            try write { db in try db.execute(sql: "DELETE FROM eth_account WHERE id = ?", arguments: [id]) }
+        } catch {
+            throw .store(error)
+        }
+    }
+
     // MARK: Tokens
 
     /// The tokens of an account, by symbol, with their balances.

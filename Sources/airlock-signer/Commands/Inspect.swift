@@ -9,12 +9,15 @@ extension AirlockSigner {
     struct Inspect: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Decode a PSBT, descriptor, transaction or address (file, '-', or QR PNGs) and show it; no vault.",
+                "Decode a PSBT, descriptor, transaction, address or Ethereum request (file, '-', or QR PNGs); no vault.",
             discussion: """
                 A PSBT shows its transaction id, inputs, outputs with addresses and amounts, the fee and fee rate, \
                 signatures and warnings. A descriptor shows its normalised form with checksum and the scriptPubKeys \
                 and addresses at indexes --from ..< --from + --count (one list per branch of a multipath <0;1> \
-                descriptor). Private keys are never printed. Invalid data exits 2 with the fault named.
+                descriptor). An Ethereum ur:eth-sign-request shows its request id, chain id, path and address and \
+                what it signs (recipient, value, nonce, fees, an ERC-20 call; a message; typed data), a \
+                ur:eth-signature its request id and r, s, v; --json "type" is "eth-sign-request" or "eth-signature". \
+                Private keys are never printed. Invalid data exits 2 with the fault named.
 
                 Examples:
                   airlock-signer inspect unsigned.psbt
@@ -58,6 +61,16 @@ extension AirlockSigner {
                     } else {
                         print(report.text, terminator: "")
                     }
+                    return
+                }
+                if case .ethSignRequest(let request) = read.payload {
+                    let report = try EthPayloadReport(request: request)
+                    if json { try JSONOutput.print(report.json) } else { print(report.text, terminator: "") }
+                    return
+                }
+                if case .ethSignature(let signature) = read.payload {
+                    let report = EthPayloadReport(signature: signature)
+                    if json { try JSONOutput.print(report.json) } else { print(report.text, terminator: "") }
                     return
                 }
                 if case .transaction(let bytes) = read.payload, interpretation != .descriptor {

@@ -87,28 +87,34 @@ struct Wallets: AsyncParsableCommand {
         subcommands: [WalletsList.self, WalletsDelete.self], defaultSubcommand: WalletsList.self)
 }
 
-/// `airlock-watcher wallets delete NAME [--yes]`.
+/// `airlock-watcher wallets delete NAME [--yes] [--chain btc|eth]`.
 struct WalletsDelete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete a wallet and everything stored for it (addresses, history, labels, birthday).",
+        abstract: "Delete a Bitcoin wallet or an Ethereum account and everything stored for it.",
         discussion: """
-            Asks for confirmation on the terminal; --yes answers it. Without a terminal and without --yes nothing \
-            is deleted (exit 4). The keys are not affected: the signer holds them, and the wallet can be imported \
-            again. A backup first keeps its labels.
+            A Bitcoin wallet loses its addresses, history, labels and birthday; an Ethereum account its addresses, \
+            tokens, requests and transfers. Asks for confirmation on the terminal; --yes answers it. Without a \
+            terminal and without --yes nothing is deleted (exit 4). The keys are not affected: the signer holds \
+            them, and the wallet can be imported again. A backup first keeps its labels. When a Bitcoin wallet and \
+            an Ethereum account share the name, --chain btc or --chain eth says which.
 
             Examples:
               airlock-watcher wallets delete old-savings
               airlock-watcher wallets delete old-savings --yes --json
+              airlock-watcher wallets delete eth --chain eth --yes
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The wallet to delete.") var name: String
+    @Argument(help: "The wallet or Ethereum account to delete.") var name: String
     @Flag(help: "Delete without asking.") var yes = false
+    @Option(help: "Which chain's wallet: btc or eth (needed only when both have one of this name).")
+    var chain: Node.Chain?
 
     /// `--json` of `wallets delete`.
     struct Report: Encodable {
         let deleted: String
+        let chain: String
         let transactions: Int
         let labels: Int
     }
@@ -116,25 +122,56 @@ struct WalletsDelete: AsyncParsableCommand {
     func run() async throws {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
-            let wallet = try context.store.wallet(named: name)
-            let id = try wallet.requireID()
-            let transactions = try context.store.transactions(walletID: id).count
-            let labels = try context.store.labels(walletID: id).count
+            let bitcoin = chain == .eth ? nil : try context.store.wallets().first { $0.name == name }
+            let ethereum = chain == .btc ? nil : try context.store.ethereumAccounts().first { $0.name == name }
+            if bitcoin != nil, ethereum != nil {
+                throw CLIError(
+                    .usage,
+                    "both a Bitcoin wallet and an Ethereum account are called '\(name)': add --chain btc or --chain eth"
+                )
+            }
+            let what: String
+            let report: Report
+            let delete: () throws -> Void
+            if let wallet = bitcoin {
+                let id = try wallet.requireID()
+                let transactions = try context.store.transactions(walletID: id).count
+                let labels = try context.store.labels(walletID: id).count
+                what = "wallet '\(name)' (\(transactions) transactions, \(labels) labels)"
+                report = Report(deleted: name, chain: "bitcoin", transactions: transactions, labels: labels)
+                delete = {
+                    try context.store.deleteWallet(id: id)
+                    try context.store.setBirthday(nil, walletName: wallet.name)
+                    try context.store.setNetworkSource(nil, walletName: wallet.name)
+                }
+            } else if let account = ethereum, let id = account.id {
+                let transactions = try context.store.ethereumTransactions(accountID: id).count
+                what =
+                    "Ethereum account '\(name)' (chain id \(account.chainID), \(account.entries.count) addresses, "
+                    + "\(transactions) transactions)"
+                report = Report(deleted: name, chain: "ethereum", transactions: transactions, labels: 0)
+                delete = { try context.store.deleteEthereumAccount(id: id) }
+            } else {
+                let known =
+                    try context.store.wallets().map(\.name)
+                    + context.store.ethereumAccounts().map { "\($0.name) (eth)" }
+                throw CLIError(
+                    .invalidInput,
+                    "no wallet named '\(name)'"
+                        + (known.isEmpty ? " (none yet)" : "; wallets: \(known.joined(separator: ", "))"))
+            }
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw CLIError(.refused, "not deleted: no terminal to confirm on (pass --yes to delete '\(name)')")
                 }
-                guard
-                    Prompt.confirm(
-                        "Delete wallet '\(name)' (\(transactions) transactions, \(labels) labels) from this watcher?")
+                guard Prompt.confirm("Delete \(what) from this watcher?")
                 else { throw CLIError(.refused, "not deleted: declined at the confirmation") }
             }
-            try context.store.deleteWallet(id: id)
-            try context.store.setBirthday(nil, walletName: wallet.name)
+            try delete()
             if global.json {
-                try JSONOutput.print(Report(deleted: wallet.name, transactions: transactions, labels: labels))
+                try JSONOutput.print(report)
             } else {
-                print("deleted wallet '\(wallet.name)'")
+                print("deleted \(what)")
             }
         }
     }
@@ -143,8 +180,16 @@ struct WalletsDelete: AsyncParsableCommand {
 /// `airlock-watcher wallets [list]`.
 struct WalletsList: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the imported wallets.",
-        discussion: "Examples:\n  airlock-watcher wallets\n  airlock-watcher wallets list --json")
+        commandName: "list", abstract: "List the Bitcoin wallets and Ethereum accounts.",
+        discussion: """
+            One line each: name, chain and network (or chain id), then the receive descriptor or the first address. \
+            --json gives a list of {"name", "chain": "bitcoin"|"ethereum", …}: a Bitcoin wallet's "network", \
+            "gap_limit" and descriptors, an Ethereum account's "chain_id" and "addresses".
+
+            Examples:
+              airlock-watcher wallets
+              airlock-watcher wallets list --json
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -152,10 +197,19 @@ struct WalletsList: AsyncParsableCommand {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
             let wallets = try context.store.wallets()
+            let accounts = try context.store.ethereumAccounts()
             if global.json {
-                try JSONOutput.print(wallets.map(WalletJSON.init))
+                try JSONOutput.print(wallets.map(WalletJSON.init) + accounts.map(WalletJSON.init))
             } else {
-                for w in wallets { print("\(w.name)\t\(w.network.rawValue)\t\(w.descriptors[.external] ?? "")") }
+                if wallets.isEmpty, accounts.isEmpty { Diagnostics.print("no wallets yet: airlock-watcher import IN") }
+                for w in wallets {
+                    print("\(w.name)\tbitcoin \(w.network.rawValue)\t\(w.descriptors[.external] ?? "")")
+                }
+                for a in accounts {
+                    let first = a.entries.first.map { "\($0.address)" } ?? ""
+                    let more = a.entries.count > 1 ? " (+\(a.entries.count - 1) more addresses)" : ""
+                    print("\(a.name)\tethereum chain \(a.chainID)\t\(first)\(more)")
+                }
             }
         }
     }

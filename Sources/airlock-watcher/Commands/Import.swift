@@ -40,7 +40,10 @@ struct Import: AsyncParsableCommand {
     @Option(help: "Name of the new wallet (default: the export section, else 'default').")
     var name: String?
 
-    @Option(help: "Network: main, test, signet or regtest (default: from the keys; test keys mean testnet).")
+    @Option(
+        help:
+            "Network: main, test, signet or regtest (default: from the keys; test keys take the node's test network at the first sync)."
+    )
     var network: String?
 
     @Option(help: "Gap limit: unused addresses in a row that end discovery.")
@@ -89,6 +92,7 @@ struct Import: AsyncParsableCommand {
                     name: name ?? account.suggestedName ?? "default", network: account.network, gapLimit: gapLimit,
                     descriptors: descriptors))
             if let born { try context.store.setBirthday(born, walletName: record.name) }
+            try context.store.setNetworkSource(account.networkSource, walletName: record.name)
             let first = try Account(record: record).derive(.external, index: 0)
             if global.json {
                 try JSONOutput.print(
@@ -99,6 +103,11 @@ struct Import: AsyncParsableCommand {
                         birthday: born?.description))
             } else {
                 print("imported wallet '\(record.name)' (\(record.network.rawValue), \(account.source))")
+                if account.networkSource == .keys {
+                    print(
+                        "network: its test keys fit testnet, signet and regtest alike; the wallet takes the network "
+                            + "of the node it is first synced from (or name one with --network)")
+                }
                 print("receive: \(account.external)")
                 if let change = account.change { print("change:  \(change)") }
                 print("first address: \(first.address)")

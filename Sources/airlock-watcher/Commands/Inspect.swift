@@ -8,7 +8,8 @@ import Watcher
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Decode a PSBT (file, '-', or QR PNGs) and show what the wallet knows of it.",
+        abstract:
+            "Decode a PSBT (file, '-', or QR PNGs) and show what the wallet knows of it; also Ethereum requests and signatures.",
         discussion: """
             Shows what airlock-signer inspect shows (transaction id, inputs, outputs with addresses and amounts, \
             fee and fee rate, signatures, warnings; for a multisig input, which cosigners have signed by \
@@ -16,9 +17,14 @@ struct Inspect: AsyncParsableCommand {
             pay it back (receive or change, with the derivation index), and the BIP329 labels of the transaction, \
             its inputs, outputs and addresses.
 
+            An Ethereum ur:eth-sign-request shows its request id, chain id, path and address, and what it signs \
+            (recipient, value, nonce, fees and an ERC-20 call; a message; typed data); a ur:eth-signature its \
+            request id and r, s, v. --json gives "type": "eth-sign-request" or "eth-signature".
+
             Examples:
               airlock-watcher inspect unsigned.psbt
               airlock-watcher --wallet savings inspect frames/ --json
+              airlock-watcher inspect request.png
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -72,6 +78,18 @@ struct Inspect: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
+            let read = try InputReader.read(input, expecting: [.psbt, .ethSignRequest, .ethSignature])
+            // An Ethereum request or signature: shown as the signer's inspect shows it (no wallet needed).
+            let ethereum: EthPayloadReport?
+            switch read.payload {
+            case .ethSignRequest(let request): ethereum = try EthPayloadReport(request: request)
+            case .ethSignature(let signature): ethereum = EthPayloadReport(signature: signature)
+            default: ethereum = nil
+            }
+            if let ethereum {
+                if global.json { try JSONOutput.print(ethereum.json) } else { print(ethereum.text, terminator: "") }
+                return
+            }
             let psbt = try PSBTFiles.read(input)
             let context = try WatcherContext(global)
             let wallet = try context.wallet()

@@ -76,65 +76,162 @@ struct Node: AsyncParsableCommand {
         }
     }
 
+    /// Which node `show` and `test` are about.
+    enum Chain: String, ExpressibleByArgument, CaseIterable {
+        case btc, eth
+    }
+
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Show the node URL (without credentials).",
+            abstract: "Show the Bitcoin and Ethereum nodes (without credentials).",
             discussion: """
+                Without --chain, every node that is set; --chain btc or --chain eth shows one.
+
                 Examples:
                   airlock-watcher node show
-                  airlock-watcher node show --json
+                  airlock-watcher node show --chain eth --json
                 """)
         @OptionGroup var global: GlobalOptions
+        @Option(help: "Only this chain's node: btc or eth.") var chain: Chain?
 
         func run() async throws {
             try await ErrorReporting.run {
                 let context = try WatcherContext(global)
-                guard let text = try context.store.setting(WatcherContext.nodeURLKey) else {
-                    throw CLIError(.usage, "no node configured: airlock-watcher node set URL")
-                }
-                let parsed = try NodeURL(string: text)
-                let proxy = try context.nodeProxy()
+                let bitcoin: NodeReport? =
+                    chain == .eth
+                    ? nil
+                    : try context.store.setting(WatcherContext.nodeURLKey).map { text in
+                        NodeReport(
+                            url: try NodeURL(string: text).description, proxy: try context.nodeProxy()?.description)
+                    }
+                let ethereum: NodeReport? =
+                    chain == .btc
+                    ? nil
+                    : try context.store.setting(EthContext.nodeURLKey).map { text in
+                        NodeReport(
+                            url: try EthereumNodeURL(string: text).description,
+                            proxy: try context.store.setting(EthContext.nodeProxyKey))
+                    }
+                guard bitcoin != nil || ethereum != nil else { throw Node.notConfigured(chain) }
                 if global.json {
-                    try JSONOutput.print(NodeReport(url: parsed.description, proxy: proxy?.description))
+                    try JSONOutput.print(
+                        NodeShowJSON(url: bitcoin?.url, proxy: bitcoin?.proxy, ethereum: ethereum))
                 } else {
-                    print(parsed)
-                    if let proxy { print("proxy: \(proxy)") }
+                    if let bitcoin {
+                        print("bitcoin: \(bitcoin.url)")
+                        if let proxy = bitcoin.proxy { print("proxy: \(proxy)") }
+                    }
+                    if let ethereum {
+                        print("ethereum: \(ethereum.url)")
+                        if let proxy = ethereum.proxy { print("ethereum proxy: \(proxy)") }
+                    }
                 }
             }
+        }
+    }
+
+    /// The usage error of `node show|test` when the node asked for is not set.
+    static func notConfigured(_ chain: Chain?) -> CLIError {
+        switch chain {
+        case .btc: CLIError(.usage, "no Bitcoin node configured: airlock-watcher node set URL")
+        case .eth: CLIError(.usage, "no Ethereum node configured: airlock-watcher node set eth+http://HOST:PORT")
+        case nil:
+            CLIError(
+                .usage,
+                "no node configured: airlock-watcher node set URL (Bitcoin: electrum://, bitcoind://, esplora+https://; "
+                    + "Ethereum: eth+http://)")
         }
     }
 
     struct Test: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "test",
-            abstract: "Connect to the node and show its tip.",
+            abstract: "Connect to the nodes and show their chain and tip.",
             discussion: """
-                Exits 5 when the node cannot be reached or answers with an error.
+                Without --chain, every node that is set; --chain btc or --chain eth tests one. The Bitcoin node's \
+                network and the Ethereum node's chain id are shown, with a warning when the wallet (--wallet, or \
+                the only one) is on another. Exits 5 when a node cannot be reached or answers with an error.
 
                 Examples:
                   airlock-watcher node test
                   airlock-watcher --wallet savings node test --json
+                  airlock-watcher node test --chain eth
                 """)
         @OptionGroup var global: GlobalOptions
+        @Option(help: "Only this chain's node: btc or eth.") var chain: Chain?
 
         func run() async throws {
             try await ErrorReporting.run {
                 let context = try WatcherContext(global)
-                let wallet = try? context.wallet()
-                let source = try context.chainSource(network: wallet?.network ?? .main, walletName: wallet?.name)
-                let info = try await source.serverInfo()
-                if global.json {
-                    try JSONOutput.print(
-                        NodeTestJSON(
-                            backend: source.displayName, software: info.software, genesis: info.genesisHash,
-                            height: info.tip.height, tip: info.tip.hash, mode: info.mode))
-                } else {
-                    print(
-                        "\(source.displayName): \(info.software), height \(info.tip.height) (\(info.tip.hash))"
-                            + (info.mode.map { "; sync mode: \($0)" } ?? ""))
+                let bitcoinURL = try context.store.setting(WatcherContext.nodeURLKey)
+                let ethereumURL = try context.store.setting(EthContext.nodeURLKey)
+                let hasBitcoin = chain != .eth && bitcoinURL != nil
+                let hasEthereum = chain != .btc && ethereumURL != nil
+                guard hasBitcoin || hasEthereum else { throw Node.notConfigured(chain) }
+                var report = NodeTestJSON()
+                if hasBitcoin {
+                    let wallet = try? context.wallet()
+                    // The node's chain first: its headers are checked by its own network's rules.
+                    var source = try context.chainSource(network: wallet?.network ?? .main, walletName: wallet?.name)
+                    do {
+                        let nodeChain = try await source.nodeChain()
+                        if let network = nodeChain.network, network != (wallet?.network ?? .main) {
+                            await source.close()
+                            source = try context.chainSource(network: network, walletName: wallet?.name)
+                        }
+                        let info = try await source.serverInfo()
+                        report.backend = source.displayName
+                        report.software = info.software
+                        report.genesis = info.genesisHash ?? nodeChain.genesisHash
+                        report.chain = nodeChain.name
+                        report.height = info.tip.height
+                        report.tip = info.tip.hash
+                        report.mode = info.mode
+                        if let wallet {
+                            do {
+                                _ = try NetworkCheck.decide(
+                                    wallet: wallet,
+                                    networkSource: try context.store.networkSource(walletName: wallet.name),
+                                    chain: nodeChain)
+                            } catch {
+                                report.warnings.append("\(error)")
+                            }
+                        }
+                    } catch {
+                        await source.close()
+                        throw error
+                    }
+                    await source.close()
                 }
-                await source.close()
+                if hasEthereum {
+                    let node = try EthContext(global).node()
+                    let chainID = try await node.chainID()
+                    let block = try await node.blockNumber()
+                    report.ethereum = .init(url: node.displayName, chainId: chainID, block: block)
+                    let account = try? context.store.ethereumAccount(named: global.wallet)
+                    if let account, account.chainID != chainID {
+                        report.warnings.append(
+                            EthereumChainMessage.mismatch(
+                                node: node.displayName, nodeChainID: chainID, account: account.name,
+                                accountChainID: account.chainID))
+                    }
+                }
+                if global.json {
+                    try JSONOutput.print(report)
+                } else {
+                    if let backend = report.backend, let software = report.software, let height = report.height,
+                        let tip = report.tip
+                    {
+                        print(
+                            "\(backend): \(software), chain \(report.chain ?? "?"), height \(height) (\(tip))"
+                                + (report.mode.map { "; sync mode: \($0)" } ?? ""))
+                    }
+                    if let ethereum = report.ethereum {
+                        print("\(ethereum.url): Ethereum chain id \(ethereum.chainId), block \(ethereum.block)")
+                    }
+                }
+                for warning in report.warnings { Diagnostics.print("warning: \(warning)") }
             }
         }
     }

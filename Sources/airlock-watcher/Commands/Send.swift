@@ -128,7 +128,7 @@ struct Send: AsyncParsableCommand {
                     throw CLIError(.invalidInput, "invalid --fee-rate: \(error)")
                 }
             } else {
-                let source = try context.chainSource(network: wallet.network)
+                let (_, source) = try await context.connect(wallet)
                 rate = try await source.feeRate(targetBlocks: targetBlocks ?? 6)
                 await source.close()
             }

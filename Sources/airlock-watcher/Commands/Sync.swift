@@ -30,8 +30,7 @@ struct Sync: AsyncParsableCommand {
     func run() async throws {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
-            let wallet = try context.wallet()
-            let source = try context.chainSource(network: wallet.network, walletName: wallet.name)
+            let (wallet, source) = try await context.connect(try context.wallet(), coreWallet: true)
             if let core = source as? BitcoinCoreRPC {
                 core.rescanStart = try context.store.birthday(walletName: wallet.name).map(RescanStart.init)
                 let rescanBar = ProgressBar(label: "node rescan", total: 1000)

@@ -1,5 +1,6 @@
 import Bitcoin
 import CLISupport
+import Ethereum
 import Watcher
 
 // The `--json` output types of the wallet queries (docs/architecture.md rule R9); goldens in Tests/Golden/json pin their shapes.
@@ -105,19 +106,34 @@ struct ReceiveJSON: Encodable, Sendable {
 }
 
 /// One wallet of `wallets --json`.
+///
+/// A Bitcoin wallet has `network`, `gap_limit` and its descriptors; an Ethereum account `chain_id` and `addresses`
+/// (the keys of the other kind are absent).
 struct WalletJSON: Encodable, Sendable {
     let name: String
-    let network: String
-    let gapLimit: Int
-    let receiveDescriptor: String
-    @NullEncoded var changeDescriptor: String?
+    /// `bitcoin` or `ethereum`.
+    let chain: String
+    var network: String?
+    var gapLimit: Int?
+    var receiveDescriptor: String?
+    var changeDescriptor: NullEncoded<String>?
+    var chainId: UInt64?
+    var addresses: [String]?
 
     init(_ wallet: WalletRecord) {
         name = wallet.name
+        chain = "bitcoin"
         network = wallet.network.rawValue
         gapLimit = wallet.gapLimit
         receiveDescriptor = wallet.descriptors[.external] ?? ""
-        changeDescriptor = wallet.descriptors[.internal]
+        changeDescriptor = NullEncoded(wrappedValue: wallet.descriptors[.internal])
+    }
+
+    init(_ account: EthereumAccount) {
+        name = account.name
+        chain = "ethereum"
+        chainId = account.chainID
+        addresses = account.entries.map(\.address.checksummed)
     }
 }
 

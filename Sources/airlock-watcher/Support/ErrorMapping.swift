@@ -8,8 +8,10 @@ import Watcher
 
 extension ChainError: ExitStatusProviding {
     public var exitStatus: ExitStatus {
-        if case .invalidURL = self { return .invalidInput }
-        return .network
+        switch self {
+        case .invalidURL, .wrongChain, .reverted: return .invalidInput
+        default: return .network
+        }
     }
 }
 

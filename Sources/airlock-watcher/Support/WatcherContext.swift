@@ -42,6 +42,22 @@ struct WatcherContext {
             try NodeURL(string: text), network: network, walletName: walletName, proxy: try nodeProxy())
     }
 
+    /// The chain source for `wallet`, once the node's network is checked against the wallet's
+    /// (`NetworkCheck.connect`): a wallet of another network is refused (exit 2); a test wallet that takes the
+    /// node's test network is told on stderr.
+    func connect(_ wallet: WalletRecord, coreWallet: Bool = false) async throws -> (WalletRecord, any ChainSource) {
+        guard let text = try store.setting(Self.nodeURLKey) else {
+            throw CLIError(.usage, "no node configured: airlock-watcher node set URL (e.g. electrum://127.0.0.1:50001)")
+        }
+        let url = try NodeURL(string: text)
+        let proxy = try nodeProxy()
+        let outcome = try await NetworkCheck.connect(store: store, wallet: wallet) { network in
+            Self.makeSource(url, network: network, walletName: coreWallet ? wallet.name : nil, proxy: proxy)
+        }
+        if let note = outcome.adopted { Diagnostics.print(note) }
+        return (outcome.wallet, outcome.source)
+    }
+
     static func makeSource(
         _ url: NodeURL, network: Network, walletName: String? = nil, proxy: SOCKSProxy? = nil
     ) -> any ChainSource {

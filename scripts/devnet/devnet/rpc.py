@@ -6,6 +6,7 @@ transactions, receipts, logs) plus `dev_faucet`, `dev_mint` and `dev_mine` for t
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,35 @@ class RPCError(Exception):
         self.code = code
         self.message = message
         self.data = data
+
+
+ERROR_SELECTOR = bytes.fromhex("08c379a0")  # Error(string)
+
+
+def revert_error(error: Exception) -> RPCError:
+    """A revert as Geth reports it: code 3, "execution reverted" with the reason when it is an Error(string), and
+    the revert data in hex under `data`. eth-tester gives the revert data as py-evm's Revert holding the bytes, as
+    the text of their repr (b'...'), or as the reason it decoded itself."""
+    raw = error.args[0] if error.args else b""
+    if isinstance(raw, BaseException):  # py-evm's Revert, holding the revert data
+        raw = raw.args[0] if raw.args else b""
+    if isinstance(raw, str) and raw[:2] in ("b'", 'b"'):
+        try:
+            raw = ast.literal_eval(raw)
+        except (ValueError, SyntaxError):
+            pass
+    if isinstance(raw, str):  # the reason, already decoded: encoded again as Error(string)
+        text = raw.encode()
+        padded = text + bytes(-len(text) % 32)
+        raw = ERROR_SELECTOR + (32).to_bytes(32, "big") + len(text).to_bytes(32, "big") + padded
+    if not isinstance(raw, bytes):
+        return RPCError(3, f"execution reverted: {raw}")
+    message = "execution reverted"
+    if raw[:4] == ERROR_SELECTOR and len(raw) >= 68:
+        length = int.from_bytes(raw[36:68], "big")
+        reason = raw[68 : 68 + length].decode("utf-8", errors="replace")
+        message += f": {reason}"
+    return RPCError(3, message, "0x" + raw.hex())
 
 
 def quantity(value: int) -> str:
@@ -99,7 +129,7 @@ class Methods:
         except TypeError as error:
             raise RPCError(-32602, f"invalid params: {error}") from None
         except TransactionFailed as error:
-            raise RPCError(3, f"execution reverted: {error}") from None
+            raise revert_error(error) from None
         except (ValidationError, ValueError) as error:
             raise RPCError(-32000, str(error)) from None
         except Exception as error:  # any other refusal of eth-tester or py-evm is the node's error, not a crash

@@ -11,6 +11,7 @@ import pytest
 from conftest import HERE, start_node, stop_node
 from eth_account import Account
 from web3 import Web3
+from web3.exceptions import ContractLogicError
 
 ERC20_ABI = [
     {"name": "balanceOf", "type": "function", "stateMutability": "view",
@@ -112,6 +113,15 @@ def test_token_mint_transfer_logs_and_revert(node, w3):
     receipt = w3.eth.get_transaction_receipt(failed)
     assert receipt["status"] == 0 and 21_000 < receipt["gasUsed"] <= 100_000
     assert token.functions.balanceOf(other.address).call() == 1_250_000
+    # Its estimate reverts as Geth reports it: code 3, the reason in the message, the Error(string) revert data;
+    # web3.py (a peer) reads the reason from it.
+    with pytest.raises(ContractLogicError) as info:
+        w3.eth.estimate_gas({"from": holder.address, "to": node["token"], "data": data})
+    assert "balance too low" in str(info.value)
+    call = {"from": holder.address, "to": node["token"], "data": data}
+    error = rpc(node["rpc"], {"jsonrpc": "2.0", "id": 1, "method": "eth_estimateGas", "params": [call]})["error"]
+    assert error["code"] == 3 and error["message"] == "execution reverted: balance too low"
+    assert error["data"].startswith("0x08c379a0") and bytes.fromhex(error["data"][2:])[68:83] == b"balance too low"
 
 
 def test_fee_history_matches_blocks(node, w3):

@@ -98,6 +98,17 @@ PARAM_NAMES = {
 }
 
 
+def rescan_start_height(blocks, timestamp: int) -> int:
+    """Core's FindFirstBlockWithTimeAndHeight(timestamp - TIMESTAMP_WINDOW): the first block whose time, or any
+    earlier block's, is at or after it (block times need not increase); past the tip when there is none."""
+    wanted, highest = timestamp - TIMESTAMP_WINDOW, None
+    for b in blocks:
+        highest = b.header.time if highest is None else max(highest, b.header.time)
+        if highest >= wanted:
+            return b.height
+    return len(blocks)
+
+
 class WalletDescriptor:
     """One imported descriptor (single path) with its range and the scripts derived for it."""
 
@@ -694,35 +705,34 @@ class WalletMethods:
         _want(requests, "array")
         if w.scanning is not None:
             raise RpcError(RPC_WALLET_ERROR, "Wallet is currently rescanning. Abort existing rescan or wait.")
-        now = int(time.time())
-        results, lowest = [], None
+        # As Core: "now" is the tip's median time past, and the rescan starts from the lowest timestamp given, never
+        # later than the tip's own time, less TIMESTAMP_WINDOW, whenever a request succeeded: the chain's clock
+        # decides, not the wall clock (block times may run ahead of it when blocks are mined in a burst).
+        chain = self.node.chain
+        now = chain.median_time_past()
+        results, lowest, imported = [], chain.tip.header.time, False
         for req in requests:
             try:
                 _want(req, "object")
-                ts = self._import_one(w, req, now)
-                lowest = ts if lowest is None else min(lowest, ts)
+                ts = max(self._import_one(w, req, now), 1)
+                lowest = min(lowest, ts)
+                imported = True
                 results.append({"success": True})
             except RpcError as e:
                 results.append({"success": False, "error": {"code": e.code, "message": e.message}})
-        if lowest is not None:
-            if lowest < now:
-                start = next(
-                    (b.height for b in self.node.chain.blocks if b.header.time >= lowest - TIMESTAMP_WINDOW),
-                    self.node.chain.height + 1,
-                )
-                t0 = time.monotonic()
-                w.save()  # the descriptors are the wallet's from now on, even if the node stops mid-rescan
-                first, last = await w.rescan_blocks(start, self.node.rescan_delay)
-                log.info(
-                    "wallet %r: rescanned from height %d in %.2f s (heights %d..%d)",
-                    w.name,
-                    start,
-                    time.monotonic() - t0,
-                    first,
-                    last,
-                )
-            else:
-                w.rescan(self.node.chain.height + 1)  # "now": nothing in the chain, only the mempool
+        if imported:
+            start = rescan_start_height(chain.blocks, lowest)
+            t0 = time.monotonic()
+            w.save()  # the descriptors are the wallet's from now on, even if the node stops mid-rescan
+            first, last = await w.rescan_blocks(start, self.node.rescan_delay)
+            log.info(
+                "wallet %r: rescanned from height %d in %.2f s (heights %d..%d)",
+                w.name,
+                start,
+                time.monotonic() - t0,
+                first,
+                last,
+            )
             w.save()
         return results
 

@@ -5,6 +5,7 @@ errors for bad parameters and wallet endpoints."""
 from __future__ import annotations
 
 import os
+import time
 import uuid
 
 import pytest
@@ -384,3 +385,41 @@ def test_coinbase_to_the_wallet_is_immature_until_100_confirmations(regtest_node
     node.mine(1)
     assert balances(node, w) == {"trusted": value, "untrusted_pending": 0, "immature": 0}
     assert node.cli("listtransactions", wallet=w)[-1]["category"] == "generate"
+
+
+# --- import timestamps against the chain's clock ------------------------------------------------------------------
+
+
+def test_import_timestamp_is_compared_with_the_chains_time_not_the_wall_clock(fresh_regtest_node):
+    """Blocks dated almost two hours ahead of the wall clock (mined in a burst; the kernel refuses more): an import
+    whose timestamp lies after the wall clock but before the payment's block rescans from there, as Core does (the
+    chain's time decides, not the clock), and finds the payment; a timestamp past the tip rescans the last two hours
+    of the chain (Core's window). The control: a payment five hours before the tip, imported with a later timestamp,
+    is not found."""
+    node = fresh_regtest_node
+    now = int(time.time())
+    node.cli("setmocktime", now - 5 * 3600)
+    node.mine(3)
+    old = Account()
+    node.send_to(old.address(0, 0), 30_000)
+    node.mine(1)
+    node.cli("setmocktime", now + 6600)
+    accounts = [Account() for _ in range(2)]
+    for acct in accounts:
+        node.send_to(acct.address(0, 0), 50_000)
+    [block] = node.mine(1)
+    paid_at = node.cli("getblock", block)["time"]
+    assert paid_at >= now + 6600 > time.time() + 3600  # the chain runs almost two hours ahead of the clock
+    node.mine(2)
+    for acct, timestamp in [(accounts[0], paid_at - 1800), (accounts[1], paid_at + 3 * 86_400)]:
+        name = new_wallet(node, acct, timestamp)
+        assert timestamp > time.time()  # "in the future" by the wall clock
+        assert balances(node, name)["trusted"] == 50_000, timestamp - paid_at
+    name = new_wallet(node, old, now)
+    assert balances(node, name)["trusted"] == 0
+    # "now" is the tip's median time past: a payment in the last blocks is found too.
+    late = Account()
+    node.send_to(late.address(0, 0), 20_000)
+    node.mine(1)
+    name = new_wallet(node, late, "now")
+    assert balances(node, name)["trusted"] == 20_000

@@ -47,7 +47,7 @@ struct EthBroadcast: AsyncParsableCommand {
             let signed = try EthereumBroadcast.assemble(
                 signature, records: try context.store.ethereumTransactions(accountID: id))
             let node = try context.node()
-            try await node.checkChain(account.chainID)
+            try await node.checkChain(account.chainID, account: account.name)
             let answered = try await node.sendRawTransaction(signed.raw)
             guard answered == signed.hash else {
                 throw ChainError.verificationFailed(

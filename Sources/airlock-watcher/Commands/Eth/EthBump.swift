@@ -40,7 +40,7 @@ struct EthBump: AsyncParsableCommand {
                 })
             else { throw CLIError(.invalidInput, "the account built no transaction \(transaction)") }
             let node = try context.node()
-            try await node.checkChain(account.chainID)
+            try await node.checkChain(account.chainID, account: account.name)
             let tip = try priorityFee.map { try parseGwei($0, option: "--priority-fee") }
             let cap = try maxFee.map { try parseGwei($0, option: "--max-fee") }
             let history = try await node.feeHistory(blocks: 5, percentiles: [EthereumSpend.rewardPercentile])

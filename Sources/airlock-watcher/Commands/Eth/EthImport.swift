@@ -14,6 +14,10 @@ struct EthImport: AsyncParsableCommand {
             A crypto-hdkey of m/44'/60'/N' (airlock-signer export --chain eth) follows addresses m/44'/60'/N'/0/0 \
             and on (--addresses); one address is watched alone, and its requests carry no derivation path.
 
+            The chain id is --chain-id, else 1 (Ethereum mainnet). When an Ethereum node is set (node set \
+            eth+http://…), its chain id is asked: a node on another chain than the default is refused (exit 2) \
+            with the --chain-id to give; a named chain id the node contradicts is imported with a warning.
+
             Examples:
               airlock-watcher eth import account.png --name main --chain-id 1 --addresses 3
               airlock-watcher eth import 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --name cold --chain-id 11155111
@@ -33,19 +37,38 @@ struct EthImport: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The ur:crypto-hdkey (file, '-', PNG images) or an address 0x….") var input: [String]
     @Option(help: "The account's name.") var name = "eth"
-    @Option(name: .customLong("chain-id"), help: "The chain id the account lives on (1: Ethereum mainnet).")
-    var chainID: UInt64 = 1
+    @Option(
+        name: .customLong("chain-id"),
+        help:
+            "The chain id the account lives on (default 1, Ethereum mainnet; checked against the node when one is set)."
+    )
+    var chainID: UInt64?
     @Option(help: "How many addresses of an account key to follow (1-100).") var addresses = 1
 
     func validate() throws {
         guard (1...EthereumAccount.maxAddresses).contains(addresses) else {
             throw ValidationError("--addresses must be 1 to \(EthereumAccount.maxAddresses)")
         }
-        guard chainID > 0 else { throw ValidationError("--chain-id must be positive") }
+        if let chainID { guard chainID > 0 else { throw ValidationError("--chain-id must be positive") } }
     }
 
     func run() async throws {
         try await ErrorReporting.run {
+            let context = try EthContext(global)
+            // The node's chain id, when a node is set and answers: a default chain id it contradicts is refused.
+            var nodeChainID: UInt64?
+            var nodeName: String?
+            if try context.store.setting(EthContext.nodeURLKey) != nil {
+                let node = try context.node()
+                nodeName = node.displayName
+                do {
+                    nodeChainID = try await node.chainID()
+                } catch {
+                    Diagnostics.print("note: the Ethereum node did not answer, its chain id is not checked: \(error)")
+                }
+            }
+            let choice = try EthereumChainChoice.choose(given: chainID, nodeChainID: nodeChainID, node: nodeName)
+            let chainID = choice.chainID
             let account: EthereumAccount
             if input.count == 1, input[0].hasPrefix("0x") || input[0].hasPrefix("0X"),
                 !FileManager.default.fileExists(atPath: input[0])
@@ -66,8 +89,8 @@ struct EthImport: AsyncParsableCommand {
                     throw CLIError(.invalidInput, "a \(read.payload.kind.rawValue) is not an Ethereum account")
                 }
             }
-            let context = try EthContext(global)
             let stored = try context.store.addEthereumAccount(account)
+            if let warning = choice.warning { Diagnostics.print(warning) }
             var kind = "address"
             if case .hdKey = stored.source { kind = "hdkey" }
             if global.json {

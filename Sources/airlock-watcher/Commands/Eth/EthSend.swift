@@ -14,12 +14,14 @@ struct EthSend: AsyncParsableCommand {
             The nonce, balance and gas come from the node; the fees from eth_feeHistory (priority fee: the median \
             of the last blocks' 50th percentile; max fee: twice the next base fee plus it) unless --max-fee and \
             --priority-fee (gwei) are given. The request is kept in the data directory until its signature is \
-            broadcast. --token sends an ERC-20 transfer of --amount token units; --max sends all the ETH beyond the \
-            worst-case fee (all of the token with --token).
+            broadcast. --token (a followed token's symbol or contract) sends an ERC-20 transfer of --amount token \
+            units; --max sends all the ETH beyond the worst-case fee (all of the token with --token). A transfer \
+            the token contract refuses when the node estimates it (more than the balance, a paused token) exits 2 \
+            with the contract's reason.
 
             Examples:
               airlock-watcher eth send --to 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --amount 0.1eth --qr request.png
-              airlock-watcher eth send --to 0x5aAe…BeAed --token 0xF2E2…395b --amount 12.5 --out request.txt
+              airlock-watcher eth send --to 0x5aAe…BeAed --token ATT --amount 12.5 --out request.txt
               airlock-watcher eth send --to 0x5aAe…BeAed --max --max-fee 30 --priority-fee 1.5
             """)
 
@@ -43,7 +45,8 @@ struct EthSend: AsyncParsableCommand {
     @Option(help: "The recipient address.") var to: String
     @Option(help: "The amount: 0.1eth, 5gwei, 100wei; with --token, token units (12.5).") var amount: String?
     @Flag(help: "Send everything (ETH beyond the worst-case fee, or all of the token).") var max = false
-    @Option(help: "An ERC-20 contract the account follows (token add).") var token: String?
+    @Option(help: "An ERC-20 token the account follows (token add): its symbol (ATT) or contract address.")
+    var token: String?
     @Option(name: .customLong("max-fee"), help: "Max fee per gas in gwei.") var maxFee: String?
     @Option(name: .customLong("priority-fee"), help: "Max priority fee per gas in gwei.") var priorityFee: String?
     @Option(name: .customLong("gas-limit"), help: "The gas limit (default: the node's estimate).") var gasLimit: UInt64?
@@ -64,17 +67,11 @@ struct EthSend: AsyncParsableCommand {
             }
             let tokens = try context.store.ethereumTokens(accountID: account.id ?? 0)
             var followed: EthereumToken?
-            if let token {
-                let contract = try parseAddressArgument(token, what: "--token")
-                guard let known = tokens.first(where: { $0.contract == contract }) else {
-                    throw CLIError(.invalidInput, "the account follows no token \(contract); eth token add it first")
-                }
-                followed = known
-            }
+            if let token { followed = try EthereumToken.find(token, among: tokens) }
             let tip = try priorityFee.map { try parseGwei($0, option: "--priority-fee") }
             let cap = try maxFee.map { try parseGwei($0, option: "--max-fee") }
             let node = try context.node()
-            try await node.checkChain(account.chainID)
+            try await node.checkChain(account.chainID, account: account.name)
             let nonce = try await node.transactionCount(of: entry.address, at: .pending)
             let balance = try await node.balance(of: entry.address, at: .latest)
             var history: EthFeeHistory?

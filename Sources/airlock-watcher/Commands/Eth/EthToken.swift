@@ -41,7 +41,7 @@ struct EthToken: AsyncParsableCommand {
                 let context = try EthContext(global)
                 let account = try context.account()
                 let node = try context.node()
-                try await node.checkChain(account.chainID)
+                try await node.checkChain(account.chainID, account: account.name)
                 let token = try await ERC20Read.metadata(of: address, node: node)
                 try context.store.addEthereumToken(token, accountID: account.id ?? 0)
                 if global.json {

@@ -62,7 +62,7 @@ struct Broadcast: AsyncParsableCommand {
                 transaction, fee: fee, vsize: transaction.vsize, network: wallet.network, own: own)
             Diagnostics.print("sending \(transaction.txid.hexString):")
             for line in summary.lines { Diagnostics.print(line) }
-            let source = try context.chainSource(network: wallet.network)
+            let (_, source) = try await context.connect(wallet)
             let txid: Txid
             do {
                 txid = try await source.broadcast(transaction)
