@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// An error the executables report with a message and an exit code of the CLI contract (docs/architecture.md section 2).
 public struct CLIError: Error, CustomStringConvertible, Sendable {
@@ -62,15 +63,16 @@ public enum ErrorReporting {
     @discardableResult
     public static func report(_ error: any Error, json: Bool) -> ExitStatus {
         let status: ExitStatus
-        let message: String
+        let rawMessage: String
         switch error {
         case let error as CLIError:
-            (status, message) = (error.status, error.message)
+            (status, rawMessage) = (error.status, error.message)
         case let error as any ExitStatusProviding:
-            (status, message) = (error.exitStatus, describe(error))
+            (status, rawMessage) = (error.exitStatus, describe(error))
         default:
-            (status, message) = (.invalidInput, describe(error))
+            (status, rawMessage) = (.invalidInput, describe(error))
         }
+        let message = PlainMessage.clean(rawMessage)
         Diagnostics.print("error: \(message)")
         if json { printJSON(code: status, message: message) }
         return status
@@ -79,7 +81,7 @@ public enum ErrorReporting {
     /// Prints `{"error": {"code": N, "message": "…"}}` on stdout.
     public static func printJSON(code: ExitStatus, message: String) {
         let output = ErrorOutput(error: .init(code: code.rawValue, message: message))
-        do { try JSONOutput.print(output) } catch {
+        do { StandardOutput.writeKeepingStatus(try JSONOutput.encode(output) + Data("\n".utf8)) } catch {
             Diagnostics.print("error: cannot encode the error as JSON: \(error)")
         }
     }
@@ -87,6 +89,6 @@ public enum ErrorReporting {
     /// A readable one-line description of `error`: its own description, else the case name with its context.
     public static func describe(_ error: any Error) -> String {
         let text = String(describing: error)
-        return text.contains(" ") || text.contains(":") ? text : "\(type(of: error)).\(text)"
+        return PlainMessage.clean(text)
     }
 }

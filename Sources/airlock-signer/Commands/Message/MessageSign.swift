@@ -105,10 +105,10 @@ extension AirlockSigner {
                             address: review.address.description, origin: review.origin.description,
                             script: review.script.rawValue, format: review.format.rawValue,
                             message: review.displayLines.joined(separator: "\n"), messageBytes: bytes.count,
-                            signature: signature, warnings: review.warnings, written: written))
+                            signature: signature, warnings: review.warnings, written: written), files: written)
                 } else {
                     if !output.isRequested { print(signature) }
-                    for path in written { Diagnostics.print("wrote \(path)") }
+                    OutputOptions.printWritten(written)
                 }
             }
         }
