@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bitcoin
+import Foundation
 
 /// An error the executables report with a message and an exit code of the CLI contract (docs/architecture.md section 2).
 public struct CLIError: Error, CustomStringConvertible, Sendable {
@@ -63,17 +64,18 @@ public enum ErrorReporting {
     @discardableResult
     public static func report(_ error: any Error, json: Bool) -> ExitStatus {
         let status: ExitStatus
-        let message: String
+        let rawMessage: String
         switch error {
         case let error as CLIError:
-            (status, message) = (error.status, error.message)
+            (status, rawMessage) = (error.status, error.message)
         case let error as any ExitStatusProviding:
-            (status, message) = (error.exitStatus, describe(error))
+            (status, rawMessage) = (error.exitStatus, describe(error))
         default:
-            (status, message) = (.invalidInput, describe(error))
+            (status, rawMessage) = (.invalidInput, describe(error))
         }
-        // A message may quote input (a name, a field): shown with hidden characters escaped.
-        Diagnostics.print("error: \(DisplayText.clean(message))")
+        // A message may quote input (a name, a field): internals turned into words, hidden characters escaped.
+        let message = DisplayText.clean(PlainMessage.clean(rawMessage))
+        Diagnostics.print("error: \(message)")
         if json { printJSON(code: status, message: message) }
         return status
     }
@@ -81,7 +83,7 @@ public enum ErrorReporting {
     /// Prints `{"error": {"code": N, "message": "…"}}` on stdout.
     public static func printJSON(code: ExitStatus, message: String) {
         let output = ErrorOutput(error: .init(code: code.rawValue, message: message))
-        do { try JSONOutput.print(output) } catch {
+        do { StandardOutput.writeKeepingStatus(try JSONOutput.encode(output) + Data("\n".utf8)) } catch {
             Diagnostics.print("error: cannot encode the error as JSON: \(error)")
         }
     }
@@ -89,6 +91,6 @@ public enum ErrorReporting {
     /// A readable one-line description of `error`: its own description, else the case name with its context.
     public static func describe(_ error: any Error) -> String {
         let text = String(describing: error)
-        return text.contains(" ") || text.contains(":") ? text : "\(type(of: error)).\(text)"
+        return PlainMessage.clean(text)
     }
 }

@@ -10,6 +10,7 @@ import Foundation
 public enum CommandMain {
     /// Parses `arguments` as `Root`, runs the chosen command and exits.
     public static func run<Root: AsyncParsableCommand>(_ root: Root.Type, arguments: [String]) async -> Never {
+        StandardOutput.ignoreBrokenPipe()
         var command: any ParsableCommand
         do {
             command = try await root.asyncParseAsRoot(arguments)
@@ -23,19 +24,39 @@ public enum CommandMain {
                 try command.run()
             }
         } catch let error as ExitCode {
-            Foundation.exit(error.rawValue)
+            finish(error.rawValue)
         } catch let error where error is CLIError || error is any ExitStatusProviding {
-            Foundation.exit(ErrorReporting.report(error, json: JSONMode.isRequested(arguments)).rawValue)
+            finish(ErrorReporting.report(error, json: JSONMode.isRequested(arguments)).rawValue)
         } catch {
             exit(root, error: error, arguments: arguments)
         }
-        Foundation.exit(ExitStatus.ok.rawValue)
+        finish(ExitStatus.ok.rawValue)
+    }
+
+    /// Exits with `code` after flushing stdout; a reader that closed stdout early ends a successful command quietly
+    /// with 0 (`StandardOutput`), and leaves a failure's code as it is.
+    private static func finish(_ code: Int32) -> Never {
+        if code == ExitStatus.ok.rawValue { StandardOutput.flush() } else { fflush(nil) }
+        Foundation.exit(code)
     }
 
     /// Leaves after an ArgumentParser error: help and version on stdout with 0, usage errors on stderr with 1.
     private static func exit<Root: ParsableCommand>(_ root: Root.Type, error: any Error, arguments: [String]) -> Never {
         let code = root.exitCode(for: error)
         if code == .success { root.exit(withError: error) }
+        // A mistyped command or option first: the parser's own complaint may be about what followed from it.
+        if let advice = CommandAdvice.advice(for: root, arguments: arguments) {
+            // The parser's layout (its usage lines kept), with the advice as the error line.
+            var lines = root.fullMessage(for: error).components(separatedBy: "\n")
+            if lines.first?.hasPrefix("Error: ") == true {
+                lines[0] = "Error: " + advice
+            } else {
+                lines = ["Error: " + advice]
+            }
+            Diagnostics.print(lines.joined(separator: "\n"))
+            if JSONMode.isRequested(arguments) { ErrorReporting.printJSON(code: ExitStatus.usage, message: advice) }
+            finish(ExitStatus.usage.rawValue)
+        }
         let text = root.fullMessage(for: error)
         if !text.isEmpty { Diagnostics.print(text) }
         if JSONMode.isRequested(arguments) {

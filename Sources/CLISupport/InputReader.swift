@@ -43,7 +43,10 @@ public enum InputReader {
             guard argument != "-" else { throw CLIError(.usage, "'-' (stdin) cannot be combined with files") }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
-                throw CLIError(.io, "cannot read \(argument): no such file or directory")
+                throw CLIError(
+                    .io,
+                    "cannot read \(argument): no such file or directory"
+                        + (suggestion(for: argument).map { "; did you mean \($0)?" } ?? ""))
             }
             if isDirectory.boolValue {
                 let names: [String]
@@ -79,6 +82,44 @@ public enum InputReader {
                 "give either one data file or images; not PNG, JPEG or GIF: \(others.map(\.0).joined(separator: ", "))")
         }
         return try decodeImages(images, expected: expected)
+    }
+
+    /// The frames `--qr NAME.png` wrote, when `path` names them the other way: `NAME-*.png` or `NAME-01of04.png`
+    /// for a payload that fit one code (written as `NAME.png`), or `NAME.png` for one of several frames (written as
+    /// `NAME-01of04.png` …).
+    static func suggestion(for path: String) -> String? {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        func joined(_ file: String) -> String {
+            directory.isEmpty ? file : (directory as NSString).appendingPathComponent(file)
+        }
+        let lower = name.lowercased()
+        for ending in [".png", ".gif"] where lower.hasSuffix(ending) {
+            let stem = String(name.dropLast(ending.count))
+            // NAME-*.png, NAME*.png (a glob the shell left as it was) or NAME-01of04.png → NAME.png
+            var base = stem
+            if base.hasSuffix("*") { base.removeLast() }
+            if base.hasSuffix("-") { base.removeLast() }
+            if let range = base.range(of: #"-[0-9]+of[0-9]+$"#, options: .regularExpression) {
+                base.removeSubrange(range)
+            }
+            if base != stem, FileManager.default.fileExists(atPath: joined(base + ending)) {
+                return joined(base + ending)
+            }
+            // NAME.png → NAME-01of04.png …
+            guard base == stem else { return nil }
+            let names =
+                (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+            let parts = names.filter {
+                $0.hasPrefix(stem + "-") && $0.lowercased().hasSuffix(ending)
+                    && $0.dropFirst(stem.count).range(of: #"^-[0-9]+of[0-9]+\.[a-zA-Z]+$"#, options: .regularExpression)
+                        != nil
+            }.sorted()
+            guard let first = parts.first, let last = parts.last else { return nil }
+            let shown = parts.count == 1 ? joined(first) : "\(joined(stem))-*\(ending) (\(first) … \(last))"
+            return shown
+        }
+        return nil
     }
 
     /// Decodes the QR codes of PNG images as one payload.

@@ -16,8 +16,28 @@ public enum JSONOutput {
     /// Encodes `value` and prints it to stdout followed by a newline.
     public static func print(_ value: some Encodable) throws {
         let data = try encode(value)
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        StandardOutput.write(data + Data("\n".utf8))
+    }
+
+    /// Prints `value` with a `"files"` key added: every file the command wrote, in order (DESIGN section 11).
+    ///
+    /// `value` must encode as a JSON object.
+    public static func print(_ value: some Encodable, files: [String]) throws {
+        try print(WithFiles(value: value, files: files))
+    }
+}
+
+/// An output object with the `files` the command wrote.
+private struct WithFiles<Value: Encodable>: Encodable {
+    let value: Value
+    let files: [String]
+
+    enum Key: String, CodingKey { case files }
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(files, forKey: .files)
     }
 }
 
@@ -39,7 +59,7 @@ public struct NullEncoded<Value: Encodable & Sendable>: Encodable, Sendable {
 public enum Diagnostics {
     /// Writes `message` and a newline to stderr.
     public static func print(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardOutput.writeError(Data((message + "\n").utf8))
     }
 
     /// Whether stderr is a terminal (progress bars and colour only then).

@@ -73,6 +73,12 @@ public struct OutputOptions: ParsableArguments, Sendable {
         if !QRCode.gifFrameRates.contains(fps) { throw ValidationError("--fps must be 1 to 50") }
     }
 
+    /// Whether the codes are shown in a loop (`--qr PATH.gif`, `--terminal --animate`).
+    ///
+    /// UR payloads then get fountain parts past the first pass, so a reader that missed a frame needs not wait a whole round. Still PNGs
+    /// and sheets carry exactly the parts, numbered as their codes are ("2 of 4" is UR part 2-4).
+    public var loops: Bool { writesGIF || animate }
+
     /// The QR texts for `payload` in the chosen format.
     ///
     /// A text payload (descriptor, JSON, plain text) that the
@@ -82,7 +88,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
     public func frames(
         for payload: Payload, encoder: FrameEncoder? = nil, preferred: QRFormatOption? = nil
     ) throws -> [String] {
-        let encoder = encoder ?? FrameEncoder(density: qrDensity)
+        let encoder = encoder ?? FrameEncoder(density: qrDensity, urExtraParts: loops ? nil : 0)
         let chosen = qrFormat ?? preferred ?? .ur
         let format: FrameFormat =
             switch chosen {
@@ -109,18 +115,21 @@ public struct OutputOptions: ParsableArguments, Sendable {
 
     /// Writes `fileBytes` to `--out`, the QR codes of `payload` to `--qr` and the terminal.
     ///
+    /// Each PNG frame carries its caption under the code (`Airlock · PSBT request 1a2b3c4d · 2 of 4`).
+    ///
     /// - Parameters:
     ///   - payload: what the QR codes carry.
     ///   - fileBytes: what `--out` receives.
     ///   - json: when true the terminal codes go to stderr, so stdout stays one JSON document.
     ///   - preferredFormat: the QR format to use when `--qr-format` is not given (the framing the input came in).
     ///   - texts: the QR texts when the caller framed the payload itself (`convert`); nil frames `payload` here.
-    /// - Returns: the paths written.
+    ///   - caption: the text under each frame; nil describes `payload` (`FrameCaption.describing`).
+    /// - Returns: the paths written, in order; print them with `printWritten`.
     /// - Throws: `CLIError`; a payload that cannot be put in QR codes fails before `--out` is written.
     @discardableResult
     public func write(
         _ payload: Payload, fileBytes: [UInt8], json: Bool = false, preferredFormat: QRFormatOption? = nil,
-        texts: [String]? = nil
+        texts: [String]? = nil, caption: FrameCaption? = nil
     ) throws -> [String] {
         var written: [String] = []
         let frameTexts = qr != nil || terminal ? try texts ?? frames(for: payload, preferred: preferredFormat) : []
@@ -135,14 +144,15 @@ public struct OutputOptions: ParsableArguments, Sendable {
             written.append(out)
         }
         guard qr != nil || terminal else { return written }
+        let caption = caption ?? FrameCaption.describing(payload)
         if let qr {
-            written += writesGIF ? try writeGIF(codes, to: qr) : try writePNGs(codes, to: qr)
+            written += writesGIF ? try writeGIF(codes, to: qr) : try writePNGs(codes, to: qr, caption: caption)
         }
         if terminal, animate {
             try TerminalAnimation(codes: codes, framesPerSecond: fps).run()
         } else if terminal {
             for (n, code) in codes.enumerated() {
-                var block = codes.count > 1 ? "part \(n + 1)/\(codes.count)\n" : ""
+                var block = caption.lines(part: n + 1, of: codes.count).joined(separator: "\n") + "\n"
                 do { block += try code.terminalString() } catch {
                     throw CLIError(.invalidInput, "cannot draw the QR code: \(error)")
                 }
@@ -150,6 +160,12 @@ public struct OutputOptions: ParsableArguments, Sendable {
             }
         }
         return written
+    }
+
+    /// Prints `paths` on stdout, one `wrote PATH` a line, so the user knows which names to carry over (a payload
+    /// of several frames writes `PATH-01of04.png` …, not `PATH.png`).
+    public static func printWritten(_ paths: [String]) {
+        for path in paths { print("wrote \(path)") }
     }
 
     /// The PNG paths for `count` parts of `--qr PATH.png`.
@@ -172,15 +188,20 @@ public struct OutputOptions: ParsableArguments, Sendable {
         }
     }
 
-    private func writePNGs(_ codes: [QRCode], to path: String) throws -> [String] {
+    private func writePNGs(_ codes: [QRCode], to path: String, caption: FrameCaption) throws -> [String] {
         do {
-            if qrSheet || codes.count == 1 {
-                let bytes = codes.count == 1 ? try codes[0].pngData() : try QRSheet(codes: codes).pngData()
-                try AtomicFileWriter.write(bytes, to: path)
+            if qrSheet, codes.count > 1 {
+                let captions = codes.indices.map {
+                    QRCode.drawableCaption(caption.line(part: $0 + 1, of: codes.count))
+                }
+                try AtomicFileWriter.write(try QRSheet(codes: codes, captions: captions).pngData(), to: path)
                 return [path]
             }
             let paths = Self.partPaths(path, count: codes.count)
-            for (code, part) in zip(codes, paths) { try AtomicFileWriter.write(try code.pngData(), to: part) }
+            for (index, (code, part)) in zip(codes, paths).enumerated() {
+                let png = try code.pngData(caption: caption.lines(part: index + 1, of: codes.count))
+                try AtomicFileWriter.write(png, to: part)
+            }
             return paths
         } catch let error as CLIError {
             throw error

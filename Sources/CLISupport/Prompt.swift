@@ -75,8 +75,11 @@ public enum Prompt {
 
     /// Asks a yes/no question on stderr and reads the answer from the terminal (or stdin when it is not one).
     public static func confirm(_ question: String) -> Bool {
-        Diagnostics.print(question + " [y/N] ")
-        guard let answer = readLine(strippingNewline: true) else { return false }
+        // The answer is typed on the question's line; read from a pipe it is not echoed, so end the line here.
+        StandardOutput.writeError(Data((question + " [y/N] ").utf8))
+        let answer = readLine(strippingNewline: true)
+        if isatty(STDIN_FILENO) != 1 { StandardOutput.writeError(Data("\n".utf8)) }
+        guard let answer else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
@@ -98,7 +101,7 @@ public enum Prompt {
 
     /// Asks for one line of text on stderr and reads it from stdin.
     public static func line(_ question: String) -> String? {
-        FileHandle.standardError.write(Data(question.utf8))
+        StandardOutput.writeError(Data(question.utf8))
         return readLine(strippingNewline: true)
     }
 }

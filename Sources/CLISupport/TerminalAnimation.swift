@@ -33,12 +33,12 @@ struct TerminalAnimation {
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         defer {
             tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-            FileHandle.standardOutput.write(Data("\n".utf8))
+            StandardOutput.write(Data("\n".utf8))
         }
         let interval = Int32(1000 / framesPerSecond)
         var index = 0
         while true {
-            FileHandle.standardOutput.write(Data(("\u{1B}[H\u{1B}[J" + drawn[index]).utf8))
+            StandardOutput.write(Data(("\u{1B}[H\u{1B}[J" + drawn[index]).utf8))
             var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, interval) > 0 {
                 var byte: UInt8 = 0

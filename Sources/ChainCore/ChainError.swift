@@ -38,7 +38,8 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let why): "invalid node URL: \(why)"
-        case .connectionFailed(let host, let port, let reason): "cannot connect to \(host):\(port): \(reason)"
+        case .connectionFailed(let host, let port, let reason):
+            "could not connect to \(port == 0 ? host : "\(host):\(port)"): \(Self.plainConnectReason(reason))"
         case .connectionClosed(let host, let port): "\(host):\(port) closed the connection"
         case .timeout(let operation, let seconds): "no answer to \(operation) within \(seconds) s"
         case .tls(let why): "TLS: \(why)"
@@ -57,5 +58,31 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
             "the transaction would fail: the contract refuses it (\"\(DisplayText.show(String(reason.prefix(200))).text)\")"
         case .reverted(nil): "the transaction would fail: the contract refuses it (it gives no reason)"
         }
+    }
+
+    /// What a socket library said about a failed connection, in words with the advice that goes with it (NIO's
+    /// `SingleConnectionFailure(… errno: 111)` is "connection refused — is the node running?").
+    static func plainConnectReason(_ reason: String) -> String {
+        let lower = reason.lowercased()
+        let known: [(needles: [String], text: String)] = [
+            (["errno: 111", "connection refused", "econnrefused"], "connection refused — is the node running?"),
+            (
+                ["errno: 110", "timed out", "timeout"],
+                "the connection timed out — is the address right and the node up?"
+            ),
+            (["errno: 113", "no route to host"], "no route to the host — check the address and the network"),
+            (["errno: 101", "network is unreachable"], "the network is unreachable — are you online?"),
+            (["errno: 104", "connection reset"], "the node closed the connection — is it the right port?"),
+            (
+                ["resolution", "name or service not known", "nodename nor servname", "unknown host", "eai_"],
+                "cannot find that host name — check the URL"
+            ),
+        ]
+        for entry in known where entry.needles.contains(where: { lower.contains($0) }) { return entry.text }
+        // A library's own type names are no help to the reader; say what failed.
+        if reason.contains(/[A-Z][a-z]+[A-Z][A-Za-z]*\(/) {
+            return "the connection failed"
+        }
+        return reason
     }
 }

@@ -59,7 +59,8 @@ public struct QRSheet: Sendable {
         let scale = max(2, moduleSize / 2)
         let captionWidth = captions.map { BitmapFont.width(of: $0, scale: scale) }.max() ?? 0
         let tileSide = tiles.map(\.width).max() ?? 0
-        let cellWidth = max(tileSide, captionWidth + 2 * scale)
+        // A caption wider than its code keeps a blank glyph each side, so neighbours' captions never touch.
+        let cellWidth = max(tileSide, captionWidth + 2 * BitmapFont.advance * scale)
         // Caption: glyph height plus one glyph-pixel gap below it, under the code's quiet zone.
         let captionHeight = (BitmapFont.glyphHeight + 2) * scale
         let cellHeight = tileSide + captionHeight

@@ -66,7 +66,7 @@ struct SheetTests {
     @Test("unsupported caption characters, empty sheets and bad columns are refused")
     func refusals() throws {
         let code = try QRCode(text: "A")
-        #expect(throws: QRImageError.unsupportedCaptionCharacter("%")) { try QRSheet(codes: [code], captions: ["50%"]) }
+        #expect(throws: QRImageError.unsupportedCaptionCharacter("€")) { try QRSheet(codes: [code], captions: ["50€"]) }
         #expect(throws: QRImageError.emptySheet) { try QRSheet(codes: []) }
         #expect(throws: QRImageError.invalidParameter(name: "columns", value: 0)) {
             try QRSheet(codes: [code], columns: 0)

@@ -347,7 +347,7 @@ def test_watcher_imports_combines_and_broadcasts(run, regtest_node, wallet, tmp_
     sent = watcher(run, "broadcast", str(combined_path))
     txid = sent.stdout.decode().strip()
     # The fee comes from the previous transaction the watcher's store holds (legacy inputs carry no amounts).
-    assert "fee: 0.00001000 BTC" in sent.stderr.decode() and "(change, this wallet)" in sent.stderr.decode()
+    assert "fee: 0.00001000 BTC" in sent.stderr.decode() and "(back to this wallet)" in sent.stderr.decode()
     regtest_node.mine(1)
     assert regtest_node.cli("getrawtransaction", txid, True)["confirmations"] == 1
 

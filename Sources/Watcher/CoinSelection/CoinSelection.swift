@@ -59,6 +59,15 @@ public enum SelectionAlgorithm: String, Sendable, Codable {
     case singleRandomDraw = "srd"
     /// The coins the user named (`--utxo`) or every coin (`--max`).
     case manual
+
+    /// How a user reads it: "coins chosen by single random draw", ….
+    public var displayName: String {
+        switch self {
+        case .branchAndBound: "coins chosen by branch and bound (an exact match, no change)"
+        case .singleRandomDraw: "coins chosen by single random draw"
+        case .manual: "the coins given (--utxo or --max)"
+        }
+    }
 }
 
 /// The outcome of coin selection.

@@ -44,7 +44,7 @@ extension AirlockSigner {
                 let key = try AccountKey(master: master, script: script, account: account, network: unlocked.network)
                 let address = try key.address(change: change, index: index)
                 let origin = key.addressOrigin(change: change, index: index)?.description ?? ""
-                try output.write(
+                let written = try output.write(
                     .address(address.description), fileBytes: Array((address.description + "\n").utf8),
                     json: options.json)
                 if options.json {
@@ -52,10 +52,11 @@ extension AirlockSigner {
                         AddressJSON(
                             address: address.description, origin: origin, script: script.rawValue,
                             account: Int(account), change: change, index: Int(index),
-                            network: unlocked.network.rawValue))
+                            network: unlocked.network.rawValue), files: written)
                 } else {
                     print(address.description)
                     Diagnostics.print(origin)
+                    OutputOptions.printWritten(written)
                 }
             }
         }

@@ -61,7 +61,7 @@ extension AirlockSigner.Sign {
             object.written = paths
             object.complete = signed.text.isComplete
             object.transaction = finalTransaction?.serialized().hexString
-            try JSONOutput.print(object)
+            try JSONOutput.print(object, files: paths + (finalTransaction == nil ? [] : txOut.map { [$0] } ?? []))
         } else {
             Diagnostics.print(
                 "signed \(signed.signedInputs.count) of \(text.transaction.inputs.count) input(s) under key position(s) "
@@ -73,7 +73,7 @@ extension AirlockSigner.Sign {
                     : "not complete yet: \(signed.text.signatures.count) of the \(signed.text.threshold) signatures")
             if !output.isRequested { print(answer) }
             if let finalTransaction, txOut == nil { print(finalTransaction.serialized().hexString) }
-            for path in paths { Diagnostics.print("wrote \(path)") }
+            OutputOptions.printWritten(paths + (finalTransaction == nil ? [] : txOut.map { [$0] } ?? []))
         }
     }
 }

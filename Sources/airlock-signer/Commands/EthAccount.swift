@@ -37,13 +37,15 @@ enum EthereumAccountCommands {
         let master = try options.masterKey(of: unlocked)
         let (address, path) = try EthereumSigningSession(master: master).address(index: index)
         let text = address.checksummed
-        try output.write(.address(text), fileBytes: Array((text + "\n").utf8), json: options.json)
+        let written = try output.write(.address(text), fileBytes: Array((text + "\n").utf8), json: options.json)
         if options.json {
             try JSONOutput.print(
-                AddressOutput(address: text, path: path.description.replacingOccurrences(of: "h", with: "'")))
+                AddressOutput(address: text, path: path.description.replacingOccurrences(of: "h", with: "'")),
+                files: written)
         } else {
             print(text)
             Diagnostics.print(path.description.replacingOccurrences(of: "h", with: "'"))
+            OutputOptions.printWritten(written)
         }
     }
 
@@ -75,15 +77,16 @@ enum EthereumAccountCommands {
                     index: index, address: address.checksummed,
                     path: path.description.replacingOccurrences(of: "h", with: "'")))
         }
-        try output.write(.hdKey(key), fileBytes: Array((urText + "\n").utf8), json: options.json)
+        let written = try output.write(.hdKey(key), fileBytes: Array((urText + "\n").utf8), json: options.json)
         if options.json {
             try JSONOutput.print(
                 ExportOutput(
                     chain: "eth", path: "m/44'/60'/0'", masterFingerprint: master.fingerprint.hexString, ur: urText,
-                    addresses: entries))
+                    addresses: entries), files: written)
         } else {
-            print(urText)
+            if !output.isRequested { print(urText) }
             for entry in entries { Diagnostics.print("\(entry.path)  \(entry.address)") }
+            OutputOptions.printWritten(written)
         }
     }
 }

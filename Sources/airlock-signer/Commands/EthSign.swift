@@ -133,10 +133,11 @@ enum EthereumSignCommand {
             .ethSignature(answer), fileBytes: Array((urText + "\n").utf8), json: vault.json, preferredFormat: preferred)
         if vault.json {
             try JSONOutput.print(
-                report("signed", signature: Ethereum.Hex.encode(signature.bytes), ur: urText, written: written))
+                report("signed", signature: Ethereum.Hex.encode(signature.bytes), ur: urText, written: written),
+                files: written)
         } else {
             if !output.isRequested { print(urText) }
-            for path in written { Diagnostics.print("wrote \(path)") }
+            OutputOptions.printWritten(written)
         }
     }
 }

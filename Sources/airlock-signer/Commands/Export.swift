@@ -90,7 +90,7 @@ extension AirlockSigner {
                     payload = .cryptoAccount(AccountUR.account(master: master, accounts: accounts))
                     text = try FrameEncoder().frames(for: payload, format: .ur).joined(separator: "\n")
                 }
-                try output.write(payload, fileBytes: Array((text + "\n").utf8), json: options.json)
+                let written = try output.write(payload, fileBytes: Array((text + "\n").utf8), json: options.json)
                 if options.json {
                     try JSONOutput.print(
                         ExportJSON(
@@ -102,9 +102,11 @@ extension AirlockSigner {
                                     xpub: key.xpub.base58String, key: key.keyExpression,
                                     descriptor: key.descriptor?.description,
                                     firstAddress: (try? key.address(change: false, index: 0))?.description)
-                            }))
+                            }), files: written)
                 } else if output.out == nil, output.qr == nil, !output.terminal {
                     print(text)
+                } else {
+                    OutputOptions.printWritten(written)
                 }
             }
         }

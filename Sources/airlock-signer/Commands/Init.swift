@@ -19,13 +19,16 @@ extension AirlockSigner {
                 The words are printed only to a terminal: when standard output is a file or a pipe (a script, \
                 --json into a file), init refuses (exit 4) unless --show-secret says the words may go there.
 
-                Examples:
+                Examples on a terminal (the words are shown there, then three of them are asked back):
                   airlock-signer init --words 24
-                  airlock-signer init --network regtest --password-file pw.txt --kdf-memory 64
+                  airlock-signer init --network regtest
                   airlock-signer init --dice --passphrase --store-passphrase
-                  airlock-signer init --json --show-secret --skip-backup-check --password-file pw.txt > words.json
                   airlock-signer init --slip39 2of3
                   airlock-signer init --slip39 1of2:2of3,3of5 --strength 128 --passphrase
+
+                In a script (no terminal: the words go to the file, which then needs the care the seed does):
+                  airlock-signer init --network regtest --password-file pw.txt --kdf-memory 64 --show-secret \\
+                    --skip-backup-check --json > words.json
 
                 With --slip39 the seed is a SLIP-39 master secret (--strength 128 or 256 bits; shares of 20 or 33 \
                 words) split into shares: "2of3" is one group of three shares, any two of which restore it; \

@@ -124,6 +124,7 @@ extension AirlockSigner {
                 }
                 let original = try parsePSBT(read.payload)
                 let unlocked = try vault.unlock()
+                try SigningHistoryNote.check(original, unlocked: unlocked)
                 let master = try vault.masterKey(of: unlocked)
                 var policy = try self.policy
                 policy.network = unlocked.network
@@ -163,7 +164,8 @@ extension AirlockSigner {
                     object.complete = signed.isComplete
                     object.multisig = SignOutput.multisig(decision, psbt: signed.psbt)
                     object.transaction = finalTransaction?.serialized().hexString
-                    try JSONOutput.print(object)
+                    try JSONOutput.print(
+                        object, files: paths + (finalTransaction == nil ? [] : txOut.map { [$0] } ?? []))
                 } else {
                     Diagnostics.print(
                         "signed \(signed.signedInputs.count) of \(original.inputs.count) input(s): "
@@ -174,7 +176,7 @@ extension AirlockSigner {
                             : "not complete yet: other cosigners still have to sign")
                     if !output.isRequested { print(written.base64String) }
                     if let finalTransaction, txOut == nil { print(finalTransaction.serialized().hexString) }
-                    for path in paths { Diagnostics.print("wrote \(path)") }
+                    OutputOptions.printWritten(paths + (finalTransaction == nil ? [] : txOut.map { [$0] } ?? []))
                 }
             }
         }

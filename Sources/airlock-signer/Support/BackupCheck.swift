@@ -78,6 +78,6 @@ enum BackupCheck {
         for (n, word) in words.enumerated() {
             text += String(repeating: " ", count: n + 1 < 10 ? 1 : 0) + "\(n + 1). \(word)\n"
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardOutput.write(Data(text.utf8))
     }
 }

@@ -83,7 +83,7 @@ enum SLIP39Backup {
                 for (n, word) in words.enumerated() {
                     text += String(repeating: " ", count: n + 1 < 10 ? 1 : 0) + "\(n + 1). \(word)\n"
                 }
-                FileHandle.standardOutput.write(Data(text.utf8))
+                StandardOutput.write(Data(text.utf8))
             }
             guard check else { continue }
             if isatty(STDIN_FILENO) == 1 {

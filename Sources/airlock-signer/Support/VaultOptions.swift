@@ -44,8 +44,22 @@ struct VaultOptions: ParsableArguments {
         try AirGapGuard.requireOffline(allowNetwork: allowNetwork)
         let vault = Vault(path: vaultPath)
         guard vault.exists else { throw VaultError.notFound(path: vaultPath) }
-        return try vault.unlock(password: password())
+        // A password typed on the terminal gets three tries, as a hardware wallet's PIN screen gives several; a
+        // --password-file one, which a retry would not change, gets one.
+        let tries = passwordFile == nil ? Self.passwordTries : 1
+        for attempt in 1...tries {
+            do {
+                return try vault.unlock(password: password())
+            } catch VaultError.wrongPassword where attempt < tries {
+                let left = tries - attempt
+                Diagnostics.print("wrong password; \(left) \(left == 1 ? "try" : "tries") left")
+            }
+        }
+        throw VaultError.wrongPassword
     }
+
+    /// Password tries on the terminal before the command gives up (exit 3).
+    static let passwordTries = 3
 
     /// The master key of an unlocked vault, asking for the BIP39 passphrase when the vault needs one.
     func masterKey(of unlocked: UnlockedVault) throws -> ExtendedPrivateKey {

@@ -24,7 +24,7 @@ struct BackupCommand: AsyncParsableCommand {
             encoder.keyEncodingStrategy = .convertToSnakeCase
             let data = try encoder.encode(backup)
             if out == "-" {
-                FileHandle.standardOutput.write(data + Data("\n".utf8))
+                StandardOutput.write(data + Data("\n".utf8))
                 return
             }
             try LocalFiles.write(data, to: out, mode: 0o600)

@@ -97,7 +97,9 @@ struct Convert: AsyncParsableCommand {
             var qrTexts: [String]?
             if output.qr != nil || output.terminal {
                 var looping = encoder
-                looping.urExtraParts = nil  // fountain parts past the first pass, for a looping display
+                // Fountain parts past the first pass only for a looping display (GIF, --animate); still PNGs carry
+                // the parts themselves, so "2 of 2" under a frame is UR part 2-2.
+                if output.loops { looping.urExtraParts = nil }
                 let framing = target.qrFormat ?? output.qrFormat ?? ConvertFormat(read.format).qrFormat ?? .ur
                 qrTexts = try ConvertPayload.texts(
                     payload, format: ConvertFormat(framing), encoder: looping, forQR: true)
@@ -108,22 +110,33 @@ struct Convert: AsyncParsableCommand {
                     Report(
                         kind: payload.kind.rawValue, inputFormat: read.format.rawValue, format: target.rawValue,
                         psbtVersion: ConvertPayload.psbtVersion(payload), bytes: ConvertPayload.bytes(payload).count,
-                        parts: texts?.count ?? 1, texts: texts, written: written))
+                        parts: texts?.count ?? 1, texts: texts, written: written), files: written)
                 return
             }
             if !output.isRequested {
                 if let texts {
                     for text in texts { print(text) }
                 } else {
-                    FileHandle.standardOutput.write(Data(fileBytes))
+                    StandardOutput.write(Data(fileBytes))
                 }
             }
             Diagnostics.print(
                 "\(payload.kind.rawValue) read as \(read.format.rawValue)"
                     + (read.codeCount > 0 ? " from \(read.codeCount) QR codes" : "")
-                    + ", written as \(target.rawValue)" + (texts.map { " (\($0.count) part(s))" } ?? ""))
-            for path in written { Diagnostics.print("wrote \(path)") }
+                    + ", written as \(target.rawValue)" + Self.partsNote(texts: texts, codes: qrTexts))
+            OutputOptions.printWritten(written)
         }
+    }
+}
+
+extension Convert {
+    /// " (2 parts)", or " (2 parts; 4 QR codes)" when a looping display carries more codes than the text has parts.
+    static func partsNote(texts: [String]?, codes: [String]?) -> String {
+        func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+        var notes: [String] = []
+        if let texts { notes.append(count(texts.count, "part")) }
+        if let codes, codes.count != texts?.count { notes.append(count(codes.count, "QR code")) }
+        return notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
     }
 }
 

@@ -19,7 +19,7 @@ struct Import: AsyncParsableCommand {
               - an extended key with origin, [fp/84h/0h/0h]zpub...; the SLIP-132 version picks the script
                 (xpub/tpub: pkh, ypub/upub: sh(wpkh), zpub/vpub: wpkh)
               - the generic JSON export (Coldcard-style, airlock-signer export --format json): bip84 by default
-              - a BSMS 1.0 descriptor record (BIP129 round 2, unencrypted): its first address must be the \
+              - a BSMS 1.0 descriptor record (BIP129 round 2, unencrypted): its first address must be the
                 descriptor's (else exit 2) and is shown
 
             Examples:

@@ -23,7 +23,7 @@ struct Receive: AsyncParsableCommand {
     @Flag(help: "Hand out a fresh address, beyond every address shown before.")
     var new = false
 
-    @Option(help: "Amount to request in the BIP21 URI: 0.001btc, 100000sat or BTC.")
+    @Option(help: "Amount to request in the BIP21 URI, with its unit: 0.001btc or 100000sat.")
     var amount: String?
 
     @Option(help: "A label for the address (stored as a BIP329 label, and put in the URI).")
@@ -34,12 +34,7 @@ struct Receive: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            var requested: Amount?
-            do {
-                if let amount { requested = try Amount(string: amount) }
-            } catch let error as AmountError {
-                throw CLIError(.invalidInput, "invalid --amount '\(amount ?? "")': \(describe(error))")
-            }
+            let requested = try amount.map { try AmountArgument.bitcoin($0) }
             let context = try WatcherContext(global)
             let wallet = try context.wallet()
             let record = try context.store.nextUnusedAddress(wallet: wallet, keychain: .external, fresh: new)
@@ -54,19 +49,23 @@ struct Receive: AsyncParsableCommand {
             let uri = "bitcoin:\(record.address)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
             if let qr {
                 let png: [UInt8]
+                let caption = FrameCaption.invoice(
+                    address: record.address, amount: requested?.description, label: label)
                 do {
-                    png = try QRCode(text: uri).pngData()
+                    png = try QRCode(text: uri).pngData(caption: caption.lines(part: 1, of: 1))
                 } catch {
                     throw CLIError(.invalidInput, "cannot make a QR code of \(uri): \(error)")
                 }
                 try LocalFiles.write(Data(png), to: qr)
             }
+            let written = qr.map { [$0] } ?? []
             if global.json {
-                try JSONOutput.print(ReceiveJSON(address: record.address, index: record.index, uri: uri, qr: qr))
+                try JSONOutput.print(
+                    ReceiveJSON(address: record.address, index: record.index, uri: uri, qr: qr), files: written)
             } else {
                 print(record.address)
                 print(uri)
-                if let qr { Diagnostics.print("QR code written to \(qr)") }
+                OutputOptions.printWritten(written)
             }
         }
     }

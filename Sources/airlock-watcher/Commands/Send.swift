@@ -38,7 +38,7 @@ struct Send: AsyncParsableCommand {
     @Option(name: .customLong("to"), help: "A recipient address (repeat for several).")
     var recipients: [String] = []
 
-    @Option(name: .customLong("amount"), help: "The amount for each --to, in order.")
+    @Option(name: .customLong("amount"), help: "The amount for each --to, in order, with its unit: 0.01btc or 1000sat.")
     var amounts: [String] = []
 
     @Flag(help: "Send everything spendable (one recipient, no --amount).")
@@ -104,13 +104,7 @@ struct Send: AsyncParsableCommand {
                 }
                 var amount: Amount?
                 if !max {
-                    do {
-                        amount = try Amount(string: amounts[i])
-                    } catch let error as AmountError {
-                        throw CLIError(.invalidInput, "invalid amount '\(amounts[i])': \(describe(error))")
-                    } catch {
-                        throw CLIError(.invalidInput, "invalid amount '\(amounts[i])'")
-                    }
+                    amount = try AmountArgument.bitcoin(amounts[i])
                 }
                 parsed.append(Recipient(address: address, amount: amount))
             }
@@ -173,14 +167,14 @@ struct Send: AsyncParsableCommand {
                             SpentCoinJSON(outpoint: $0.utxo.outpoint.description, value: $0.utxo.value.sats)
                         },
                         changeIndex: plan.change?.index, algorithm: plan.algorithm.rawValue,
-                        locktime: Int(plan.lockTime.rawValue), rbf: !noRbf, recovery: validity))
+                        locktime: Int(plan.lockTime.rawValue), rbf: !noRbf, recovery: validity), files: written)
             } else {
                 Diagnostics.print(
-                    "unsigned transaction \(tx.txid.hexString): \(plan.inputs.count) input(s), \(plan.algorithm.rawValue)"
+                    "unsigned transaction \(tx.txid.hexString): \(plan.inputs.count) input(s), \(plan.algorithm.displayName)"
                 )
                 for line in summary.lines { Diagnostics.print(line) }
                 if let validity { Diagnostics.print(validity.text) }
-                for path in written { Diagnostics.print("wrote \(path)") }
+                OutputOptions.printWritten(written)
             }
         }
     }
@@ -225,7 +219,7 @@ struct Send: AsyncParsableCommand {
                     unsignedTx: tx.serialized().hexString))
         } else {
             print(
-                "inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.rawValue)"
+                "inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.displayName)"
             )
             for (i, output) in plan.outputs.enumerated() {
                 let address =

@@ -72,7 +72,9 @@ enum PSBTFiles {
                 (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
                 ?? output.scriptPubKey.hexString
             let mine = own.contains(output.scriptPubKey)
-            lines.append("  \(address)  \(btc(output.value.sats)) BTC" + (mine ? "  (change, this wallet)" : ""))
+            lines.append(
+                (mine ? "  change  " : "  pay to  ") + "\(address)  \(btc(output.value.sats)) BTC"
+                    + (mine ? "  (back to this wallet)" : ""))
             outputs.append(.init(address: address, amount: output.value.sats, change: mine))
         }
         var feeRate: Double?

@@ -90,7 +90,7 @@ func btcSigned(_ sats: Int64) -> String { (sats < 0 ? "-" : "+") + btc(sats.magn
 /// A readable reason for an amount that does not parse.
 func describe(_ error: AmountError) -> String {
     switch error {
-    case .invalidFormat: "not an amount (use 0.001btc, 100000sat or a number of BTC)"
+    case .invalidFormat: "not an amount (write 0.001btc or 100000sat)"
     case .tooManyDecimals(let n): "too many decimals (\(n); BTC has at most 8, sat none)"
     case .negative: "negative"
     case .exceedsMaxMoney: "more than 21,000,000 BTC"

@@ -98,7 +98,7 @@ extension AirlockSigner.BackupShow {
             Diagnostics.print("SeedQR transcription card (\(code.size)×\(code.size) squares) written to \(card).")
         }
         if terminal || (qr == nil && card == nil) {
-            FileHandle.standardOutput.write(Data(try code.terminalString().utf8))
+            StandardOutput.write(Data(try code.terminalString().utf8))
         }
     }
 }

@@ -124,12 +124,13 @@ extension AirlockSigner {
                     try JSONOutput.print(
                         KeyJSON(
                             chain: chain.rawValue, address: shownAddress, path: keyPath, label: nil,
-                            format: chosenFormat.rawValue, secret: secret, keystore: keystore, written: written))
+                            format: chosenFormat.rawValue, secret: secret, keystore: keystore, written: written),
+                        files: written)
                 } else {
                     if let secret { print(secret) }
                     if let keystore { print(keystore) }
                     Diagnostics.print("\(shownAddress)" + (keyPath.map { " (\($0))" } ?? " (imported)"))
-                    for path in written { Diagnostics.print("wrote \(path)") }
+                    OutputOptions.printWritten(written)
                 }
             }
         }

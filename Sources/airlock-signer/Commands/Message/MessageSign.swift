@@ -100,10 +100,11 @@ extension AirlockSigner {
                             script: review.script.rawValue, format: review.format.rawValue,
                             message: review.text ?? review.displayLines.joined(separator: "\n"),
                             messageBytes: bytes.count, signature: signature, warnings: review.warnings,
-                            written: written, hiddenCharacters: review.hasHiddenCharacters ? true : nil))
+                            written: written, hiddenCharacters: review.hasHiddenCharacters ? true : nil),
+                        files: written)
                 } else {
                     if !output.isRequested { print(signature) }
-                    for path in written { Diagnostics.print("wrote \(path)") }
+                    OutputOptions.printWritten(written)
                 }
             }
         }

@@ -60,13 +60,13 @@ struct EthBump: AsyncParsableCommand {
                         gasLimit: r.gasLimit, maxFeePerGas: r.maxFeePerGas.description,
                         maxPriorityFeePerGas: r.maxPriorityFeePerGas.description, value: r.value.amount.description,
                         token: r.token?.checksummed, tokenAmount: r.tokenAmount?.description, ur: urText,
-                        written: written))
+                        written: written), files: written)
             } else {
                 if !output.isRequested { print(urText) }
                 Diagnostics.print(
                     "replacement request \(r.requestID) for nonce \(r.nonce): max fee \(Wei(r.maxFeePerGas).gweiString) "
                         + "gwei, priority \(Wei(r.maxPriorityFeePerGas).gweiString) gwei")
-                for path in written { Diagnostics.print("wrote \(path)") }
+                OutputOptions.printWritten(written)
             }
         }
     }

@@ -123,7 +123,7 @@ struct EthSend: AsyncParsableCommand {
                         nonce: record.nonce, gasLimit: record.gasLimit, maxFeePerGas: record.maxFeePerGas.description,
                         maxPriorityFeePerGas: record.maxPriorityFeePerGas.description,
                         value: record.value.amount.description, token: record.token?.checksummed,
-                        tokenAmount: record.tokenAmount?.description, ur: urText, written: written))
+                        tokenAmount: record.tokenAmount?.description, ur: urText, written: written), files: written)
             } else {
                 if !output.isRequested { print(urText) }
                 let what =
@@ -135,7 +135,7 @@ struct EthSend: AsyncParsableCommand {
                     "request \(record.requestID): \(what) from \(record.from) to \(record.to), nonce \(record.nonce), "
                         + "gas \(record.gasLimit), max fee \(Wei(record.maxFeePerGas).gweiString) gwei, priority "
                         + "\(Wei(record.maxPriorityFeePerGas).gweiString) gwei")
-                for path in written { Diagnostics.print("wrote \(path)") }
+                OutputOptions.printWritten(written)
             }
         }
     }

@@ -66,6 +66,11 @@ struct Broadcast: AsyncParsableCommand {
             let txid: Txid
             do {
                 txid = try await source.broadcast(transaction)
+            } catch ChainError.rejected(let reason) where Self.meansAlreadyKnown(reason) {
+                // Sending the same transaction again is no error: the node has it (mempool or chain).
+                await source.close()
+                txid = transaction.txid
+                Diagnostics.print("already broadcast (txid \(txid.hexString)): the node has this transaction")
             } catch ChainError.rejected(let reason)
                 where reason.contains("non-BIP68-final") || reason.contains("non-final")
             {
@@ -87,6 +92,14 @@ struct Broadcast: AsyncParsableCommand {
                 print(txid.hexString)
             }
         }
+    }
+
+    /// Whether a node's rejection says it has the transaction already (Core: `txn-already-known`,
+    /// `txn-already-in-mempool`, `Transaction already in block chain`; Electrum servers pass these on).
+    static func meansAlreadyKnown(_ reason: String) -> Bool {
+        let lower = reason.lowercased()
+        return ["txn-already-known", "txn-already-in-mempool", "already in block chain", "already have transaction"]
+            .contains { lower.contains($0) }
     }
 
     enum Signed {

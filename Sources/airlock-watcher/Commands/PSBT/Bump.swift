@@ -76,13 +76,13 @@ struct Bump: AsyncParsableCommand {
                     BumpJSON(
                         summary: summary.json, txid: tx.txid.hexString, replaces: id.hexString,
                         originalFee: original.fee.sats, psbt: psbt.base64String, written: written,
-                        inputs: plan.inputs.map { $0.utxo.outpoint.description }))
+                        inputs: plan.inputs.map { $0.utxo.outpoint.description }), files: written)
             } else {
                 Diagnostics.print(
                     "replacement \(tx.txid.hexString) for \(id.hexString) (fee was \(btc(original.fee.sats)) BTC, \(original.feeRate))"
                 )
                 for line in summary.lines { Diagnostics.print(line) }
-                for path in written { Diagnostics.print("wrote \(path)") }
+                OutputOptions.printWritten(written)
             }
         }
     }
@@ -137,14 +137,14 @@ extension Bump {
                                 .description,
                             amount: $0.value.sats)
                     },
-                    psbt: psbt.base64String, written: written))
+                    psbt: psbt.base64String, written: written), files: written)
         } else {
             Diagnostics.print(
                 "child \(tx.txid.hexString) pays for \(parent.hexString) (fee \(btc(result.parent.fee.sats)) BTC, "
                     + "\(result.parent.vsize) vB, \(result.parent.feeRate))")
             Diagnostics.print(
                 "child fee \(btc(plan.fee.sats)) BTC (~\(result.childVSize) vB); package \(packageRate) sat/vB")
-            for path in written { Diagnostics.print("wrote \(path)") }
+            OutputOptions.printWritten(written)
         }
     }
 }

@@ -66,12 +66,12 @@ struct Combine: AsyncParsableCommand {
                 try JSONOutput.print(
                     CombineJSON(
                         txid: try result.unsignedTxid().hexString, psbt: result.base64String, written: written,
-                        signatures: signatures, usedKeptPsbt: usedArchive))
+                        signatures: signatures, usedKeptPsbt: usedArchive), files: written)
             } else {
                 Diagnostics.print(
                     "combined \(psbts.count) PSBT(s)" + (usedArchive ? " with the one this watcher created" : ""))
                 Diagnostics.print("signatures per input: \(signatures.map(String.init).joined(separator: ", "))")
-                for path in written { Diagnostics.print("wrote \(path)") }
+                OutputOptions.printWritten(written)
             }
         }
     }
@@ -106,7 +106,7 @@ extension Combine {
                 signatures: signatures, usedKeptPsbt: false)
             object.multisigText = answer
             object.complete = combined.isComplete
-            try JSONOutput.print(object)
+            try JSONOutput.print(object, files: written)
         } else {
             Diagnostics.print(
                 "combined \(texts.count) multisig: text(s): key positions "
@@ -114,7 +114,7 @@ extension Combine {
                     + (combined.isComplete
                         ? " (complete: \(combined.threshold) of \(combined.keys.count))"
                         : " (\(combined.signatures.count) of the \(combined.threshold) needed)"))
-            for path in written { Diagnostics.print("wrote \(path)") }
+            OutputOptions.printWritten(written)
         }
     }
 }

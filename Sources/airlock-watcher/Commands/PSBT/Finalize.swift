@@ -38,10 +38,10 @@ struct Finalize: AsyncParsableCommand {
                 try JSONOutput.print(
                     FinalizeJSON(
                         txid: transaction.txid.hexString, psbt: finalized.base64String,
-                        transaction: transaction.serialized().hexString, written: written))
+                        transaction: transaction.serialized().hexString, written: written), files: written)
             } else {
                 Diagnostics.print("finalized \(transaction.txid.hexString) (\(transaction.inputs.count) input(s))")
-                for path in written { Diagnostics.print("wrote \(path)") }
+                OutputOptions.printWritten(written)
             }
         }
     }
@@ -54,6 +54,13 @@ struct Finalize: AsyncParsableCommand {
 ///   timelock the transaction does not meet.
 func finalizedPSBT(_ psbt: PSBT, store: Store, descriptors: [Descriptor] = []) throws -> PSBT {
     var (result, _) = try PSBTArchive(store: store).completed(psbt)
+    let unsigned = result.inputs.allSatisfy { input in
+        !input.isFinalized && input.partialSignatures.isEmpty && input.tapKeySignature == nil
+            && input.tapScriptSignatures.isEmpty
+    }
+    if unsigned, !result.inputs.isEmpty {
+        throw CLIError(.invalidInput, "this PSBT is not signed yet: sign it with airlock-signer first")
+    }
     var problems: [String] = []
     let policies = descriptors.filter { $0.miniscript != nil }
     for index in result.inputs.indices where !result.inputs[index].isFinalized {
