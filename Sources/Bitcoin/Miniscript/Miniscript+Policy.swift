@@ -59,57 +59,24 @@ private struct PolicyWords {
         }
     }
 
-    static func grouped(_ n: UInt32) -> String {
-        let digits = Array(String(n))
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return out
-    }
-
-    static func about(seconds: Int) -> String {
-        if seconds >= 2 * 86_400 { return "about \(Int((Double(seconds) / 86_400).rounded())) days" }
-        if seconds >= 2 * 3_600 { return "about \(Int((Double(seconds) / 3_600).rounded())) hours" }
-        return "about \(max(1, Int((Double(seconds) / 60).rounded()))) minutes"
-    }
-
     func timelock(_ node: MiniscriptNode) -> String {
         switch stripped(node) {
         case .older(let n) where n & (1 << 22) != 0:
             let seconds = Int(n & 0xFFFF) * 512
-            return "after \(Self.grouped(UInt32(seconds))) seconds (\(Self.about(seconds: seconds)))"
+            return
+                "after \(LockTimeReview.grouped(Int64(seconds))) seconds (about \(LockTimeReview.duration(seconds: Int64(seconds))))"
         case .older(let n):
             let blocks = n & 0xFFFF
             let unit = blocks == 1 ? "block" : "blocks"
-            return "after \(Self.grouped(blocks)) \(unit) (\(Self.about(seconds: Int(blocks) * 600)))"
+            return
+                "after \(LockTimeReview.grouped(Int64(blocks))) \(unit) (about \(LockTimeReview.duration(seconds: Int64(blocks) * 600)))"
         case .after(let n) where n >= 500_000_000:
-            let days = Int(n) / 86_400
-            let (y, m, d) = Self.civil(days)
-            let rest = Int(n) % 86_400
-            let time = "\(Self.two(rest / 3_600)):\(Self.two(rest % 3_600 / 60))"
-            return "after \(y)-\(Self.two(m))-\(Self.two(d)) \(time) UTC"
+            return "after " + LockTimeReview.utc(n)
         case .after(let n):
-            return "after block \(Self.grouped(n))"
+            return "after block \(LockTimeReview.grouped(Int64(n)))"
         default:
             return ""
         }
-    }
-
-    static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-
-    /// Proleptic Gregorian date of `days` since 1970-01-01 (Howard Hinnant's civil_from_days).
-    static func civil(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     func conjunction(_ parts: [MiniscriptNode]) -> String {
