@@ -12,15 +12,15 @@ struct EthPayloadReportTests {
         .index(44, hardened: true), .index(60, hardened: true), .index(0, hardened: true),
         .index(0, hardened: false), .index(0, hardened: false),
     ])
-    static let spender = try! EthereumAddress(string: "0x" + String(repeating: "ab", count: 20))
-    static let token = try! EthereumAddress(string: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48")
 
     @Test("an EIP-1559 unlimited approval: fields, the ERC-20 call, its warning, the chain named")
     func approval() throws {
+        let spender = try EthereumAddress(string: "0x" + String(repeating: "ab", count: 20))
+        let token = try EthereumAddress(string: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48")
         let transaction = EthereumTransaction(
             kind: .dynamicFee(maxPriorityFeePerGas: UInt256(1_000_000_000), maxFeePerGas: UInt256(30_000_000_000)),
-            chainID: 1, nonce: 7, gasLimit: 60_000, to: Self.token, value: Wei(.zero),
-            data: ERC20Call.approve(spender: Self.spender, amount: .max).calldata)
+            chainID: 1, nonce: 7, gasLimit: 60_000, to: token, value: Wei(.zero),
+            data: ERC20Call.approve(spender: spender, amount: .max).calldata)
         let request = UREthSignRequest(
             requestID: [UInt8](repeating: 0x11, count: 16), signData: transaction.unsignedSerialized(),
             dataType: .typedTransaction, chainID: 1, derivationPath: Self.path,
