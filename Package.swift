@@ -136,7 +136,7 @@ let package = Package(
             name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport"]),
         .testTarget(
             name: "CLISupportTests",
-            dependencies: ["CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "TestSupport"]),
+            dependencies: ["CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "Ethereum", "TestSupport"]),
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "ChainBackendsTests",

@@ -9,10 +9,12 @@ struct AirlockSigner: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "airlock-signer",
         abstract:
-            "Air-gapped Bitcoin signer: holds the encrypted seed, reviews and signs PSBTs read from QR PNGs or files.",
+            "Air-gapped Bitcoin and Ethereum signer: holds the encrypted seed, reviews and signs what it reads from QR PNGs or files.",
         discussion: """
             Runs on a machine that never touches a network. Data crosses the air gap only as QR-code PNG images \
-            or files. Every run first installs a seccomp filter that makes socket() fail (see 'selftest'), and no \
+            or files: Bitcoin PSBTs, and Ethereum transactions, messages and typed data as EIP-4527 \
+            ur:eth-sign-request (the same seed, m/44'/60'/0'/0/N; export --chain eth for the watcher or MetaMask). \
+            Every run first installs a seccomp filter that makes socket() fail (see 'selftest'), and no \
             command unlocks the vault while a network interface is up (override: --allow-network or \
             AIRLOCK_ALLOW_NETWORK=1).
 
@@ -20,6 +22,8 @@ struct AirlockSigner: AsyncParsableCommand {
               airlock-signer init --words 24
               airlock-signer export --script wpkh --qr account.png
               airlock-signer sign unsigned-*.png --qr signed.png
+              airlock-signer export --chain eth --qr eth-account.png
+              airlock-signer sign request.png --qr signature.png
             """,
         version: AirlockVersion.string,
         subcommands: [

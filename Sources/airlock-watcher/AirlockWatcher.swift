@@ -8,11 +8,14 @@ struct AirlockWatcher: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "airlock-watcher",
         abstract:
-            "Watch-only Bitcoin wallet: tracks balances from a node, builds unsigned PSBTs, broadcasts signed ones.",
+            "Watch-only Bitcoin and Ethereum wallet: tracks balances from a node, builds unsigned requests, broadcasts signed ones.",
         discussion: """
             Holds no secrets. Imports the signer's account descriptors, and exchanges PSBTs with the signer as \
-            QR-code PNG images or files. Data lives in --data-dir (default $AIRLOCK_HOME, else \
-            ~/.local/share/airlock).
+            QR-code PNG images or files. Ethereum accounts (the signer's ur:crypto-hdkey, or addresses) live \
+            beside Bitcoin wallets: node set eth+http://HOST:PORT names an Ethereum node, and import, sync, \
+            balance, history, send (ETH or --token SYMBOL) and broadcast work on them (also as eth …). Each wallet \
+            is checked against its node's network before a sync. Data lives in --data-dir (default \
+            $AIRLOCK_HOME, else ~/.local/share/airlock).
 
             Examples:
               airlock-signer export --format descriptor > account.txt
@@ -21,6 +24,8 @@ struct AirlockWatcher: AsyncParsableCommand {
               airlock-watcher sync
               airlock-watcher balance --json
               airlock-watcher receive --qr invoice.png
+              airlock-watcher import eth-account.png --name eth --chain-id 1
+              airlock-watcher send --to 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --amount 0.1eth --qr request.png
             """,
         version: AirlockVersion.string,
         subcommands: [

@@ -69,8 +69,8 @@ def test_mainnet_wallet_on_a_regtest_node_is_refused_with_both_names(run, regtes
     assert synced["balance"] == 40_000
 
 
-@pytest.mark.parametrize("backend", ["electrum", "bitcoind"])
-def test_tpub_wallet_takes_the_nodes_regtest_at_its_first_sync_and_says_so(run, regtest_node, backend):
+@pytest.mark.parametrize("backend", ["electrum", "bitcoind", "esplora"])
+def test_tpub_wallet_takes_the_nodes_regtest_at_its_first_sync_and_says_so(run, regtest_node, esplora, backend):
     account = make_account("wpkh")
     imported = watcher(run, "import", "-", "--name", "practice", "--json", input=account.descriptor)
     assert json.loads(imported.stdout)["network"] == "test"
@@ -81,7 +81,7 @@ def test_tpub_wallet_takes_the_nodes_regtest_at_its_first_sync_and_says_so(run, 
     assert shown.startswith("tb1")  # before the first sync: the testnet form of the same script
     regtest_node.send_to(account.address(0), 70_000)
     regtest_node.mine(1)
-    watcher(run, "node", "set", node_url(regtest_node, backend))
+    watcher(run, "node", "set", node_url(regtest_node, backend, esplora))
     first = watcher(run, "sync", "--json")
     assert json.loads(first.stdout)["balance"] == 70_000
     note = first.stderr.decode()

@@ -1,15 +1,20 @@
-"""docs/user-guide.md's multisig steps, run exactly as written against the regtest node.
+"""docs/user-guide.md, run exactly as written: the single-signature steps (sections 3-6) and the multisig steps
+(section 7) against the regtest node, the Ethereum steps (section 8) against the devnet, each from a fresh home.
 
-The commands are read from the guide itself: each fenced `sh` block after a `<!-- guide:multisig MACHINE -->` marker
-is one step, run with bash on that machine (its own directory and `AIRLOCK_VAULT`/`AIRLOCK_HOME`) inside a pseudo-
-terminal, so the signer asks for its password and its confirmations as it does for a user; this test answers them.
-What the guide's prose does by hand — carrying files between machines, funding the wallet — the test does between the
-steps. Nothing in a command is changed: edit the guide and this test runs the edit.
+The commands are read from the guide itself: each fenced `sh` block after a `<!-- guide:single|multisig|eth MACHINE
+-->` marker is one step, run with bash on that machine (its own directory and `AIRLOCK_VAULT`/`AIRLOCK_HOME`) inside a
+pseudo-terminal, so the signer asks for its passwords, its confirmations and the backup check as it does for a user;
+this test answers them (the backup check with the words init showed). The guide's variables (`NETWORK`, `NODE`,
+`PAYEE`, `ETH_NODE`, `CHAIN_ID`, `TOKEN`, `ETH_PAYEE`) are set as its "Which network" and Ethereum sections say for
+practice. What the guide's prose does by hand — carrying files between machines, paying the wallet — the test does
+between the steps. Nothing in a command is changed: edit the guide and this test runs the edit. Not run: section 1
+(the build, done by the suite) and section 2's transcripts (taking a machine offline).
 """
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import re
 import select
@@ -17,6 +22,7 @@ import shutil
 import subprocess
 import termios
 import time
+import urllib.request
 from pathlib import Path
 
 from embit.psbt import PSBT
@@ -25,13 +31,15 @@ from signer_psbt import Vault, psbt_from_frames, read_qr_pngs
 from test_roundtrip import node_url
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "user-guide.md"
-MARKER = re.compile(r"<!-- guide:multisig (\S+) -->\s*\n```sh\n(.*?)```", re.S)
+FLOW = r"<!-- guide:{flow} (\S+) -->\s*\n```sh\n(.*?)```"
+WORD = re.compile(r"^\s*(\d+)\. ([a-z]+)\s*$", re.M)
+ASKED = re.compile(r"word #(\d+)\?")
 
 
-def guide_steps() -> list[tuple[str, str]]:
-    """(machine, commands) of every marked block, in the guide's order."""
-    steps = MARKER.findall(GUIDE.read_text())
-    assert len(steps) >= 7, f"the guide's multisig blocks are missing: {steps}"
+def guide_steps(flow: str = "multisig") -> list[tuple[str, str]]:
+    """(machine, commands) of every block marked for `flow`, in the guide's order."""
+    steps = re.findall(FLOW.format(flow=flow), GUIDE.read_text(), re.S)
+    assert len(steps) >= 7, f"the guide's {flow} blocks are missing: {steps}"
     return steps
 
 
@@ -68,7 +76,12 @@ def run_in_terminal(commands: str, cwd: Path, env: dict, password: str | None, t
                 break
             transcript += chunk
             pending = transcript[answered:]
-            if "Vault password:" in pending:
+            asked = ASKED.search(pending)
+            if asked:  # init's backup check: the word init showed at that position
+                words = dict((int(n), w) for n, w in WORD.findall(transcript))
+                os.write(master, (words[int(asked.group(1))] + "\n").encode())
+                answered = len(transcript)
+            elif "New vault password:" in pending or "Repeat the password:" in pending or "Vault password:" in pending:
                 assert password, f"asked for a password on a machine without a vault:\n{transcript}"
                 # The signer turns echo off (discarding input typed before) after the prompt: type once it has.
                 while termios.tcgetattr(master)[3] & termios.ECHO:
@@ -174,3 +187,165 @@ def test_user_guide_multisig_steps(run, home, bin_dir, regtest_node, tmp_path):
     held = outside_holds(node, payee)
     assert [amount for _, amount in held] == [100_000], held
     assert next(steps, None) is None
+
+
+def guide_env(home, bin_dir, **variables) -> dict:
+    env = dict(home.env)
+    env["PATH"] = f"{bin_dir}:{env['PATH']}"
+    env.update(variables)
+    return env
+
+
+def test_user_guide_single_signature_steps(run, home, bin_dir, regtest_node, tmp_path):
+    """Sections 3-6 on regtest from a fresh home: init (backup check answered), export, import, node, sync, the
+    address check, receive, a payment, send, sign, broadcast; the payee holds the amount once mined."""
+    node = regtest_node
+    env = guide_env(home, bin_dir, NETWORK="regtest", NODE=node_url(node, "electrum"), PAYEE=outside_address())
+    password = "guide password 1"
+    offline, online = tmp_path / "offline", tmp_path / "online"
+    offline.mkdir()
+    online.mkdir()
+    assert not home.vault.exists() and not home.data_dir.exists()
+
+    def on(machine: str, commands: str) -> str:
+        return run_in_terminal(commands, offline if machine == "offline" else online, env, password)
+
+    def carry(pattern: str, source: Path, target: Path):
+        found = sorted(source.glob(pattern))
+        assert found, f"nothing matches {pattern} in {source}"
+        for path in found:
+            shutil.copy(path, target / path.name)
+
+    steps = iter(guide_steps("single"))
+    # 3. init on regtest: the words are shown, three are asked back, the vault is written.
+    machine, commands = next(steps)
+    assert machine == "offline" and "init" in commands
+    shown = on(machine, commands)
+    assert "Backup check passed." in shown and "network regtest" in shown
+    # 4. export, carried to the online machine; import, node, sync, balance.
+    machine, commands = next(steps)
+    assert machine == "offline" and "export" in commands
+    on(machine, commands)
+    carry("account*.png", offline, online)
+    machine, commands = next(steps)
+    assert machine == "online" and "import" in commands and "sync" in commands
+    shown = on(machine, commands)
+    assert "now follows the node's network, regtest" in shown  # the tpub account takes the node's network
+    # The address check: the signer's first address is the watcher's first.
+    machine, commands = next(steps)
+    assert machine == "offline" and "address --index 0" in commands
+    first = re.search(r"bcrt1[0-9a-z]+", on(machine, commands)).group(0)
+    machine, commands = next(steps)
+    assert machine == "online" and "addresses" in commands
+    assert first in on(machine, commands)
+    # 5. receive; the payer pays the invoice's address; sync, balance, history.
+    machine, commands = next(steps)
+    assert machine == "online" and "receive" in commands
+    on(machine, commands)
+    assert (online / "invoice.png").exists()
+    node.send_to(first, 250_000)
+    node.mine(1)
+    machine, commands = next(steps)
+    assert machine == "online" and "history" in commands
+    assert "0.0025" in on(machine, commands)
+    # 6. send to $PAYEE, carried offline; sign (reviewed, asked); carried back; broadcast; the payee is paid.
+    machine, commands = next(steps)
+    assert machine == "online" and "send" in commands
+    on(machine, commands)
+    carry("spend*.png", online, offline)
+    machine, commands = next(steps)
+    assert machine == "offline" and "sign" in commands
+    shown = on(machine, commands)
+    assert env["PAYEE"] in shown and "Sign this transaction? [y/N]" in shown
+    carry("signed*.png", offline, online)
+    machine, commands = next(steps)
+    assert machine == "online" and "broadcast" in commands
+    on(machine, commands)
+    node.mine(1)
+    assert [amount for _, amount in outside_holds(node, env["PAYEE"])] == [100_000]
+    assert next(steps, None) is None
+
+
+def test_user_guide_ethereum_steps(run, home, bin_dir, tmp_path):
+    """Section 8 on the devnet from a fresh home: a vault made as section 3 makes it (by the guide's own init
+    command), the Ethereum account exported and imported for the devnet's chain id, the token followed, the faucet
+    paying the invoice's address, an ETH and an ATT send signed through PNGs and broadcast, history in token units."""
+    from test_watcher_eth import start_devnet
+
+    proc, devnet = start_devnet()
+    try:
+        payee = "0x" + "47" * 20
+        env = guide_env(
+            home, bin_dir, NETWORK="regtest", ETH_NODE=f"eth+http://127.0.0.1:{devnet['rpc']}",
+            CHAIN_ID=str(devnet["chain_id"]), TOKEN=devnet["token"], ETH_PAYEE=payee,
+        )  # fmt: skip
+        password = "guide password 2"
+        offline, online = tmp_path / "offline", tmp_path / "online"
+        offline.mkdir()
+        online.mkdir()
+
+        def on(machine: str, commands: str) -> str:
+            return run_in_terminal(commands, offline if machine == "offline" else online, env, password)
+
+        def carry(pattern: str, source: Path, target: Path):
+            found = sorted(source.glob(pattern))
+            assert found, f"nothing matches {pattern} in {source}"
+            for path in found:
+                shutil.copy(path, target / path.name)
+
+        _, init = guide_steps("single")[0]
+        on("offline", init)
+        steps = iter(guide_steps("eth"))
+        machine, commands = next(steps)
+        assert machine == "offline" and "export --chain eth" in commands
+        on(machine, commands)
+        carry("eth-account*.png", offline, online)
+        machine, commands = next(steps)
+        assert machine == "online" and "import" in commands and "token add" in commands
+        on(machine, commands)
+        address = run("airlock-watcher", "receive", "--wallet", "eth", "--json", check=True)
+        address = json.loads(address.stdout)["address"]
+        rpc(devnet, "dev_faucet", [address, hex(10**18)])
+        rpc(devnet, "dev_mint", [address, hex(5_000_000)])
+        machine, commands = next(steps)
+        assert machine == "online" and "balance" in commands
+        shown = on(machine, commands)
+        assert "1.000000000000000000 ETH" in shown and "5.000000 ATT" in shown
+        machine, commands = next(steps)
+        assert machine == "online" and "--amount 0.01eth" in commands and "inspect" in commands
+        shown = on(machine, commands)
+        assert f"chain: {devnet['chain_id']}" in shown and "0.01" in shown
+        carry("eth-request*.png", online, offline)
+        machine, commands = next(steps)
+        assert machine == "offline" and "sign eth-request" in commands
+        on(machine, commands)
+        carry("eth-signature*.png", offline, online)
+        machine, commands = next(steps)
+        assert machine == "online" and "broadcast" in commands and "--token ATT" in commands
+        on(machine, commands)
+        carry("att-request*.png", online, offline)
+        machine, commands = next(steps)
+        assert machine == "offline" and "sign att-request" in commands
+        on(machine, commands)
+        carry("att-signature*.png", offline, online)
+        machine, commands = next(steps)
+        assert machine == "online" and "history" in commands
+        shown = on(machine, commands)
+        assert "1.500000 ATT" in shown and "mined" in shown
+        assert next(steps, None) is None
+        assert int(rpc(devnet, "eth_getBalance", [payee, "latest"]), 16) == 10**16
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def rpc(devnet, method, params):
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{devnet['rpc']}",
+        data=json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        reply = json.loads(answer.read())
+    assert "error" not in reply, reply
+    return reply["result"]

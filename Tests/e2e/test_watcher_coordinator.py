@@ -217,7 +217,7 @@ def test_wallets_delete_asks_and_refuses_without_a_terminal(run, bin_dir, home, 
     assert names() == ["second"]
     # --yes deletes without asking (and the birthday stored with it goes too); an unknown name exits 2.
     deleted = jout(watcher(run, "wallets", "delete", "second", "--yes", "--json"))
-    assert deleted == {"deleted": "second", "transactions": 0, "labels": 0}
+    assert deleted == {"deleted": "second", "chain": "bitcoin", "transactions": 0, "labels": 0}
     assert names() == []
     assert watcher(run, "wallets", "delete", "second", "--yes", check=False).returncode == 2
     with sqlite3.connect(home.data_dir / "wallet.sqlite") as db:
