@@ -60,14 +60,17 @@ def test_a_taproot_leaf_a_stranger_spends_alone_is_named_and_warned(bin_dir, hom
         register(me, f"tr({H},{{or_d(pk({r(s)}),pk({r(mine)})),multi_a(2,{r(mine)},{r(b)},{r(c)})}})")
     )
     assert f"leaf 1: key {s_fp} alone, at any time" in out["paths_without_this_vault"]
-    assert any(f"key {s_fp} alone, at any time" in w and "WITHOUT this vault" in w for w in out["warnings"])
-    assert "spending paths WITHOUT this vault:" in review and f"! Leaf 1: key {s_fp} alone, at any time" in review
+    assert any(f"key {s_fp} alone, at any time" in w and "WITHOUT THIS VAULT" in w for w in out["warnings"])
+    assert (
+        "spending paths WITHOUT this vault:" in review
+        and f"! WITHOUT THIS VAULT: leaf 1: key {s_fp} alone, at any time" in review
+    )
     # The same leaf behind a timelock is named, not warned about ("Dad alone after 10 blocks").
     out, review = registered(
         register(me, f"tr({H},{{and_v(v:pk({r(s)}),older(10)),multi_a(2,{r(mine)},{r(b)},{r(c)})}})")
     )
     assert f"leaf 1: key {s_fp} alone after 10 blocks (about 100 minutes)" in out["paths_without_this_vault"]
-    assert not any("WITHOUT this vault" in w for w in out["warnings"]), out["warnings"]
+    assert not any("WITHOUT THIS VAULT" in w for w in out["warnings"]), out["warnings"]
     # A named cosigner is named in the path.
     out, _ = registered(
         register(
@@ -86,7 +89,7 @@ def test_a_wsh_policy_a_stranger_spends_alone_is_warned(bin_dir, home):
     (b, _), (c, _), (s, s_fp) = stranger(b"\x01" * 32), stranger(b"\x02" * 32), stranger(b"\x03" * 32)
     out, review = registered(register(me, f"wsh(or_d(multi(2,{r(mine)},{r(b)},{r(c)}),pk({r(s)})))"))
     assert f"key {s_fp} alone, at any time" in out["paths_without_this_vault"]
-    assert any("WITHOUT this vault" in w for w in out["warnings"]), out["warnings"]
+    assert any("WITHOUT THIS VAULT" in w for w in out["warnings"]), out["warnings"]
 
 
 def test_a_normal_2_of_3_registers_with_its_paths_named(bin_dir, home):

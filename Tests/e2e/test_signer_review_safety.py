@@ -78,6 +78,9 @@ def test_a_wallet_name_with_hidden_characters_is_escaped_at_registration_and_in_
     assert "\x1b" not in err and RTL not in err and "fam\\u001b[2J\\u001b[Hily\\u202e" in err and HIDDEN in err
     out = json.loads(proc.stdout)
     assert out["name"] == name and out["hidden_characters"] is True
+    listing = solo.run("multisig", "list")
+    shown = (listing.stdout + listing.stderr).decode()
+    assert "\x1b" not in shown and "fam\\u001b[2J\\u001b[Hily\\u202e" in shown and HIDDEN in shown
     # The spend's review names the wallet escaped, with the warning; --json keeps the name and flags it.
     proc = solo.run("sign", str(multisig_spend(desc, tmp_path)), "--yes", "--json")
     assert proc.returncode == 0, proc.stderr.decode()

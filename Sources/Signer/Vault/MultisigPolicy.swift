@@ -98,7 +98,7 @@ public struct MultisigPolicy: Sendable {
                 let words = path.words(name: name)
                 paths.append(words)
                 if path.isLoneKeyAtAnyTime {
-                    warnings.append("\(words.uppercasedFirst): this key can spend WITHOUT this vault")
+                    warnings.append("WITHOUT THIS VAULT: \(words)")
                 }
             }
             // Paths only this vault's keys take: two or more of them means one signer completes the spend.
@@ -195,10 +195,6 @@ public struct MultisigPolicy: Sendable {
             return "this vault (\(key.origin?.fingerprint.hexString ?? "?"))"
         }
     }
-}
-
-extension String {
-    fileprivate var uppercasedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
 
 /// This seed's standard multisig account keys (BIP45 m/45', BIP48 m/48'/coin'/account'/1' and 2', BIP87

@@ -54,6 +54,9 @@ extension AirlockSigner {
                         text +=
                             "  \(DisplayText.clean(wallet.name)): \(DisplayText.clean(wallet.summary))\n"
                     }
+                    if header.multisigWallets.contains(where: { DisplayText.hasHiddenCharacters($0.name) }) {
+                        text += "  ! " + DisplayText.hiddenCharactersWarning + "\n"
+                    }
                     text += "imported keys: \(keys.count)\n"
                     for key in keys {
                         let label = key.label ?? ""

@@ -233,7 +233,7 @@ struct SignOutput: Encodable {
     let txid: String
     let fee: UInt64?
     let feeRate: Double?
-    /// nLockTime: `{"height": N}`, `{"time": T}` or null (docs/signer.md, "sign --json").
+    /// nLockTime: `{"height": N}`, `{"time": T}` or null (docs/signer.md, "The review").
     let locktime: LockTimeJSON?
     /// Whether an input signals replace-by-fee.
     let rbf: Bool

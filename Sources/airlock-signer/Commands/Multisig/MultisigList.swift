@@ -32,6 +32,9 @@ extension AirlockSigner {
                         )
                         print("  \(DisplayText.clean(wallet.descriptorText))")
                     }
+                    if wallets.contains(where: { DisplayText.hasHiddenCharacters($0.name) }) {
+                        Diagnostics.print("!!! " + DisplayText.hiddenCharactersWarning)
+                    }
                 }
             }
         }
