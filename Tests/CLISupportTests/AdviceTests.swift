@@ -24,18 +24,21 @@ struct AdviceTests {
 
     @Test("a mistyped command, at any level, gets the nearest name")
     func commands() {
-        #expect(CommandAdvice.advice(for: Tool.self, arguments: ["sing"])?.contains("did you mean 'sign'?") == true)
         #expect(
-            CommandAdvice.advice(for: Tool.self, arguments: ["node", "shwo"])?.contains("did you mean 'show'?") == true)
-        #expect(CommandAdvice.advice(for: Tool.self, arguments: ["zzzzzz"])?.contains("the commands are") == true)
+            CommandAdvice.advice(for: Tool.self, arguments: ["sing"])?.message.contains("did you mean 'sign'?") == true)
+        #expect(
+            CommandAdvice.advice(for: Tool.self, arguments: ["node", "shwo"])?.message.contains("did you mean 'show'?")
+                == true)
+        #expect(
+            CommandAdvice.advice(for: Tool.self, arguments: ["zzzzzz"])?.message.contains("the commands are") == true)
         #expect(CommandAdvice.advice(for: Tool.self, arguments: ["sign", "a.psbt", "--yes"]) == nil)
     }
 
     @Test("an unknown option gets the nearest known one; known options pass")
     func options() {
         let advice = CommandAdvice.advice(for: Tool.self, arguments: ["sign", "--amout", "1btc"])
-        #expect(advice?.contains("unknown option --amout") == true)
-        #expect(advice?.contains("did you mean --amount?") == true)
+        #expect(advice?.message.contains("unknown option --amout") == true)
+        #expect(advice?.message.contains("did you mean --amount?") == true)
         #expect(CommandAdvice.advice(for: Tool.self, arguments: ["sign", "--amount=1btc", "x"]) == nil)
     }
 

@@ -147,7 +147,17 @@ def test_a_closed_stdout_ends_every_command_quietly(bin_dir, run, vault, home):
     (but the summary a command always writes there, as convert does)."""
     psbt = home.root / "d.txt"
     psbt.write_bytes(unsigned_psbt(vault, outputs=3))
-    run("airlock-watcher", "import", "-", "--name", "savings", "--network", "regtest", input=vault.export("wpkh"), check=True)
+    run(
+        "airlock-watcher",
+        "import",
+        "-",
+        "--name",
+        "savings",
+        "--network",
+        "regtest",
+        input=vault.export("wpkh"),
+        check=True,
+    )
     for command in commands_printing_lines(vault, home, psbt):
         tool, *args = command
         full = subprocess.run([str(bin_dir / tool), *args], capture_output=True, env=home.env, cwd=home.root)
@@ -184,7 +194,17 @@ def check_error(proc, code: int, *needles: str) -> str:
 
 def test_error_sweep(run, vault, home, bin_dir):
     """Each case of issue 27's list: its exit code, advice in the message, no internals."""
-    run("airlock-watcher", "import", "-", "--name", "savings", "--network", "regtest", input=vault.export("wpkh"), check=True)
+    run(
+        "airlock-watcher",
+        "import",
+        "-",
+        "--name",
+        "savings",
+        "--network",
+        "regtest",
+        input=vault.export("wpkh"),
+        check=True,
+    )
     outside = outside_address()
     # mistyped subcommands, on both sides and one level down
     check_error(run("airlock-signer", "sing", "x.psbt"), 1, "did you mean 'sign'?")
