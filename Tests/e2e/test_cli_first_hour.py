@@ -268,3 +268,36 @@ def test_confirmation_answer_on_the_questions_line(vault, home):
     proc = vault.run("sign", str(psbt), "--out", "s.psbt", input=b"n\n")
     stderr = proc.stderr.decode()
     assert proc.returncode == 4 and "? [y/N] \n" in stderr, stderr
+
+
+@pytest.mark.parametrize("backend", ["electrum", "bitcoind"])
+def test_broadcast_twice_says_already_broadcast(run, home, bin_dir, regtest_node, tmp_path, backend):
+    """A transaction the node already has in a block (Core's "Transaction outputs already in utxo set", or its
+    Electrum server's copy of it): "already broadcast (txid …)", exit 0, no hex dump. Control: the first broadcast
+    sends it."""
+    from roundtrip_helpers import Watcher
+    from test_roundtrip import node_url
+
+    node = regtest_node
+    vault = Vault(bin_dir, home.env, home.root, "twice")
+    watcher = Watcher(run, node)
+    watcher("import", "-", "--name", "twice", "--network", "regtest", input=vault.export("wpkh"))
+    watcher("node", "set", node_url(node, backend))
+    address = watcher.json("receive")["address"]
+    node.send_to(address, 200_000)
+    node.mine(1)
+    watcher("sync")
+    sent = watcher.json("send", "--to", outside_address(), "--amount", "50000sat", "--fee-rate", "2", "--out", "u.psbt")
+    assert sent["files"] == ["u.psbt"]
+    vault.sign(home.root / "u.psbt", args=("--out", str(home.root / "s.psbt")))
+    first = watcher("broadcast", home.root / "s.psbt")
+    assert first.stdout.decode().strip() == sent["txid"] and "already" not in first.stderr.decode()
+    # in the mempool the node takes it again without a word; once mined it refuses it: that is no error either
+    in_mempool = watcher("broadcast", home.root / "s.psbt")
+    assert in_mempool.stdout.decode().strip() == sent["txid"]
+    node.mine(1)
+    again = watcher("broadcast", home.root / "s.psbt", check=False)
+    stderr = again.stderr.decode()
+    assert again.returncode == 0 and f"already broadcast (txid {sent['txid']})" in stderr, stderr
+    assert again.stdout.decode().strip() == sent["txid"]
+    assert_plain(stderr.replace(sent["txid"], "TXID"))
