@@ -301,6 +301,12 @@ def test_broadcast_twice_says_already_broadcast(run, home, bin_dir, regtest_node
     assert again.returncode == 0 and f"already broadcast (txid {sent['txid']})" in stderr, stderr
     assert again.stdout.decode().strip() == sent["txid"]
     assert_plain(stderr.replace(sent["txid"], "TXID"))
+    # history: date first seen, confirmations at the synced tip, the txid (issue 27, "Smaller")
+    watcher("sync")
+    lines = watcher("history").stdout.decode().splitlines()
+    spent = next(line for line in lines if sent["txid"] in line)
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC  -0\.000\d+ BTC  1 confirmation \(block \d+\)  ", spent), spent
+    assert json.loads(watcher("history", "--json").stdout)[0]["confirmations"] == 1
 
 
 def terminal_session(argv: list[str], env: dict, cwd: Path, answers: list[str], timeout: float = 120):
