@@ -154,7 +154,9 @@ public struct OutputOptions: ParsableArguments, Sendable {
             try TerminalAnimation(codes: codes, framesPerSecond: fps).run()
         } else if terminal {
             for (n, code) in codes.enumerated() {
-                var block = caption.lines(part: n + 1, of: codes.count).joined(separator: "\n") + "\n"
+                // A single code stays bare (what it carries is printed beside it); frames say which one they are.
+                var block =
+                    codes.count > 1 ? caption.lines(part: n + 1, of: codes.count).joined(separator: "\n") + "\n" : ""
                 do { block += try code.terminalString() } catch {
                     throw CLIError(.invalidInput, "cannot draw the QR code: \(error)")
                 }
