@@ -30,6 +30,10 @@ public enum PlainMessage {
         text = replacing(#"(^|: |\()([a-z]+(?:[A-Z][a-z]+)+)(?=$|[),;])"#, in: text) { groups in
             groups[1] + words(groups[2])
         }
+        // A one-word case with labelled payload: "syntax(expected: …)" → "syntax (expected: …)".
+        text = replacing(#"\b([a-z]+)\(([a-z][A-Za-z]*): "#, in: text) { groups in
+            groups[1] + " (" + groups[2] + ": "
+        }
         // Argument labels of a case's payload: "declaredLength: 9" → "declared length: 9".
         text = replacing(#"\b([a-z]+(?:[A-Z][a-z]+)+):"#, in: text) { groups in words(groups[1]) + ":" }
         // A type name followed by a parenthesis: "SingleConnectionFailure(" → "single connection failure (".

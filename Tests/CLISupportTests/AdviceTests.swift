@@ -60,6 +60,10 @@ struct AdviceTests {
             PlainMessage.clean(#"cannot read a.png: truncatedChunk(type: "IDAT", declaredLength: 9, available: 2)"#)
                 == #"cannot read a.png: truncated chunk (type: "IDAT", declared length: 9, available: 2)"#)
         #expect(PlainMessage.clean("error: connection refused (errno: 111)").contains("errno") == false)
+        #expect(
+            PlainMessage.clean(#"invalid descriptor: syntax(expected: "wpkh(…)", position: 0)"#)
+                == #"invalid descriptor: syntax (expected: "wpkh(…)", position: 0)"#)
+        #expect(PlainMessage.clean("wsh(and_v(v:pk(A),older(10)))") == "wsh(and_v(v:pk(A),older(10)))")
         let hex = String(repeating: "ab", count: 100)
         let cut = PlainMessage.clean("rejected: txn-already-known \(hex)")
         #expect(!cut.contains(hex) && cut.contains("(100 bytes)"))
