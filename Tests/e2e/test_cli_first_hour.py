@@ -139,6 +139,13 @@ def commands_printing_lines(vault: Vault, home, psbt: Path) -> list[list[str]]:
         ["airlock-watcher", "convert", str(psbt), "--to", "ur", "--terminal"],
         ["airlock-watcher", "addresses", "--json"],
         ["airlock-watcher", "wallets", "--json"],
+        ["airlock-watcher", "balance"],
+        ["airlock-watcher", "balance", "--json"],
+        ["airlock-watcher", "receive"],
+        ["airlock-signer", "address", "--index", "0", "--json", *vault_args],
+        ["airlock-signer", "key", "list", "--json", *vault_args],
+        ["airlock-signer", "multisig", "list", "--json", *vault_args],
+        ["airlock-signer", "export", "--format", "descriptor", "--json", *vault_args],
     ]
 
 
