@@ -136,7 +136,10 @@ let package = Package(
             name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport"]),
         .testTarget(
             name: "CLISupportTests",
-            dependencies: ["CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "Ethereum", "TestSupport"]),
+            dependencies: [
+                "CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "Ethereum", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "ChainBackendsTests",

@@ -15,7 +15,7 @@ public enum AmountArgument {
                 "\(option) \(text) has no unit: write \(trimmed)btc for bitcoin or \(trimmed)sat for satoshis")
         }
         do { return try Amount(string: text) } catch {
-            throw CLIError(.invalidInput, "invalid amount '\(text)' for \(option): \(reason(error))")
+            throw CLIError(.invalidInput, "invalid \(option) '\(text)': \(reason(error))")
         }
     }
 

@@ -4,9 +4,19 @@ import ArgumentParser
 /// 'sign'?") or an unknown option (`send --amout 0.1btc` → "did you mean --amount?"), reported before any other
 /// complaint about the same line (a count check on the options that were understood, for one).
 public enum CommandAdvice {
+    /// What is wrong with a command line, and the nearest name when there is one.
+    public struct Advice: Sendable, Equatable {
+        /// The sentence for the user.
+        public let message: String
+        /// The word or option that names nothing.
+        public let subject: String
+        /// The name it was probably meant to be.
+        public let suggestion: String?
+    }
+
     /// The advice for `arguments` (without the program name) under `root`, or nil when the line has neither a
     /// mistyped subcommand nor an unknown option.
-    public static func advice(for root: any ParsableCommand.Type, arguments: [String]) -> String? {
+    public static func advice(for root: any ParsableCommand.Type, arguments: [String]) -> Advice? {
         var command = root
         var path = [name(of: root)]
         var index = 0
@@ -32,8 +42,10 @@ public enum CommandAdvice {
             // A word after an option may be its value, not a command: say something only when it looks like a typo.
             if near == nil, index > 0, arguments[index - 1].hasPrefix("-") { break }
             let list = children.map { name(of: $0) }.joined(separator: ", ")
-            return "unknown command '\(word)' for '\(path.joined(separator: " "))'"
-                + (near.map { "; did you mean '\($0)'?" } ?? "; the commands are: \(list)")
+            return Advice(
+                message: "unknown command '\(word)' for '\(path.joined(separator: " "))'"
+                    + (near.map { "; did you mean '\($0)'?" } ?? "; the commands are: \(list)"),
+                subject: word, suggestion: near)
         }
         // Options the chosen command does not know (its help text names every option it takes).
         let help = root.helpMessage(for: command, includeHidden: true, columns: 10_000)
@@ -45,8 +57,10 @@ public enum CommandAdvice {
             let option = String(argument.prefix { $0 != "=" })
             guard option.count > 2, !known.contains(option) else { continue }
             let near = closest(to: option, among: Array(known))
-            return "unknown option \(option) for '\(path.joined(separator: " "))'"
-                + (near.map { "; did you mean \($0)?" } ?? "; see --help")
+            return Advice(
+                message: "unknown option \(option) for '\(path.joined(separator: " "))'"
+                    + (near.map { "; did you mean \($0)?" } ?? "; see --help"),
+                subject: option, suggestion: near)
         }
         return nil
     }

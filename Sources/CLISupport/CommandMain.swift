@@ -45,7 +45,11 @@ public enum CommandMain {
         let code = root.exitCode(for: error)
         if code == .success { root.exit(withError: error) }
         // A mistyped command or option first: the parser's own complaint may be about what followed from it.
-        if let advice = CommandAdvice.advice(for: root, arguments: arguments) {
+        // (The parser's own message stands when it names the same word and there is no nearer name to offer.)
+        if let found = CommandAdvice.advice(for: root, arguments: arguments),
+            found.suggestion != nil || !root.message(for: error).contains(found.subject)
+        {
+            let advice = found.message
             // The parser's layout (its usage lines kept), with the advice as the error line.
             var lines = root.fullMessage(for: error).components(separatedBy: "\n")
             if lines.first?.hasPrefix("Error: ") == true {

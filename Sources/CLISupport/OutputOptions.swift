@@ -146,13 +146,17 @@ public struct OutputOptions: ParsableArguments, Sendable {
         guard qr != nil || terminal else { return written }
         let caption = caption ?? FrameCaption.describing(payload)
         if let qr {
-            written += writesGIF ? try writeGIF(codes, to: qr) : try writePNGs(codes, to: qr, caption: caption)
+            written +=
+                writesGIF
+                ? try writeGIF(codes, to: qr, caption: caption) : try writePNGs(codes, to: qr, caption: caption)
         }
         if terminal, animate {
             try TerminalAnimation(codes: codes, framesPerSecond: fps).run()
         } else if terminal {
             for (n, code) in codes.enumerated() {
-                var block = caption.lines(part: n + 1, of: codes.count).joined(separator: "\n") + "\n"
+                // A single code stays bare (what it carries is printed beside it); frames say which one they are.
+                var block =
+                    codes.count > 1 ? caption.lines(part: n + 1, of: codes.count).joined(separator: "\n") + "\n" : ""
                 do { block += try code.terminalString() } catch {
                     throw CLIError(.invalidInput, "cannot draw the QR code: \(error)")
                 }
@@ -177,9 +181,13 @@ public struct OutputOptions: ParsableArguments, Sendable {
         return (1...count).map { "\(base)-\(padded($0))of\(padded(count)).png" }
     }
 
-    private func writeGIF(_ codes: [QRCode], to path: String) throws -> [String] {
+    /// One looping GIF; each frame is captioned with what it carries and how many codes loop (a fountain code's
+    /// extra parts have no "k of n").
+    private func writeGIF(_ codes: [QRCode], to path: String, caption: FrameCaption) throws -> [String] {
+        let line = caption.line(part: 1, of: 1) + (codes.count > 1 ? " · \(codes.count) codes, looping" : "")
         do {
-            try AtomicFileWriter.write(try QRCode.animatedGIF(codes, framesPerSecond: fps), to: path)
+            let gif = try QRCode.animatedGIF(codes, framesPerSecond: fps, caption: [line] + caption.details)
+            try AtomicFileWriter.write(gif, to: path)
             return [path]
         } catch let error as CLIError {
             throw error

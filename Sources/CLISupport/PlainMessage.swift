@@ -27,9 +27,15 @@ public enum PlainMessage {
         // A case name with its payload: "truncatedChunk(type: "IDAT", …)" → "truncated chunk (type: "IDAT", …)".
         text = replacing(#"\b([a-z]+(?:[A-Z][a-z]+)+)\("#, in: text) { groups in words(groups[1]) + " (" }
         // A bare case name as the whole message or after a colon: "invalidChecksum" → "invalid checksum".
-        text = replacing(#"(^|: )([a-z]+(?:[A-Z][a-z]+)+)(?=$|[),;])"#, in: text) { groups in
+        text = replacing(#"(^|: |\()([a-z]+(?:[A-Z][a-z]+)+)(?=$|[),;])"#, in: text) { groups in
             groups[1] + words(groups[2])
         }
+        // A one-word case with labelled payload: "syntax(expected: …)" → "syntax (expected: …)".
+        text = replacing(#"\b([a-z]+)\(([a-z][A-Za-z]*): "#, in: text) { groups in
+            groups[1] + " (" + groups[2] + ": "
+        }
+        // Argument labels of a case's payload: "declaredLength: 9" → "declared length: 9".
+        text = replacing(#"\b([a-z]+(?:[A-Z][a-z]+)+):"#, in: text) { groups in words(groups[1]) + ":" }
         // A type name followed by a parenthesis: "SingleConnectionFailure(" → "single connection failure (".
         text = replacing(#"\b([A-Z][a-z]+(?:[A-Z][a-z]+)+)\("#, in: text) { groups in words(groups[1]) + " (" }
         // Hex longer than 64 characters: its start, and how long it was.

@@ -39,7 +39,7 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidURL(let why): "invalid node URL: \(why)"
         case .connectionFailed(let host, let port, let reason):
-            "could not connect to \(port == 0 ? host : "\(host):\(port)"): \(Self.plainConnectReason(reason))"
+            "could not connect to \(port == 0 ? host : "\(host):\(port)"): \(Self.plainConnectReason(reason, host: host))"
         case .connectionClosed(let host, let port): "\(host):\(port) closed the connection"
         case .timeout(let operation, let seconds): "no answer to \(operation) within \(seconds) s"
         case .tls(let why): "TLS: \(why)"
@@ -62,13 +62,18 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// What a socket library said about a failed connection, in words with the advice that goes with it (NIO's
     /// `SingleConnectionFailure(… errno: 111)` is "connection refused — is the node running?").
-    static func plainConnectReason(_ reason: String) -> String {
+    static func plainConnectReason(_ reason: String, host: String = "") -> String {
+        // Airlock's own note after the library's text stays ("… (not connecting directly)" for a proxy).
+        let note = " (not connecting directly)"
+        let kept = reason.hasSuffix(note) ? note : ""
+        let reason = String(reason.dropLast(kept.count))
+        let what = host.hasPrefix("SOCKS proxy") ? "the proxy" : "the node"
         let lower = reason.lowercased()
         let known: [(needles: [String], text: String)] = [
-            (["errno: 111", "connection refused", "econnrefused"], "connection refused — is the node running?"),
+            (["errno: 111", "connection refused", "econnrefused"], "connection refused — is \(what) running?"),
             (
                 ["errno: 110", "timed out", "timeout"],
-                "the connection timed out — is the address right and the node up?"
+                "the connection timed out — is the address right and \(what) up?"
             ),
             (["errno: 113", "no route to host"], "no route to the host — check the address and the network"),
             (["errno: 101", "network is unreachable"], "the network is unreachable — are you online?"),
@@ -78,11 +83,11 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
                 "cannot find that host name — check the URL"
             ),
         ]
-        for entry in known where entry.needles.contains(where: { lower.contains($0) }) { return entry.text }
+        for entry in known where entry.needles.contains(where: { lower.contains($0) }) { return entry.text + kept }
         // A library's own type names are no help to the reader; say what failed.
         if reason.contains(/[A-Z][a-z]+[A-Z][A-Za-z]*\(/) {
-            return "the connection failed"
+            return "the connection failed" + kept
         }
-        return reason
+        return reason + kept
     }
 }

@@ -44,3 +44,33 @@ public enum QRImageError: Error, Equatable, Sendable {
     /// A file could not be read; `reason` describes the failure.
     case fileUnreadable(path: String, reason: String)
 }
+
+extension QRImageError: CustomStringConvertible {
+    /// What went wrong, in words a user reads.
+    public var description: String {
+        switch self {
+        case .emptyInput: "the file is empty"
+        case .notPNG: "not a PNG image"
+        case .invalidPNG(let message): "a damaged PNG image (\(message))"
+        case .invalidJPEG(let message): "a damaged JPEG image (\(message))"
+        case .invalidGIF(let message): "a damaged GIF image (\(message))"
+        case .notAnImage: "not a PNG, JPEG or GIF image"
+        case .truncatedChunk: "the image file is cut short (copied only in part?)"
+        case .imageTooLarge(let width, let height, let maxPixels):
+            "the image is \(width)×\(height) pixels, more than the \(maxPixels) read"
+        case .noCodeFound: "no QR code found in the image"
+        case .payloadTooLarge(let count, _, _): "\(count) bytes do not fit in one QR code"
+        case .invalidVersion(let version): "QR version \(version) does not exist (1 to 40)"
+        case .textContainsNUL: "the text holds a NUL character, which a QR code cannot carry"
+        case .invalidParameter(let name, let value): "\(name) \(value) is out of range"
+        case .unsupportedCaptionCharacter(let character): "the caption character '\(character)' cannot be drawn"
+        case .emptySheet: "a sheet needs at least one code"
+        case .encoderFailed: "the QR encoder failed"
+        case .gifWriteFailed(let message): "cannot write the GIF (\(message))"
+        case .pngWriteFailed(let message): "cannot write the PNG (\(message))"
+        case .scannerSetupFailed: "the QR scanner could not be set up"
+        case .scanFailed: "the QR scanner failed on this image"
+        case .fileUnreadable(let path, let reason): "cannot read \(path): \(reason)"
+        }
+    }
+}

@@ -73,7 +73,7 @@ struct IsolatedImageDecoderTests {
             Issue.record("a 49-megapixel header was not refused")
             return
         }
-        #expect(reason.contains("imageTooLarge(width: 7000, height: 7000"))
+        #expect(reason.contains("7000×7000 pixels"))
         // The control: a 2000 px square header is within the limit, so libpng goes on and finds the data missing.
         let smallSide = withUnsafeBytes(of: UInt32(2000).bigEndian, Array.init)
         let small =
@@ -83,6 +83,6 @@ struct IsolatedImageDecoderTests {
             Issue.record("a PNG without image data was accepted")
             return
         }
-        #expect(!other.contains("imageTooLarge"))
+        #expect(!other.contains("pixels, more than"))
     }
 }

@@ -68,7 +68,9 @@ def test_every_command_exits_1_on_an_unknown_option(bin_dir, home):
         ("airlock-watcher", ["send", "--to", "bcrt1qxyz"], "give one --amount for each --to"),
         ("airlock-watcher", ["import", "x", "--gap-limit", "0"], "--gap-limit must be 1...1000"),
         ("airlock-signer", ["export", "--format", "yaml"], "The value 'yaml' is invalid for '--format <format>'"),
-        ("airlock-watcher", ["frobnicate"], ("Unexpected argument 'frobnicate'", "Unknown option '--json'")),
+        ("airlock-watcher", ["frobnicate"], ("Unexpected argument 'frobnicate'", "unknown command 'frobnicate'")),
+        ("airlock-signer", ["sing", "x.psbt"], "did you mean 'sign'?"),
+        ("airlock-watcher", ["send", "--to", "bcrt1qxyz", "--amout", "1btc"], "did you mean --amount?"),
     ],
 )
 def test_usage_errors_exit_1_never_64(run, tool, args, named, json_mode):

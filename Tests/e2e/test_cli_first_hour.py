@@ -139,6 +139,13 @@ def commands_printing_lines(vault: Vault, home, psbt: Path) -> list[list[str]]:
         ["airlock-watcher", "convert", str(psbt), "--to", "ur", "--terminal"],
         ["airlock-watcher", "addresses", "--json"],
         ["airlock-watcher", "wallets", "--json"],
+        ["airlock-watcher", "balance"],
+        ["airlock-watcher", "balance", "--json"],
+        ["airlock-watcher", "receive"],
+        ["airlock-signer", "address", "--index", "0", "--json", *vault_args],
+        ["airlock-signer", "key", "list", "--json", *vault_args],
+        ["airlock-signer", "multisig", "list", "--json", *vault_args],
+        ["airlock-signer", "export", "--format", "descriptor", "--json", *vault_args],
     ]
 
 
@@ -147,7 +154,17 @@ def test_a_closed_stdout_ends_every_command_quietly(bin_dir, run, vault, home):
     (but the summary a command always writes there, as convert does)."""
     psbt = home.root / "d.txt"
     psbt.write_bytes(unsigned_psbt(vault, outputs=3))
-    run("airlock-watcher", "import", "-", "--name", "savings", "--network", "regtest", input=vault.export("wpkh"), check=True)
+    run(
+        "airlock-watcher",
+        "import",
+        "-",
+        "--name",
+        "savings",
+        "--network",
+        "regtest",
+        input=vault.export("wpkh"),
+        check=True,
+    )
     for command in commands_printing_lines(vault, home, psbt):
         tool, *args = command
         full = subprocess.run([str(bin_dir / tool), *args], capture_output=True, env=home.env, cwd=home.root)
@@ -184,7 +201,17 @@ def check_error(proc, code: int, *needles: str) -> str:
 
 def test_error_sweep(run, vault, home, bin_dir):
     """Each case of issue 27's list: its exit code, advice in the message, no internals."""
-    run("airlock-watcher", "import", "-", "--name", "savings", "--network", "regtest", input=vault.export("wpkh"), check=True)
+    run(
+        "airlock-watcher",
+        "import",
+        "-",
+        "--name",
+        "savings",
+        "--network",
+        "regtest",
+        input=vault.export("wpkh"),
+        check=True,
+    )
     outside = outside_address()
     # mistyped subcommands, on both sides and one level down
     check_error(run("airlock-signer", "sing", "x.psbt"), 1, "did you mean 'sign'?")
@@ -248,3 +275,102 @@ def test_confirmation_answer_on_the_questions_line(vault, home):
     proc = vault.run("sign", str(psbt), "--out", "s.psbt", input=b"n\n")
     stderr = proc.stderr.decode()
     assert proc.returncode == 4 and "? [y/N] \n" in stderr, stderr
+
+
+@pytest.mark.parametrize("backend", ["electrum", "bitcoind"])
+def test_broadcast_twice_says_already_broadcast(run, home, bin_dir, regtest_node, tmp_path, backend):
+    """A transaction the node already has in a block (Core's "Transaction outputs already in utxo set", or its
+    Electrum server's copy of it): "already broadcast (txid …)", exit 0, no hex dump. Control: the first broadcast
+    sends it."""
+    from roundtrip_helpers import Watcher
+    from test_roundtrip import node_url
+
+    node = regtest_node
+    vault = Vault(bin_dir, home.env, home.root, "twice")
+    watcher = Watcher(run, node)
+    watcher("import", "-", "--name", "twice", "--network", "regtest", input=vault.export("wpkh"))
+    watcher("node", "set", node_url(node, backend))
+    address = watcher.json("receive")["address"]
+    node.send_to(address, 200_000)
+    node.mine(1)
+    watcher("sync")
+    sent = watcher.json("send", "--to", outside_address(), "--amount", "50000sat", "--fee-rate", "2", "--out", "u.psbt")
+    assert sent["files"] == ["u.psbt"]
+    vault.sign(home.root / "u.psbt", args=("--out", str(home.root / "s.psbt")))
+    first = watcher("broadcast", home.root / "s.psbt")
+    assert first.stdout.decode().strip() == sent["txid"] and "already" not in first.stderr.decode()
+    # in the mempool the node takes it again without a word; once mined it refuses it: that is no error either
+    in_mempool = watcher("broadcast", home.root / "s.psbt")
+    assert in_mempool.stdout.decode().strip() == sent["txid"]
+    node.mine(1)
+    again = watcher("broadcast", home.root / "s.psbt", check=False)
+    stderr = again.stderr.decode()
+    assert again.returncode == 0 and f"already broadcast (txid {sent['txid']})" in stderr, stderr
+    assert again.stdout.decode().strip() == sent["txid"]
+    assert_plain(stderr.replace(sent["txid"], "TXID"))
+    # history: date first seen, confirmations at the synced tip, the txid (issue 27, "Smaller")
+    watcher("sync")
+    lines = watcher("history").stdout.decode().splitlines()
+    spent = next(line for line in lines if sent["txid"] in line)
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC  -0\.000\d+ BTC  1 confirmation \(block \d+\)  ", spent), spent
+    assert json.loads(watcher("history", "--json").stdout)[0]["confirmations"] == 1
+
+
+def terminal_session(argv: list[str], env: dict, cwd: Path, answers: list[str], timeout: float = 120):
+    """Runs `argv` on a new pseudo-terminal (its controlling terminal); types the next of `answers` at each
+    password prompt once echo is off. Returns (exit code, transcript)."""
+    import fcntl
+    import select
+    import termios
+    import time
+
+    master, slave = os.openpty()
+
+    def controlling_terminal():
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    proc = subprocess.Popen(
+        argv,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+        preexec_fn=controlling_terminal,
+    )
+    os.close(slave)
+    transcript, answered, left = "", 0, list(answers)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(master, 65536).decode(errors="replace")
+            except OSError:
+                break
+            if not chunk:
+                break
+            transcript += chunk
+            if "Vault password:" in transcript[answered:] and left:
+                while termios.tcgetattr(master)[3] & termios.ECHO:
+                    time.sleep(0.05)
+                os.write(master, (left.pop(0) + "\n").encode())
+                answered = len(transcript)
+        elif proc.poll() is not None:
+            break
+    os.close(master)
+    return proc.wait(timeout=30), transcript
+
+
+def test_three_password_tries_on_a_terminal(bin_dir, vault, home):
+    """Typed on a terminal: two wrong passwords, then the right one, unlock (exit 0) with "2 tries left", "1 try
+    left" on the way; three wrong ones end with exit 3. With --password-file one wrong try is the end (exit 3, above)."""
+    argv = [str(bin_dir / "airlock-signer"), "info", "--vault", str(vault.path)]
+    right = vault.password_file.read_text().strip()
+    code, transcript = terminal_session(argv, home.env, home.root, ["wrong-1", "wrong-2", right])
+    assert code == 0, transcript
+    assert "wrong password; 2 tries left" in transcript and "wrong password; 1 try left" in transcript, transcript
+    code, transcript = terminal_session(argv, home.env, home.root, ["wrong-1", "wrong-2", "wrong-3"])
+    assert code == 3 and transcript.count("Vault password:") == 3, transcript
+    assert_plain(transcript)

@@ -106,7 +106,7 @@ def test_addresses_0_to_20_equal_eth_account(signer):
     for i in range(21):
         expected = Account.from_mnemonic(MNEMONIC, account_path=f"m/44'/60'/0'/0/{i}").address
         out = json.loads(signer("address", "--chain", "eth", "--index", str(i), "--json", check=True).stdout)
-        assert out == {"address": expected, "path": f"m/44'/60'/0'/0/{i}"}
+        assert out == {"address": expected, "path": f"m/44'/60'/0'/0/{i}", "files": []}
 
 
 TOKEN = to_checksum_address("0x" + "ab" * 20)

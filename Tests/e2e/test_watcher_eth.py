@@ -154,6 +154,9 @@ def test_eth_round_trip_through_pngs_with_exact_balances(wallet, devnet, w3, tmp
     assert att["symbol"] == "ATT" and att["decimals"] == 6
     assert int(att["amount"]) == token_balance(w3, devnet["token"], ADDRESS0)
 
+    # An amount without its unit is refused before anything is built (0.1 ETH and 0.1 gwei differ a billionfold).
+    bare = watcher("send", "--to", RECIPIENT, "--amount", "0.1", check=False)
+    assert bare.returncode == 1 and b"0.1eth" in bare.stderr, bare.stderr
     recipient_before = w3.eth.get_balance(RECIPIENT)
     sent, signature, proc = send_sign_broadcast(
         watcher, signer, tmp_path, "eth", "--to", RECIPIENT, "--amount", "0.1eth"

@@ -279,7 +279,8 @@ def test_bad_input(run, regtest_node):
         (("node", "set", "ftp://127.0.0.1:50001"), 2, b"unknown scheme"),
         (("node", "set", "127.0.0.1:50001"), 2, b"no scheme"),
         (("--wallet", "nosuch", "balance"), 2, b"no wallet named 'nosuch'"),
-        (("receive", "--amount", "0.123456789"), 2, b"decimals"),
+        (("receive", "--amount", "0.123456789btc"), 2, b"decimals"),
+        (("receive", "--amount", "0.5"), 1, b"0.5btc"),
         (("receive", "--amount", "12abc"), 2, b"invalid --amount"),
         (("import", "-", "--name", "main", "--network", "main"), 2, b"network mismatch"),
         (("import", "-", "--name", "x"), 2, b"not a descriptor"),
@@ -306,8 +307,8 @@ def test_bad_input(run, regtest_node):
     mine = account.address(5)
     for args, message in [
         (("--to", other_net, "--amount", "0.001btc"), b"is not a regtest address"),
-        (("--to", mine, "--amount", "0.000000001"), b"decimals"),
-        (("--to", mine, "--amount", "21000001btc"), b"invalid amount"),
+        (("--to", mine, "--amount", "0.000000001btc"), b"decimals"),
+        (("--to", mine, "--amount", "21000001btc"), b"more than 21,000,000 BTC"),
         (("--to", mine, "--amount", "1btc"), b"insufficient funds"),
     ]:
         proc = watcher(run, "send", *args, "--fee-rate", "2", "--dry-run", check=False)

@@ -259,12 +259,12 @@ def test_bad_input(run, regtest_node, tmp_path):
     assert proc.returncode == 2 and b"error:" in proc.stderr
     proc = watcher(run, "broadcast", str(tmp_path / "missing.psbt"), check=False)
     assert proc.returncode == 6
-    # An unsigned PSBT cannot be finalized: exit 2 naming the input.
+    # An unsigned PSBT cannot be finalized: exit 2 saying to sign it first (issue 27).
     sent = jout(watcher(run, "send", "--to", FAUCET_ADDRESS, "--amount", "10000sat", "--fee-rate", "1", "--json"))
     unsigned = tmp_path / "unsigned.psbt"
     unsigned.write_text(sent["psbt"])
     proc = watcher(run, "broadcast", str(unsigned), check=False)
-    assert proc.returncode == 2 and b"input 0" in proc.stderr
+    assert proc.returncode == 2 and b"not signed yet: sign it with airlock-signer first" in proc.stderr
     # A transaction the node refuses (a double spend at the same fee rate, no replacement): exit 5 and the reason.
     outpoint = sent["inputs"][0]["outpoint"]
     other = jout(

@@ -25,3 +25,26 @@ public enum AddressError: Error, Equatable, Sendable {
     /// The scriptPubKey has no address form (P2PK, bare multisig, OP_RETURN or non-standard).
     case noAddressForm(Script)
 }
+
+extension AddressError: CustomStringConvertible {
+    /// What is wrong with the address, in words.
+    public var description: String {
+        switch self {
+        case .wrongNetwork(let expected, let found):
+            "an address of \(found.map(\.rawValue).joined(separator: "/")), not of \(expected.rawValue)"
+        case .invalidChecksum: "its checksum does not match: a character is mistyped or missing"
+        case .wrongChecksumVariant(let version):
+            "its checksum is of the wrong kind for witness version \(version) (BIP350): the address is damaged"
+        case .unknownPrefix(let prefix): "no known address starts with version byte \(prefix)"
+        case .unknownHumanReadablePart(let hrp): "no network's addresses start with '\(hrp)'"
+        case .invalidPayloadLength(let length): "\(length) bytes where an address holds 21"
+        case .missingWitnessVersion: "a segwit address without a witness version"
+        case .invalidWitnessVersion(let version): "witness version \(version) does not exist"
+        case .invalidProgramLength(let version, let length):
+            "a witness program of \(length) bytes is not valid for version \(version)"
+        case .mixedCase: "upper and lower case mixed"
+        case .invalidEncoding(let error): "not an address: \(error)"
+        case .noAddressForm: "this output script has no address form"
+        }
+    }
+}

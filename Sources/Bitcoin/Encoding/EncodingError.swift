@@ -29,3 +29,26 @@ public enum EncodingError: Error, Equatable, Sendable {
     /// An output value at `offset` above 21,000,000 BTC.
     case valueOutOfRange(offset: Int, value: UInt64)
 }
+
+extension EncodingError: CustomStringConvertible {
+    /// What is wrong with the text or bytes, in words (no case names in a message a user reads).
+    public var description: String {
+        switch self {
+        case .invalidCharacter(let character, let position):
+            "the character '\(character)' at position \(position + 1) does not belong there"
+        case .oddLength(let count): "hex text of \(count) digits (an odd count: one is missing or extra)"
+        case .checksumMismatch: "the checksum does not match (a character is mistyped or missing)"
+        case .invalidLength(let expected, let actual): "\(actual) bytes where \(expected) belong"
+        case .mixedCase: "upper and lower case mixed"
+        case .invalidBech32Format(let why): "not valid bech32 (\(why))"
+        case .invalidPadding: "not valid bech32 (bad padding)"
+        case .unexpectedEnd(let offset, let needed): "the data ends early (\(needed) more bytes needed at \(offset))"
+        case .trailingBytes(let count): "\(count) extra bytes after the end"
+        case .nonCanonicalCompactSize(let offset): "a badly encoded length at byte \(offset)"
+        case .lengthOutOfRange(let offset, let length): "a length of \(length) at byte \(offset) is past the end"
+        case .invalidSegwitFlag(let flag): "an unknown segwit flag \(flag)"
+        case .superfluousWitness: "the segwit form without any witness"
+        case .valueOutOfRange(let offset, _): "an output value above 21,000,000 BTC at byte \(offset)"
+        }
+    }
+}

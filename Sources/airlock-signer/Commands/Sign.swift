@@ -89,8 +89,8 @@ extension AirlockSigner {
         }
 
         static func amount(_ text: String) throws -> Amount {
-            do { return try Amount(string: text) } catch {
-                throw ValidationError("--max-fee: '\(text)' is not an amount (0.05btc, 5000000sat or a number of BTC)")
+            do { return try AmountArgument.bitcoin(text, option: "--max-fee") } catch {
+                throw ValidationError(error.message)
             }
         }
 

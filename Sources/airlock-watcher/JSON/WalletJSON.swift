@@ -37,8 +37,12 @@ struct HistoryJSON: Encodable, Sendable {
     let net: Int64
     @NullEncoded var fee: UInt64?
     @NullEncoded var label: String?
+    /// Blocks on top of and including its own (0 while unconfirmed), at the last sync's tip.
+    let confirmations: Int
+    /// When this watcher first saw it, `2026-11-26 14:02 UTC`.
+    let firstSeen: String
 
-    init(_ item: HistoryItem, label: String?) {
+    init(_ item: HistoryItem, label: String?, confirmations: Int, firstSeen: String) {
         txid = item.txid.hexString
         height = item.height
         blockHash = item.blockHash
@@ -48,6 +52,8 @@ struct HistoryJSON: Encodable, Sendable {
         net = item.net
         fee = item.fee
         self.label = label
+        self.confirmations = confirmations
+        self.firstSeen = firstSeen
     }
 }
 

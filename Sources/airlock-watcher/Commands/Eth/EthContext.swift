@@ -35,9 +35,13 @@ struct EthContext {
     }
 }
 
-/// Parses `--amount`: `0.1eth`, `0.1` (ETH), `5gwei`, `100wei`.
+/// Parses `--amount`: `0.1eth`, `5gwei`, `100wei`; a number without its unit is refused (exit 1).
 func parseEtherAmount(_ text: String) throws -> Wei {
     let lower = text.lowercased()
+    // A bare number is refused (DESIGN section 11): 0.1 ETH and 0.1 gwei differ by a factor of a billion.
+    if !lower.isEmpty, lower.allSatisfy({ $0.isNumber || $0 == "." }) {
+        throw CLIError(.usage, "--amount \(text) has no unit: write \(text)eth, \(text)gwei or \(text)wei")
+    }
     do {
         if lower.hasSuffix("gwei") {
             let units = try EthereumSpend.baseUnits(String(lower.dropLast(4)), decimals: 9)

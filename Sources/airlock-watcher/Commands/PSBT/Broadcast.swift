@@ -95,11 +95,15 @@ struct Broadcast: AsyncParsableCommand {
     }
 
     /// Whether a node's rejection says it has the transaction already (Core: `txn-already-known`,
-    /// `txn-already-in-mempool`, `Transaction already in block chain`; Electrum servers pass these on).
+    /// `txn-already-in-mempool`, `Transaction already in block chain`, `Transaction outputs already in utxo set`;
+    /// Electrum servers pass these on).
     static func meansAlreadyKnown(_ reason: String) -> Bool {
         let lower = reason.lowercased()
-        return ["txn-already-known", "txn-already-in-mempool", "already in block chain", "already have transaction"]
-            .contains { lower.contains($0) }
+        return [
+            "txn-already-known", "txn-already-in-mempool", "already in block chain", "already in utxo set",
+            "already have transaction",
+        ]
+        .contains { lower.contains($0) }
     }
 
     enum Signed {
