@@ -80,6 +80,11 @@ extension AirlockSigner {
                 valueName: "FILE"))
         var prevTx: [String] = []
         @Option(help: "An eth-sign-request: refuse a worst-case fee above this many ETH.") var maxFeeEth = "0.05"
+        @Flag(
+            help:
+                "An eth-sign-request: sign what cannot be shown (a message that is not readable text or is exactly 32 bytes, calldata the signer cannot decode)."
+        )
+        var allowBlind = false
 
         func validate() throws {
             guard maxFeeRate > 0 else { throw ValidationError("--max-fee-rate must be positive") }
@@ -120,7 +125,8 @@ extension AirlockSigner {
                 if case .chanceMultisig(let text) = read.payload { return try runChance(text, format: read.format) }
                 if case .ethSignRequest(let request) = read.payload {
                     return try EthereumSignCommand.run(
-                        request, format: read.format, vault: vault, output: output, yes: yes, maxFeeEth: maxFeeEth)
+                        request, format: read.format, vault: vault, output: output, yes: yes, maxFeeEth: maxFeeEth,
+                        allowBlind: allowBlind)
                 }
                 let original = try parsePSBT(read.payload)
                 let unlocked = try vault.unlock()
@@ -191,19 +197,13 @@ extension AirlockSigner {
         /// Shows the review (always first, on stderr, also under --json: nothing is approved unseen), then refuses
         /// (exit 4; under --json the verdict document is the one answer on stdout) or asks unless `yes`.
         static func present(_ decision: SigningDecision, json: Bool, yes: Bool) throws {
-            Diagnostics.print(decision.review.text)
-            guard decision.isApproved else {
-                let reasons = decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
-                guard json else { throw CLIError(.refused, "refused: " + reasons.joined(separator: "; ")) }
-                try JSONOutput.print(SignOutput(decision, signed: nil))
-                Diagnostics.print("error: refused: " + reasons.joined(separator: "; "))
-                throw ExitStatus.refused.exitCode
-            }
-            if !yes {
-                guard Prompt.confirm("\nSign this transaction?") else {
-                    throw CLIError(.refused, "not signed: declined at the confirmation")
-                }
-            }
+            let refusals =
+                decision.isApproved
+                ? [] : decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
+            try ReviewStep.present(
+                review: decision.review.text, refusals: refusals, json: json, yes: yes,
+                question: "Sign this transaction?"
+            ) { try JSONOutput.print(SignOutput(decision, signed: nil)) }
         }
 
         private func parsePSBT(_ payload: Payload) throws -> PSBT {
