@@ -47,6 +47,21 @@ enum EthereumSignCommand {
             case chainID = "chain_id"
             case hiddenCharacters = "hidden_characters"
         }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(verdict, forKey: .verdict)
+            try container.encode(type, forKey: .type)
+            try container.encode(chainID, forKey: .chainID)  // null: valid on every chain
+            try container.encode(from, forKey: .from)
+            try container.encode(review, forKey: .review)
+            try container.encode(warnings, forKey: .warnings)
+            try container.encode(refusals, forKey: .refusals)
+            try container.encode(hiddenCharacters, forKey: .hiddenCharacters)
+            try container.encodeIfPresent(signature, forKey: .signature)
+            try container.encodeIfPresent(ur, forKey: .ur)
+            try container.encode(written, forKey: .written)
+        }
     }
 
     static func run(
