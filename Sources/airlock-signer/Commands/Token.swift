@@ -29,6 +29,10 @@ extension AirlockSigner {
                 The token is shown first (on stderr); then it asks, --yes answers. Without --yes and without a \
                 terminal to ask on, nothing is stored (exit 4). A token already added at that address on that \
                 chain is refused (exit 4); a malformed address, symbol or decimals exits 1.
+
+                Examples:
+                  airlock-signer token add 0x5FbDB2315678afecb367f032d93F642f64180aa3 --chain-id 31337 --symbol ATT --decimals 18
+                  airlock-signer token add 0x5FbDB2315678afecb367f032d93F642f64180aa3 --chain-id 1 --symbol ATT --decimals 6 --yes
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -69,7 +73,12 @@ extension AirlockSigner {
 
     struct TokenList: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List the added tokens and the built-in ones.")
+            commandName: "list", abstract: "List the added tokens and the built-in ones.",
+            discussion: """
+                Examples:
+                  airlock-signer token list
+                  airlock-signer token list --json
+                """)
 
         @OptionGroup var options: VaultOptions
 
@@ -96,7 +105,14 @@ extension AirlockSigner {
         static let configuration = CommandConfiguration(
             commandName: "remove",
             abstract: "Remove an added token (built-in ones stay).",
-            discussion: "Without --chain-id the token is removed on every chain it was added for.")
+            discussion: """
+                Without --chain-id the token is removed on every chain it was added for. A token that was not \
+                added exits 2.
+
+                Examples:
+                  airlock-signer token remove 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                  airlock-signer token remove 0x5FbDB2315678afecb367f032d93F642f64180aa3 --chain-id 1
+                """)
 
         @OptionGroup var options: VaultOptions
         @Argument(help: "The token's contract address.") var address: String
