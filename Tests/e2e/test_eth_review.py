@@ -539,17 +539,22 @@ def permit2(kind: str, amount: int) -> dict:
         }
     else:
         batch = kind == "PermitBatchTransferFrom"
+        witness = kind == "PermitWitnessTransferFrom"
         types |= {
             kind: [
                 {"name": "permitted", "type": "TokenPermissions[]" if batch else "TokenPermissions"},
                 {"name": "spender", "type": "address"},
                 {"name": "nonce", "type": "uint256"},
                 {"name": "deadline", "type": "uint256"},
-            ],
+            ]
+            + ([{"name": "witness", "type": "Witness"}] if witness else []),
             "TokenPermissions": [{"name": "token", "type": "address"}, {"name": "amount", "type": "uint256"}],
         }
         permitted = {"token": USDC, "amount": amount}
         message = {"permitted": [permitted] if batch else permitted, "spender": SPENDER, "nonce": 0, "deadline": 2**32}
+        if witness:
+            types["Witness"] = [{"name": "user", "type": "address"}]
+            message["witness"] = {"user": OTHER}
     return {"types": types, "primaryType": kind, "domain": PERMIT2_DOMAIN["value"], "message": message}
 
 
@@ -559,6 +564,7 @@ TYPED_PERMITS = {
     "PermitBatch": lambda n: permit2("PermitBatch", n),
     "PermitTransferFrom": lambda n: permit2("PermitTransferFrom", n),
     "PermitBatchTransferFrom": lambda n: permit2("PermitBatchTransferFrom", n),
+    "PermitWitnessTransferFrom": lambda n: permit2("PermitWitnessTransferFrom", n),
 }
 
 
@@ -598,9 +604,11 @@ BLIND_MESSAGES = {
 def test_blind_messages_need_allow_blind(signer, vectors, case):
     message = BLIND_MESSAGES[case]
     request = sign_request(vectors, message, 3, 1)[1]
-    proc = signer("sign", "-", "--yes", input=request)
+    proc = signer("sign", "-", "--yes", "--json", input=request)
     assert proc.returncode == 4 and "blind signing" in review_of(proc)
     assert "Message (hex): 0x" + message.hex() in review_of(proc)
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "refused" and "blind signing" in verdict["refusals"][0]
     proc = signer("sign", "-", "--yes", "--allow-blind", input=request)
     sig = answer(vectors, proc)[2]
     assert Account.recover_message(encode_defunct(primitive=message), signature=sig) == ACCOUNT.address

@@ -212,14 +212,15 @@ struct CallReview {
         let verifying = data.domain["verifyingContract"].flatMap(Self.address)
         guard let spender = message["spender"].flatMap(Self.address) else { return }
         lines.append(.init("Spender", spender.checksummed))
-        switch fields {
-        case ["owner", "spender", "value", "nonce", "deadline"]:
-            guard let contract = verifying, let value = message["value"].flatMap(Self.integer) else { return }
-            add(
-                "Permit",
-                "\(spender.checksummed) may spend \(allowance(value, of: contract, spender: spender)) of "
-                    + "\(contract.checksummed), until \(Self.time(message["deadline"].flatMap(Self.integer)))")
-        case ["holder", "spender", "nonce", "expiry", "allowed"]:
+        // By the members declared (a superset: Permit2's witness variants add a `witness` member).
+        if fields.isSuperset(of: ["owner", "spender", "value", "deadline"]) {
+            if let contract = verifying, let value = message["value"].flatMap(Self.integer) {
+                add(
+                    "Permit",
+                    "\(spender.checksummed) may spend \(allowance(value, of: contract, spender: spender)) of "
+                        + "\(contract.checksummed), until \(Self.time(message["deadline"].flatMap(Self.integer)))")
+            }
+        } else if fields.isSuperset(of: ["holder", "spender", "expiry", "allowed"]) {
             guard let contract = verifying else { return }
             if message["allowed"] == .bool(true) {
                 add(
@@ -229,7 +230,7 @@ struct CallReview {
             } else {
                 add("Permit", "revoke the allowance of \(spender.checksummed) on \(contract.checksummed)")
             }
-        case ["details", "spender", "sigDeadline"]:
+        } else if fields.isSuperset(of: ["details", "spender", "sigDeadline"]) {
             let details: [JSONValue] =
                 switch message["details"] {
                 case .array(let items)?: items
@@ -246,7 +247,7 @@ struct CallReview {
                         + "\(tokenAddress.checksummed), until "
                         + Self.time(detail["expiration"].flatMap(Self.integer)))
             }
-        case ["permitted", "spender", "nonce", "deadline"]:
+        } else if fields.isSuperset(of: ["permitted", "spender", "deadline"]) {
             let permitted: [JSONValue] =
                 switch message["permitted"] {
                 case .array(let items)?: items
@@ -263,8 +264,6 @@ struct CallReview {
                         + "\(tokenAddress.checksummed) from your account once, until "
                         + Self.time(message["deadline"].flatMap(Self.integer)))
             }
-        default:
-            break
         }
     }
 
