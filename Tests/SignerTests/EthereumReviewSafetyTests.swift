@@ -150,4 +150,18 @@ struct EthereumReviewSafetyTests {
         #expect(control.lines.first { $0.label == "Chain" }?.value == "Ethereum (1)")
         #expect(!control.warnings.contains { $0.contains("every chain") })
     }
+
+    @Test("A request for another seed or with no key is refused before review; this seed's is not")
+    func keyRefusal() throws {
+        let session = try Self.session()
+        let request = try Self.request(Array("hi".utf8), .personalMessage)
+        #expect(
+            session.keyRefusal(request, sourceFingerprint: 0xDEAD_BEEF)
+                == .otherSeed(request: "deadbeef", vault: "73c5da0a"))
+        #expect(session.keyRefusal(request, sourceFingerprint: 0x73C5_DA0A) == nil)
+        #expect(session.keyRefusal(request, sourceFingerprint: nil) == nil)
+        var pathless = request
+        pathless.path = try DerivationPath(string: "m")
+        #expect(session.keyRefusal(pathless, sourceFingerprint: nil) == .noKey(address: nil))
+    }
 }

@@ -30,6 +30,10 @@ public enum EthereumRefusal: Sendable, Hashable, CustomStringConvertible {
     case chainIDContradiction(request: UInt64, data: UInt64)
     /// What is signed cannot be shown (what), and `--allow-blind` was not given.
     case blind(String)
+    /// The request is for another seed (its fingerprint, this vault's).
+    case otherSeed(request: String, vault: String)
+    /// The request names no derivation path, and no imported key has the address it names (if any).
+    case noKey(address: EthereumAddress?)
 
     public var description: String {
         switch self {
@@ -40,6 +44,10 @@ public enum EthereumRefusal: Sendable, Hashable, CustomStringConvertible {
             "the request names \(requested) but the key at its path is \(derived)"
         case .chainIDContradiction(let request, let data):
             "the request says chain \(request) but the data says chain \(data)"
+        case .otherSeed(let request, let vault): "the request is for seed \(request), this vault is \(vault)"
+        case .noKey(let address):
+            "the request names no derivation path, and no imported key has "
+                + (address.map { "its address \($0.checksummed)" } ?? "an address it names")
         case .blind(let what):
             "blind signing: \(what); the signer cannot show what it authorizes (sign it only if you know, from "
                 + "elsewhere, what it is: --allow-blind)"

@@ -98,6 +98,19 @@ public struct EthereumSigningSession: Sendable {
         return (try key(at: path).ethereumAddress, path)
     }
 
+    /// The refusal of a request this vault holds no key for, decided before anything is decoded: a request naming
+    /// another seed's fingerprint (when no imported key has its address), or naming no derivation path and no
+    /// imported key's address. Nil when a key can be found.
+    public func keyRefusal(_ request: Request, sourceFingerprint: UInt32?) -> EthereumRefusal? {
+        if importedKey(address: request.address) != nil { return nil }
+        if let sourceFingerprint, sourceFingerprint != master.fingerprint.value {
+            return .otherSeed(
+                request: String(sourceFingerprint, radix: 16).leftPadded(to: 8), vault: master.fingerprint.hexString)
+        }
+        if request.path.components.isEmpty { return .noKey(address: request.address) }
+        return nil
+    }
+
     /// Decodes the request and decides: the review lists what it does and any refusal.
     ///
     /// Every text from the request (names, values, messages, the origin) is shown through `DisplayText`; when any
@@ -271,5 +284,11 @@ public struct EthereumSigningSession: Sendable {
 
     static func chainName(_ id: UInt64) -> String {
         EthereumReview.chainName(id).map { "\($0) (\(id))" } ?? "chain \(id)"
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

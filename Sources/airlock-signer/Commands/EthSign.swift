@@ -94,30 +94,21 @@ enum EthereumSignCommand {
         let unlocked = try vault.unlock()
         let master = try vault.masterKey(of: unlocked)
         let imported = address.flatMap { unlocked.importedEthereumKey(address: $0) }
-        if imported == nil {
-            // A key of the seed: the request must be for this seed and name a path.
-            if let source = request.derivationPath.sourceFingerprint, source.rawValue != master.fingerprint.value {
-                throw CLIError(
-                    .refused,
-                    "refused: the request is for seed \(source), this vault is \(master.fingerprint.hexString)")
-            }
-            guard !children.isEmpty else {
-                throw CLIError(
-                    .refused,
-                    "refused: the request names no derivation path, and no imported key has "
-                        + (address.map { "its address \($0.checksummed)" } ?? "an address it names"))
-            }
-        }
         let session = EthereumSigningSession(
             master: master, maxFee: maxFee,
             importedKeys: unlocked.importedKeys.filter { $0.chain == .ethereum }.map(\.key), allowBlind: allowBlind,
             tokens: unlocked.tokens)
+        let sessionRequest = EthereumSigningSession.Request(
+            signData: request.signData, dataType: dataType, chainID: request.chainID, path: path, address: address,
+            origin: request.origin)
+        if let refusal = session.keyRefusal(
+            sessionRequest, sourceFingerprint: request.derivationPath.sourceFingerprint?.rawValue)
+        {
+            throw CLIError(.refused, "refused: \(refusal)")
+        }
         let review: EthereumReview
         do {
-            review = try session.review(
-                .init(
-                    signData: request.signData, dataType: dataType, chainID: request.chainID, path: path,
-                    address: address, origin: request.origin))
+            review = try session.review(sessionRequest)
         } catch {
             throw CLIError(.invalidInput, "invalid eth-sign-request: \(error)")
         }
