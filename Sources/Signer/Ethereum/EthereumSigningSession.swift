@@ -98,8 +98,9 @@ public struct EthereumSigningSession: Sendable {
         return (try key(at: path).ethereumAddress, path)
     }
 
-    /// The refusal of a request this vault holds no key for, decided before anything is decoded: a request naming
-    /// another seed's fingerprint (when no imported key has its address), or naming no derivation path and no
+    /// The refusal of a request this vault holds no key for, decided before anything is decoded.
+    ///
+    /// A request naming another seed's fingerprint (when no imported key has its address), or naming no derivation path and no
     /// imported key's address. Nil when a key can be found.
     public func keyRefusal(_ request: Request, sourceFingerprint: UInt32?) -> EthereumRefusal? {
         if importedKey(address: request.address) != nil { return nil }
