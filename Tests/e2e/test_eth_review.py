@@ -239,6 +239,15 @@ def variants(base: dict) -> dict:
     v("no message", lambda m: m.pop("message"))
     v("chainId as a string", lambda m: m["domain"].update(chainId="1"))
     v("extra top-level member", lambda m: m.update(note="x"))
+    v("primaryType missing (derived)", lambda m: m.pop("primaryType"))
+    v("address of a short form", lambda m: m["message"]["to"].update(wallet="0xbbbb"))
+    v("uint as text that is no number", lambda m: m["domain"].update(chainId="abc"))
+    v("negative chainId", lambda m: m["domain"].update(chainId=-1))
+    v("undeclared type used", lambda m: m["types"]["Mail"].append({"name": "x", "type": "Foo"}))
+    v("array for a struct", lambda m: m["message"].update(to=[]))
+    v("null address", lambda m: m["message"]["to"].update(wallet=None))
+    v("null string (zero word)", lambda m: m["message"].update(contents=None))
+    v("lower-case address", lambda m: m["message"]["to"].update(wallet="0x" + "bb" * 20))
     return out
 
 
@@ -256,6 +265,15 @@ EIP712_CASES = [
     "no message",
     "chainId as a string",
     "extra top-level member",
+    "primaryType missing (derived)",
+    "address of a short form",
+    "uint as text that is no number",
+    "negative chainId",
+    "undeclared type used",
+    "array for a struct",
+    "null address",
+    "null string (zero word)",
+    "lower-case address",
 ]
 
 

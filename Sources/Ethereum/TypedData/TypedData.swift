@@ -50,7 +50,6 @@ public struct TypedData: Sendable, Equatable {
     /// - Throws: `TypedDataError`.
     public init(value root: JSONValue) throws(TypedDataError) {
         guard case .object(let typeMembers)? = root["types"] else { throw .missingMember("types") }
-        guard case .string(let primary)? = root["primaryType"] else { throw .missingMember("primaryType") }
         guard case .object? = root["domain"], let domain = root["domain"] else { throw .missingMember("domain") }
         var types: [String: [Field]] = [:]
         for (name, declaration) in typeMembers {
@@ -67,6 +66,16 @@ public struct TypedData: Sendable, Equatable {
             types[name] = fields
         }
         self.types = types
+        // Without `primaryType`, the one struct no other uses is the primary type (as eth-account derives it).
+        let primary: String
+        switch root["primaryType"] {
+        case .string(let name)?: primary = name
+        case nil:
+            let roots = Self.roots(types)
+            guard roots.count == 1 else { throw .missingMember("primaryType") }
+            primary = roots[0]
+        default: throw .missingMember("primaryType")
+        }
         self.primaryType = primary
         self.domain = domain
         guard types["EIP712Domain"] != nil else { throw .unknownType("EIP712Domain") }
@@ -92,11 +101,16 @@ public struct TypedData: Sendable, Equatable {
         }
         if primary != "EIP712Domain" {
             // The primary type is the one struct no other struct uses; a second such struct is data not signed.
-            var used: Set<String> = []
-            for fields in types.values { for field in fields { used.insert(Self.baseType(field.type)) } }
-            let roots = types.keys.filter { $0 != "EIP712Domain" && !used.contains($0) }.sorted()
+            let roots = Self.roots(types)
             guard roots == [primary] else { throw .primaryTypeNotRoot(primaryType: primary, roots: roots) }
         }
+    }
+
+    /// The structs no other struct uses, `EIP712Domain` aside, sorted.
+    static func roots(_ types: [String: [Field]]) -> [String] {
+        var used: Set<String> = []
+        for fields in types.values { for field in fields { used.insert(baseType(field.type)) } }
+        return types.keys.filter { $0 != "EIP712Domain" && !used.contains($0) }.sorted()
     }
 
     /// The domain's `chainId` when the domain declares and holds one (the chain the signature is valid on), nil
