@@ -672,6 +672,7 @@ def test_token_add_list_remove_and_units(signer, vectors):
     listed = json.loads(signer("token", "list", "--json", check=True).stdout)
     assert {"chain_id": 1, "address": TOKEN, "symbol": "ATT", "decimals": 6, "built_in": False} in listed
     builtin = {t["symbol"]: t for t in listed if t["built_in"]}
+    assert len(builtin) == 20 and all(to_checksum_address(t["address"].lower()) == t["address"] for t in listed)
     assert builtin["USDC"]["address"] == to_checksum_address(USDC.lower()) and builtin["USDC"]["decimals"] == 6
     proc = signer("sign", "-", "--yes", input=tx_request(vectors, transfer))
     assert f"transfer 12.5 ATT to {OTHER}" in review_of(proc) and "token list" not in review_of(proc)

@@ -66,6 +66,11 @@ struct CallReview {
         EthereumToken.find(chainID: chainID, address: contract, userTokens: tokens)
     }
 
+    /// A token contract as the review names it: `USDC (0xA0b8…)` when known, else its address.
+    private func name(_ contract: EthereumAddress) -> String {
+        token(contract).map { "\($0.symbol) (\(contract.checksummed))" } ?? contract.checksummed
+    }
+
     /// An amount of `contract`'s tokens: in token units when known, else in base units (and a warning once).
     private mutating func amount(_ value: UInt256, of contract: EthereumAddress) -> String {
         if let token = token(contract) { return token.format(value) }
@@ -175,7 +180,7 @@ struct CallReview {
             add(
                 "Permit2",
                 "approve \(spender.checksummed) to spend \(allowance(value, of: tokenAddress, spender: spender)) of "
-                    + "\(tokenAddress.checksummed) through Permit2, until \(Self.time(expiration))")
+                    + "\(name(tokenAddress)) through Permit2, until \(Self.time(expiration))")
         case .permit2Permit(let owner, let details, let spender, _):
             lines.append(.init("Spender", spender.checksummed))
             for detail in details {
@@ -183,18 +188,18 @@ struct CallReview {
                     "Permit2",
                     "submits the permit of \(owner.checksummed): \(spender.checksummed) may spend "
                         + "\(allowance(detail.amount, of: detail.token, spender: spender)) of "
-                        + "\(detail.token.checksummed), until \(Self.time(detail.expiration))")
+                        + "\(name(detail.token)), until \(Self.time(detail.expiration))")
             }
         case .permit2PermitTransferFrom(let owner, let tokenAddress, _, let to, let requested):
             add(
                 "Permit2",
-                "transfer \(amount(requested, of: tokenAddress)) of \(tokenAddress.checksummed) from "
+                "transfer \(amount(requested, of: tokenAddress)) of \(name(tokenAddress)) from "
                     + "\(owner.checksummed) to \(to.checksummed)")
             takesFromThisAccount(owner, to: to, what: "tokens")
         case .permit2TransferFrom(let owner, let to, let value, let tokenAddress):
             add(
                 "Permit2",
-                "transfer \(amount(value, of: tokenAddress)) of \(tokenAddress.checksummed) from \(owner.checksummed) "
+                "transfer \(amount(value, of: tokenAddress)) of \(name(tokenAddress)) from \(owner.checksummed) "
                     + "to \(to.checksummed)")
             takesFromThisAccount(owner, to: to, what: "tokens")
         }
@@ -218,7 +223,7 @@ struct CallReview {
                 add(
                     "Permit",
                     "\(spender.checksummed) may spend \(allowance(value, of: contract, spender: spender)) of "
-                        + "\(contract.checksummed), until \(Self.time(message["deadline"].flatMap(Self.integer)))")
+                        + "\(name(contract)), until \(Self.time(message["deadline"].flatMap(Self.integer)))")
             }
         } else if fields.isSuperset(of: ["holder", "spender", "expiry", "allowed"]) {
             guard let contract = verifying else { return }
@@ -226,7 +231,7 @@ struct CallReview {
                 add(
                     "Permit",
                     "\(spender.checksummed) may spend \(allowance(.max, of: contract, spender: spender)) of "
-                        + "\(contract.checksummed), until \(Self.time(message["expiry"].flatMap(Self.integer)))")
+                        + "\(name(contract)), until \(Self.time(message["expiry"].flatMap(Self.integer)))")
             } else {
                 add("Permit", "revoke the allowance of \(spender.checksummed) on \(contract.checksummed)")
             }
@@ -244,7 +249,7 @@ struct CallReview {
                 add(
                     "Permit2",
                     "\(spender.checksummed) may spend \(allowance(value, of: tokenAddress, spender: spender)) of "
-                        + "\(tokenAddress.checksummed), until "
+                        + "\(name(tokenAddress)), until "
                         + Self.time(detail["expiration"].flatMap(Self.integer)))
             }
         } else if fields.isSuperset(of: ["permitted", "spender", "deadline"]) {
@@ -261,7 +266,7 @@ struct CallReview {
                 add(
                     "Permit2",
                     "\(spender.checksummed) may take \(allowance(value, of: tokenAddress, spender: spender)) of "
-                        + "\(tokenAddress.checksummed) from your account once, until "
+                        + "\(name(tokenAddress)) from your account once, until "
                         + Self.time(message["deadline"].flatMap(Self.integer)))
             }
         }
