@@ -726,3 +726,18 @@ def test_keystore_with_a_repeated_member_is_refused(signer, home):
     (home.root / "ok.json").write_text(text)
     proc = signer("key", "import", "ok.json", "--chain", "eth", "--keystore-password-file", str(pw))
     assert proc.returncode == 0, review_of(proc)
+
+
+def test_permit_without_a_contract_in_its_domain_is_still_judged(signer, vectors):
+    permit = eip2612_permit(2**200)
+    permit["types"]["EIP712Domain"] = [f for f in permit["types"]["EIP712Domain"] if f["name"] != "verifyingContract"]
+    del permit["domain"]["verifyingContract"]
+    proc = signer("sign", "-", "--yes", "--json", input=typed_request(vectors, permit))
+    assert proc.returncode == 0, review_of(proc)
+    assert "UNLIMITED (in effect" in review_of(proc) and "!!! unlimited token approval" in review_of(proc)
+    expected = ACCOUNT.sign_message(encode_typed_data(full_message=permit)).signature
+    assert bytes.fromhex(json.loads(proc.stdout)["signature"]) == bytes(expected)
+    # Control: a finite amount is shown in base units, without the unlimited warning.
+    permit["message"]["value"] = 5
+    proc = signer("sign", "-", "--yes", input=typed_request(vectors, permit))
+    assert proc.returncode == 0 and "may spend 5 base units" in review_of(proc) and "unlimited" not in review_of(proc)

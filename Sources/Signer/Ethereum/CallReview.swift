@@ -219,11 +219,27 @@ struct CallReview {
         lines.append(.init("Spender", spender.checksummed))
         // By the members declared (a superset: Permit2's witness variants add a `witness` member).
         if fields.isSuperset(of: ["owner", "spender", "value", "deadline"]) {
-            if let contract = verifying, let value = message["value"].flatMap(Self.integer) {
-                add(
-                    "Permit",
-                    "\(spender.checksummed) may spend \(allowance(value, of: contract, spender: spender)) of "
-                        + "\(name(contract)), until \(Self.time(message["deadline"].flatMap(Self.integer)))")
+            if let value = message["value"].flatMap(Self.integer) {
+                let until = Self.time(message["deadline"].flatMap(Self.integer))
+                if let contract = verifying {
+                    add(
+                        "Permit",
+                        "\(spender.checksummed) may spend \(allowance(value, of: contract, spender: spender)) of "
+                            + "\(name(contract)), until \(until)")
+                } else {
+                    // No contract in the domain: the amount is still judged, in base units.
+                    let shown =
+                        value >= Self.unlimitedThreshold
+                        ? "UNLIMITED (in effect; \(value) base units)" : "\(value) base units"
+                    if value >= Self.unlimitedThreshold {
+                        warnings.append(
+                            "unlimited token approval: \(spender.checksummed) may move all your tokens of this "
+                                + "domain, now and in the future")
+                    }
+                    add(
+                        "Permit",
+                        "\(spender.checksummed) may spend \(shown) of a token the domain does not name, until \(until)")
+                }
             }
         } else if fields.isSuperset(of: ["holder", "spender", "expiry", "allowed"]) {
             guard let contract = verifying else { return }
