@@ -107,6 +107,11 @@ struct ChanceMultisigTests {
             ("multisig:[1]", .invalidJSON("not an object")),
             ("multisig:{", .invalidJSON("malformed JSON")),
             (good.replacingOccurrences(of: "}}", with: "},\"fee\":1}"), .unknownField("fee")),
+            // A field named twice: two readers would see two different texts (strict JSON).
+            (
+                good.replacingOccurrences(of: "\"rawTx\":", with: "\"rawTx\":\"00\",\"rawTx\":"),
+                .invalidJSON("\(StrictJSONError.duplicateMember(name: "rawTx", offset: 14))")
+            ),
             (good.replacingOccurrences(of: "\"rawTx\":\"\(raw)\",", with: ""), .missingField("rawTx")),
             (
                 good.replacingOccurrences(of: raw, with: raw + "0"),

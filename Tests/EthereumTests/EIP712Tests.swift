@@ -77,17 +77,23 @@ struct EIP712Tests {
         }
         // A missing string is v4's zero word (a different hash, not an error); a missing address is refused.
         let missingString = try Self.mailWith {
-            $0 = $0.replacingOccurrences(of: "\"contents\": \"Hello, Bob!\"", with: "\"content\": \"x\"")
+            $0 = $0.replacingOccurrences(of: "},\n   \"contents\": \"Hello, Bob!\"", with: "}")
         }
         let encoded = try missingString.encodeData("Mail", value: missingString.message)
         #expect(encoded.suffix(32) == [UInt8](repeating: 0, count: 32))
         let missingAddress = try Self.mailWith {
             $0 = $0.replacingOccurrences(
-                of: "\"wallet\": \"0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB\"", with: "\"walet\": \"0x\"")
+                of: "\"Bob\",\n    \"wallet\": \"0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB\"", with: "\"Bob\"")
         }
         #expect(throws: TypedDataError.missingField(path: "Mail.to.wallet")) { try missingAddress.signingHash() }
+        // A member the type does not declare would be shown and not hashed: refused, at any depth.
+        let misspelt = try Self.mailWith {
+            $0 = $0.replacingOccurrences(
+                of: "\"wallet\": \"0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB\"", with: "\"walet\": \"0x\"")
+        }
+        #expect(throws: TypedDataError.undeclaredMember(path: "Mail.to", name: "walet")) { try misspelt.signingHash() }
         #expect(throws: TypedDataError.self) { try TypedData(json: Array("{\"types\": 1}".utf8)) }
-        #expect(throws: TypedDataError.invalidJSON(offset: 1)) { try JSONValue(json: Array("[}".utf8)) }
+        #expect(throws: StrictJSONError.malformed(offset: 1)) { try JSONValue(json: Array("[}".utf8)) }
     }
 
     @Test("JSON strings: escapes and surrogate pairs decode; malformed escapes and raw control characters are refused")
@@ -99,10 +105,10 @@ struct EIP712Tests {
                     #"{"n": 115792089237316195423570985008687907853269984665640564039457584007913129639935}"#.utf8))[
                     "n"]
                 == .number("115792089237316195423570985008687907853269984665640564039457584007913129639935"))
-        #expect(throws: TypedDataError.self) { try JSONValue(json: Array(#"["\u+123"]"#.utf8)) }
-        #expect(throws: TypedDataError.self) { try JSONValue(json: Array(#"["\ud83d"]"#.utf8)) }
-        #expect(throws: TypedDataError.self) { try JSONValue(json: Array("[\"a\u{01}\"]".utf8)) }
-        #expect(throws: TypedDataError.self) { try JSONValue(json: Array("[01]".utf8)) }
+        #expect(throws: StrictJSONError.self) { try JSONValue(json: Array(#"["\u+123"]"#.utf8)) }
+        #expect(throws: StrictJSONError.self) { try JSONValue(json: Array(#"["\ud83d"]"#.utf8)) }
+        #expect(throws: StrictJSONError.self) { try JSONValue(json: Array("[\"a\u{01}\"]".utf8)) }
+        #expect(throws: StrictJSONError.self) { try JSONValue(json: Array("[01]".utf8)) }
     }
 
     @Test("Integer widths: uint8 takes 255 not 256; int8 takes -128 not -129; negatives are two's complement")

@@ -282,9 +282,22 @@ struct AuditLogTests {
         var lines = try Self.lines(log)
         lines.append("not json")
         try Self.write(lines, to: log)
-        #expect(throws: AuditError.malformedLine(line: 3, reason: "not a JSON object")) {
+        #expect(throws: AuditError.malformedLine(line: 3, reason: "not valid JSON (at byte 1)")) {
             try log.verify(key: Self.key, anchor: head)
         }
+    }
+
+    @Test("a line that names a field twice is refused (strict JSON); the same line once verifies")
+    func duplicateField() throws {
+        let (log, head) = try Self.makeLog(entries: 2)
+        var lines = try Self.lines(log)
+        let original = lines[1]
+        lines[1] = "{\"seq\":9," + original.dropFirst()
+        try Self.write(lines, to: log)
+        #expect(throws: AuditError.self) { try log.verify(key: Self.key, anchor: head) }
+        lines[1] = original
+        try Self.write(lines, to: log)
+        _ = try log.verify(key: Self.key, anchor: head)
     }
 
     @Test("migration: legacy entries verify unanchored; keyed entries chain onto them and then protect them")

@@ -100,6 +100,50 @@ struct VaultTests {
         }
     }
 
+    @Test("a header field named twice is corrupt (strict JSON), whichever copy a reader would keep; the control opens")
+    func duplicateField() throws {
+        let (vault, _) = try Self.makeVault()
+        let text = try String(contentsOfFile: vault.path, encoding: .utf8)
+        #expect(text.contains("\"network\" : \"regtest\""))
+        for doubled in [
+            "\"network\" : \"main\",\n  \"network\" : \"regtest\"",
+            "\"network\" : \"regtest\",\n  \"network\" : \"main\"",
+        ] {
+            try text.replacingOccurrences(of: "\"network\" : \"regtest\"", with: doubled).write(
+                toFile: vault.path, atomically: true, encoding: .utf8)
+            #expect {
+                try vault.readHeader()
+            } throws: { error in
+                guard case .corrupt(let reason) = error as? VaultError else { return false }
+                return reason.contains("network") && reason.contains("twice")
+            }
+        }
+        try text.write(toFile: vault.path, atomically: true, encoding: .utf8)
+        _ = try vault.unlock(password: SecretBytes(utf8: "correct horse"))
+    }
+
+    @Test("added tokens are kept in the authenticated header: a changed decimals is tampering")
+    func tokensAuthenticated() throws {
+        let (vault, _) = try Self.makeVault()
+        let unlocked = try vault.unlock(password: SecretBytes(utf8: "correct horse"))
+        let token = try EthereumToken(
+            chainID: 1, address: "0x5FbDB2315678afecb367f032d93F642f64180aa3", symbol: "ATT", decimals: 6)
+        try unlocked.addToken(token)
+        let reopened = try vault.unlock(password: SecretBytes(utf8: "correct horse"))
+        #expect(reopened.tokens == [token])
+        #expect(throws: VaultError.duplicateToken(token.address.checksummed, chainID: 1)) {
+            try reopened.addToken(token)
+        }
+        let text = try String(contentsOfFile: vault.path, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"decimals\" : 6", with: "\"decimals\" : 18").write(
+            toFile: vault.path, atomically: true, encoding: .utf8)
+        #expect(throws: VaultError.tampered) { try vault.unlock(password: SecretBytes(utf8: "correct horse")) }
+        try text.write(toFile: vault.path, atomically: true, encoding: .utf8)
+        #expect(
+            try vault.unlock(password: SecretBytes(utf8: "correct horse")).removeToken(
+                address: token.address, chainID: nil) == [token])
+    }
+
     @Test("a newer format version is refused by name")
     func newerVersion() throws {
         let (vault, _) = try Self.makeVault()

@@ -317,6 +317,22 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vecto
     hex_key.write_text("0x" + "11" * 32 + "\n")
     signer("airlock-signer-key-import", "key", "import", hex_key, "--chain", "eth", "--label", "golden")
     signer("airlock-signer-key-list", "key", "list")
+    token = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+    signer(
+        "airlock-signer-token-add",
+        "token",
+        "add",
+        token,
+        "--chain-id",
+        "1",
+        "--symbol",
+        "ATT",
+        "--decimals",
+        "6",
+        "--yes",
+    )
+    signer("airlock-signer-token-list", "token", "list")
+    signer("airlock-signer-token-remove", "token", "remove", token)
     signer("airlock-signer-info", "info")
     descriptor = signer("airlock-signer-export", "export", "--script", "wpkh")["data"]
     signer("airlock-signer-address", "address", "--index", "0")

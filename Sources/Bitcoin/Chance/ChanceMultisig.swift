@@ -65,23 +65,20 @@ public struct ChanceMultisig: Sendable, Equatable {
     public init(string: String) throws(ChanceMultisigError) {
         let text = string.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix(Self.prefix) else { throw .missingPrefix }
-        let body = Data(text.dropFirst(Self.prefix.count).utf8)
-        let object: [String: Any]
-        do {
-            guard let parsed = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-                throw ChanceMultisigError.invalidJSON("not an object")
+        // The strict parser: a member named twice (two signature lists for one key) is refused.
+        let object: StrictJSON
+        do { object = try StrictJSON(json: Array(text.dropFirst(Self.prefix.count).utf8)) } catch {
+            switch error {
+            case .malformed: throw .invalidJSON("malformed JSON")
+            case .duplicateMember: throw .invalidJSON("\(error)")
             }
-            object = parsed
-        } catch let error as ChanceMultisigError {
-            throw error
-        } catch {
-            throw .invalidJSON("malformed JSON")
         }
+        guard case .object = object else { throw .invalidJSON("not an object") }
         let known: Set<String> = ["rawTx", "redeemScriptHex", "keySignatures"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) { throw .unknownField(unknown) }
-        guard let rawHex = object["rawTx"] as? String else { throw .missingField("rawTx") }
-        guard let scriptHex = object["redeemScriptHex"] as? String else { throw .missingField("redeemScriptHex") }
-        guard let signatureObject = object["keySignatures"] as? [String: Any] else {
+        guard let rawHex = object["rawTx"]?.stringValue else { throw .missingField("rawTx") }
+        guard let scriptHex = object["redeemScriptHex"]?.stringValue else { throw .missingField("redeemScriptHex") }
+        guard let signatureObject = object["keySignatures"]?.members else {
             throw .missingField("keySignatures")
         }
         let rawBytes = try Self.hex(rawHex, field: "rawTx")
@@ -95,16 +92,17 @@ public struct ChanceMultisig: Sendable, Equatable {
         let script = Script(try Self.hex(scriptHex, field: "redeemScriptHex"))
         guard case .multisig(_, let keys) = script.template else { throw .notMultisigRedeemScript }
         var signatures: [Int: [[UInt8]]] = [:]
-        for (name, value) in signatureObject.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in signatureObject.sorted(by: { $0.0 < $1.0 }) {
             guard let position = Self.position(name, keyCount: keys.count) else {
                 throw .invalidPosition(name, keyCount: keys.count)
             }
-            guard let list = value as? [Any] else { throw .missingField("keySignatures.\(position)") }
+            guard let list = value.arrayValue else { throw .missingField("keySignatures.\(position)") }
             var decoded: [[UInt8]] = []
             for (input, item) in list.enumerated() {
-                guard let hex = item as? String else { throw .missingField("keySignatures.\(position)[\(input)]") }
+                guard let hex = item.stringValue else { throw .missingField("keySignatures.\(position)[\(input)]") }
                 decoded.append(try Self.hex(hex, field: "keySignatures.\(position)[\(input)]"))
             }
+            guard signatures[position] == nil else { throw .invalidPosition(name, keyCount: keys.count) }
             signatures[position] = decoded
         }
         try self.init(transaction: transaction, redeemScript: script, signatures: signatures)

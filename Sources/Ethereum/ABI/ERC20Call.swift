@@ -69,9 +69,19 @@ public enum ERC20Call: Sendable, Equatable {
 }
 
 /// Errors from decoding ABI-encoded calldata.
-public enum ABIError: Error, Equatable, Sendable {
+public enum ABIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The calldata has the wrong length for its selector (expected, actual).
     case wrongLength(expected: Int, actual: Int)
     /// An address argument has non-zero bytes above its 20 bytes.
     case dirtyAddressWord
+    /// An argument is malformed (why).
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .wrongLength(let expected, let actual): "the calldata is \(actual) bytes, its function takes \(expected)"
+        case .dirtyAddressWord: "an address argument has bytes set above its 20 bytes"
+        case .malformed(let why): why
+        }
+    }
 }

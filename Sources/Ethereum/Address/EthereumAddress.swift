@@ -65,3 +65,14 @@ public enum EthereumAddressError: Error, Equatable, Sendable {
     /// Mixed case that is not the EIP-55 checksum.
     case badChecksum
 }
+
+extension EthereumAddressError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .missingPrefix: "an address starts with 0x"
+        case .invalidLength(let count): "an address is 20 bytes, not \(count)"
+        case .invalidHex: "an address is hex digits"
+        case .badChecksum: "the mixed-case checksum (EIP-55) does not match: a character is mistyped"
+        }
+    }
+}

@@ -21,4 +21,18 @@ public struct PersonalMessage: Sendable, Equatable {
         }
         return printable ? text : nil
     }
+
+    /// The message as text when it is valid UTF-8 without terminal controls other than line feed, carriage return
+    /// and tab.
+    ///
+    /// The review shows carriage returns and tabs escaped. Format characters such as direction overrides are text here: the
+    /// review shows them escaped and warns.
+    public var readableText: String? {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let readable = text.unicodeScalars.allSatisfy { s in
+            s == "\n" || s == "\t" || s == "\r"
+                || (s.value >= 0x20 && s.value != 0x7F && !(0x80...0x9F).contains(s.value))
+        }
+        return readable ? text : nil
+    }
 }

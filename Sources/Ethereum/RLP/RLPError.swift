@@ -27,3 +27,23 @@ public enum RLPError: Error, Equatable, Sendable {
     /// Nesting deeper than the decoder allows.
     case tooDeep
 }
+
+extension RLPError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .empty: "no data"
+        case .truncated(let needed, let available): "an item needs \(needed) bytes but \(available) remain"
+        case .nonCanonicalSingleByte(let offset): "a single byte is wrapped in a string header (byte \(offset))"
+        case .leadingZeroInLength(let offset): "a length has leading zero bytes (byte \(offset))"
+        case .longFormForShortLength(let offset): "a short length is written in the long form (byte \(offset))"
+        case .lengthTooLarge(let offset): "a length is too large (byte \(offset))"
+        case .trailingBytes(let count): "\(count) bytes follow the transaction"
+        case .listLengthMismatch(let offset): "a list's items do not end at its length (byte \(offset))"
+        case .nonCanonicalInteger: "an integer has a leading zero byte"
+        case .integerTooLarge(let bytes, let maximum): "an integer is \(bytes) bytes, at most \(maximum) allowed"
+        case .unexpectedKind(let expected): "expected \(expected)"
+        case .wrongItemCount(let what, let found): "\(what) has \(found) items"
+        case .tooDeep: "nested too deeply"
+        }
+    }
+}

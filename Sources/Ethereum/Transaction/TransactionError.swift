@@ -19,3 +19,20 @@ public enum TransactionError: Error, Equatable, Sendable {
     /// An EIP-155 `v` does not fit (chain id too large).
     case chainIDTooLarge
 }
+
+extension TransactionError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .rlp(let error): "its RLP is malformed: \(error)"
+        case .unsupportedType(let type): "transaction type \(type) is not one this signer reads (0, 1 and 2 are)"
+        case .empty: "the transaction is empty"
+        case .invalidRecipient(let length):
+            "the recipient is \(length) bytes, not 20 (or empty for a contract creation)"
+        case .invalidAccessList(let why): "the access list is malformed: \(why)"
+        case .invalidLegacySignatureFields: "a legacy transaction's last fields are not EIP-155's chain id, 0, 0"
+        case .zeroChainID: "the chain id is 0"
+        case .unsupportedRecoveryID(let id): "the signature's recovery id \(id) is not 0 or 1"
+        case .chainIDTooLarge: "the chain id is too large for an EIP-155 v"
+        }
+    }
+}

@@ -60,7 +60,13 @@ extension TypedData {
     {
         guard depth <= Self.maximumDepth else { throw .tooDeep }
         guard let fields = types[name] else { throw .unknownType(name) }
-        guard case .object = value else { throw .invalidValue(path: path, type: name, reason: "not an object") }
+        guard case .object(let members) = value else {
+            throw .invalidValue(path: path, type: name, reason: "not an object")
+        }
+        // A member the type does not declare is not hashed: shown, it would be data the signature does not cover.
+        for (member, _) in members where !fields.contains(where: { $0.name.utf8.elementsEqual(member.utf8) }) {
+            throw .undeclaredMember(path: path, name: member)
+        }
         var out = try typeHash(name)
         for field in fields {
             let fieldPath = path + "." + field.name

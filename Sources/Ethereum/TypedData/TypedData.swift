@@ -23,19 +23,33 @@ public struct TypedData: Sendable, Equatable {
     /// Nesting deeper than this is refused.
     static let maximumDepth = 32
 
-    /// Parses the `eth_signTypedData_v4` JSON.
+    /// The members an `EIP712Domain` may declare (EIP-712; eth-account refuses any other).
+    public static let domainFieldNames: Set<String> = ["name", "version", "chainId", "verifyingContract", "salt"]
+
+    /// Parses the `eth_signTypedData_v4` JSON with the strict parser (a member named twice is refused).
     ///
     /// - Throws: `TypedDataError`.
     public init(json bytes: [UInt8]) throws(TypedDataError) {
-        try self.init(value: JSONValue(json: bytes))
+        let root: JSONValue
+        do { root = try JSONValue(json: bytes) } catch {
+            switch error {
+            case .malformed(let offset): throw .invalidJSON(offset: offset)
+            case .duplicateMember(let name, _): throw .duplicateMember(name)
+            }
+        }
+        try self.init(value: root)
     }
 
     /// Reads the `eth_signTypedData_v4` object.
     ///
+    /// What is shown must be what is hashed, so beyond what `eth_signTypedData_v4` needs: the domain's members are
+    /// exactly the ones `EIP712Domain` declares (one present but not declared would be shown and not signed; one
+    /// declared but absent would be signed as zero and not shown), `primaryType` is the one type no other uses (as
+    /// eth-account derives it), and `encodeData` refuses message members their type does not declare.
+    ///
     /// - Throws: `TypedDataError`.
     public init(value root: JSONValue) throws(TypedDataError) {
         guard case .object(let typeMembers)? = root["types"] else { throw .missingMember("types") }
-        guard case .string(let primary)? = root["primaryType"] else { throw .missingMember("primaryType") }
         guard case .object? = root["domain"], let domain = root["domain"] else { throw .missingMember("domain") }
         var types: [String: [Field]] = [:]
         for (name, declaration) in typeMembers {
@@ -52,14 +66,68 @@ public struct TypedData: Sendable, Equatable {
             types[name] = fields
         }
         self.types = types
+        // Without `primaryType`, the one struct no other uses is the primary type (as eth-account derives it).
+        let primary: String
+        switch root["primaryType"] {
+        case .string(let name)?: primary = name
+        case nil:
+            let roots = Self.roots(types)
+            guard roots.count == 1 else { throw .missingMember("primaryType") }
+            primary = roots[0]
+        default: throw .missingMember("primaryType")
+        }
         self.primaryType = primary
         self.domain = domain
-        let message = root["message"] ?? .null
-        self.message = message
         guard types["EIP712Domain"] != nil else { throw .unknownType("EIP712Domain") }
         guard primary == "EIP712Domain" || types[primary] != nil else { throw .unknownType(primary) }
+        if primary != "EIP712Domain" {
+            guard let message = root["message"], case .object = message else { throw .missingMember("message") }
+            self.message = message
+        } else {
+            self.message = root["message"] ?? .null
+        }
         for (name, fields) in types {
             for field in fields { try checkDeclared(field.type, in: name) }
+        }
+        let declared = types["EIP712Domain"] ?? []
+        for field in declared where !Self.domainFieldNames.contains(field.name) {
+            throw .nonStandardDomainField(field.name)
+        }
+        for name in domain.keys where !declared.contains(where: { $0.name.utf8.elementsEqual(name.utf8) }) {
+            throw .undeclaredMember(path: "domain", name: name)
+        }
+        for field in declared where domain[field.name] == nil {
+            throw .missingDomainMember(field.name)
+        }
+        if primary != "EIP712Domain" {
+            // The primary type is the one struct no other struct uses; a second such struct is data not signed.
+            let roots = Self.roots(types)
+            guard roots == [primary] else { throw .primaryTypeNotRoot(primaryType: primary, roots: roots) }
+        }
+    }
+
+    /// The structs no other struct uses, `EIP712Domain` aside, sorted.
+    static func roots(_ types: [String: [Field]]) -> [String] {
+        var used: Set<String> = []
+        for fields in types.values { for field in fields { used.insert(baseType(field.type)) } }
+        return types.keys.filter { $0 != "EIP712Domain" && !used.contains($0) }.sorted()
+    }
+
+    /// The domain's `chainId` when the domain declares and holds one (the chain the signature is valid on), nil
+    /// when it has none (valid on every chain).
+    ///
+    /// - Throws: `TypedDataError.invalidValue` when it is not an integer.
+    public func domainChainID() throws(TypedDataError) -> UInt256? {
+        guard let value = domain["chainId"], value != .null else { return nil }
+        var text: String
+        switch value {
+        case .number(let literal): text = literal
+        case .string(let string): text = string
+        default: throw .invalidValue(path: "domain.chainId", type: "uint256", reason: "not an integer")
+        }
+        if text.hasPrefix("-") { text = "x" }
+        do { return try UInt256(string: text) } catch {
+            throw .invalidValue(path: "domain.chainId", type: "uint256", reason: "not an integer")
         }
     }
 

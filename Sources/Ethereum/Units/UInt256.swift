@@ -159,3 +159,15 @@ public enum UInt256Error: Error, Equatable, Sendable {
     /// The result does not fit in 256 bits.
     case overflow
 }
+
+extension UInt256Error: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .tooWide(let bytes): "\(bytes) bytes is wider than 256 bits"
+        case .invalidDigits(let text):
+            "'" + String(text.prefix(40).filter { ($0.asciiValue ?? 0) > 0x20 && ($0.asciiValue ?? 0x7F) < 0x7F })
+                + "' is not a number"
+        case .overflow: "the number does not fit in 256 bits"
+        }
+    }
+}

@@ -206,39 +206,37 @@ public struct AuditEntry: Sendable, Equatable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Parses one line (without checking its hash).
+    /// Parses one line (without checking its hash) with the strict parser (a member named twice is refused).
     ///
     /// - Throws: `AuditError.malformedLine`.
     init(line: String, number: Int) throws(AuditError) {
         func fail(_ reason: String) -> AuditError { .malformedLine(line: number, reason: reason) }
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(line.utf8)), let o = parsed as? [String: Any]
-        else { throw fail("not a JSON object") }
-        func int(_ key: String) -> Int? {
-            guard let n = o[key] as? NSNumber, let v = Int(exactly: n.doubleValue) else { return nil }
-            return v
-        }
-        func amount(_ value: Any?) -> Amount? {
-            guard let n = value as? NSNumber, let v = UInt64(exactly: n.doubleValue) else { return nil }
+        let o: StrictJSON
+        do { o = try StrictJSON(json: line) } catch { throw fail("\(error)") }
+        guard case .object = o else { throw fail("not a JSON object") }
+        func int(_ key: String) -> Int? { o[key]?.intValue }
+        func amount(_ value: StrictJSON?) -> Amount? {
+            guard case .number(let literal)? = value, let v = UInt64(literal) else { return nil }
             return try? Amount(sats: v)
         }
         func hex(_ key: String) -> [UInt8]? {
-            guard let text = o[key] as? String, let bytes = try? [UInt8](hex: text), bytes.count == 32 else {
+            guard let text = o[key]?.stringValue, let bytes = try? [UInt8](hex: text), bytes.count == 32 else {
                 return nil
             }
             return bytes
         }
         guard let sequence = int("seq") else { throw fail("seq is missing") }
-        guard let time = o["time"] as? String else { throw fail("time is missing") }
+        guard let time = o["time"]?.stringValue else { throw fail("time is missing") }
         if o["chain"] != nil {
             try self.init(ethereumLine: o, sequence: sequence, time: time, number: number)
             return
         }
         guard let digest = hex("psbt_sha256") else { throw fail("psbt_sha256 is not 32 bytes of hex") }
-        guard let txid = o["txid"] as? String else { throw fail("txid is missing") }
-        guard let list = o["destinations"] as? [[String: Any]] else { throw fail("destinations is missing") }
+        guard let txid = o["txid"]?.stringValue else { throw fail("txid is missing") }
+        guard let list = o["destinations"]?.arrayValue else { throw fail("destinations is missing") }
         var destinations: [AuditSummary.Destination] = []
         for item in list {
-            guard let address = item["address"] as? String, let value = amount(item["amount"]) else {
+            guard let address = item["address"]?.stringValue, let value = amount(item["amount"]) else {
                 throw fail("a destination lacks an address or amount")
             }
             destinations.append(.init(address: address, amount: value))
@@ -250,20 +248,22 @@ public struct AuditEntry: Sendable, Equatable {
         let keyed: Bool
         switch o["v"] {
         case nil: keyed = false
-        case let version as NSNumber where version.intValue == 2 && Double(version.intValue) == version.doubleValue:
-            keyed = true
+        case .number("2")?: keyed = true
         default: throw fail("v is not 2")
         }
         var allowFlags: [String] = []
         var signedInputs: [Int] = []
         if keyed {
-            guard let flags = o["allow"] as? [String] else { throw fail("allow is not a list of strings") }
-            guard let inputs = o["signed_inputs"] as? [NSNumber],
-                inputs.allSatisfy({ $0.intValue >= 0 && Double($0.intValue) == $0.doubleValue })
+            guard let flags = o["allow"]?.arrayValue, flags.allSatisfy({ $0.stringValue != nil }) else {
+                throw fail("allow is not a list of strings")
+            }
+            guard let inputs = o["signed_inputs"]?.arrayValue,
+                inputs.allSatisfy({ ($0.intValue ?? -1) >= 0 })
             else { throw fail("signed_inputs is not a list of indexes") }
-            allowFlags = flags
-            signedInputs = inputs.map(\.intValue)
+            allowFlags = flags.compactMap(\.stringValue)
+            signedInputs = inputs.compactMap(\.intValue)
         }
+        if o["note"] != nil, o["note"]?.stringValue == nil { throw fail("note is not text") }
         var known: Set<String> = [
             "seq", "time", "psbt_sha256", "txid", "destinations", "change", "fee", "note", "prev",
             "hash",
@@ -274,41 +274,43 @@ public struct AuditEntry: Sendable, Equatable {
             sequence: sequence, time: time, psbtDigest: digest,
             summary: AuditSummary(
                 txid: txid, destinations: destinations, change: amount(o["change"]), fee: amount(o["fee"]),
-                note: o["note"] as? String, allowFlags: allowFlags, signedInputs: signedInputs),
+                note: o["note"]?.stringValue, allowFlags: allowFlags, signedInputs: signedInputs),
             previousHash: previous, hash: hash, keyed: keyed, ethereum: nil)
     }
 
     /// Parses the fields of an Ethereum entry (`"chain": "eth"`), which is always keyed.
-    private init(ethereumLine o: [String: Any], sequence: Int, time: String, number: Int) throws(AuditError) {
+    private init(ethereumLine o: StrictJSON, sequence: Int, time: String, number: Int) throws(AuditError) {
         func fail(_ reason: String) -> AuditError { .malformedLine(line: number, reason: reason) }
         func hex(_ key: String) -> [UInt8]? {
-            guard let text = o[key] as? String, let bytes = try? [UInt8](hex: text), bytes.count == 32 else {
+            guard let text = o[key]?.stringValue, let bytes = try? [UInt8](hex: text), bytes.count == 32 else {
                 return nil
             }
             return bytes
         }
         func optionalText(_ key: String) throws(AuditError) -> String? {
             guard let value = o[key] else { return nil }
-            guard let text = value as? String else { throw fail("\(key) is not text") }
+            guard let text = value.stringValue else { throw fail("\(key) is not text") }
             return text
         }
-        guard o["chain"] as? String == "eth" else { throw fail("chain is not \"eth\"") }
-        guard let version = o["v"] as? NSNumber, version.intValue == 2, Double(version.intValue) == version.doubleValue
-        else { throw fail("an Ethereum entry is not v 2") }
-        guard let kindText = o["kind"] as? String, let kind = EthereumAuditRecord.Kind(rawValue: kindText) else {
+        guard o["chain"]?.stringValue == "eth" else { throw fail("chain is not \"eth\"") }
+        guard o["v"] == .number("2") else { throw fail("an Ethereum entry is not v 2") }
+        guard let kindText = o["kind"]?.stringValue, let kind = EthereumAuditRecord.Kind(rawValue: kindText) else {
             throw fail("kind is not transaction, typed-data or personal-message")
         }
         guard let digest = hex("data_sha256") else { throw fail("data_sha256 is not 32 bytes of hex") }
-        guard let txid = o["txid"] as? String else { throw fail("txid is missing") }
-        guard let from = o["from"] as? String else { throw fail("from is missing") }
+        guard let txid = o["txid"]?.stringValue else { throw fail("txid is missing") }
+        guard let from = o["from"]?.stringValue else { throw fail("from is missing") }
         var chainID: UInt64?
         if let value = o["chain_id"] {
-            guard let n = value as? NSNumber, n.stringValue == String(n.uint64Value) else {
+            guard case .number(let literal) = value, let n = UInt64(literal) else {
                 throw fail("chain_id is not an integer")
             }
-            chainID = n.uint64Value
+            chainID = n
         }
-        guard let flags = o["allow"] as? [String] else { throw fail("allow is not a list of strings") }
+        guard let list = o["allow"]?.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+            throw fail("allow is not a list of strings")
+        }
+        let flags = list.compactMap(\.stringValue)
         guard let previous = hex("prev") else { throw fail("prev is not 32 bytes of hex") }
         guard let hash = hex("hash") else { throw fail("hash is not 32 bytes of hex") }
         let known: Set<String> = [

@@ -44,7 +44,7 @@ public struct EthereumAuditRecord: Sendable, Equatable {
 
     /// The record of what `review` shows.
     public init(review: EthereumReview) {
-        let call = review.lines.first { $0.label == "ERC-20" || $0.label == "Calldata" }?.value
+        let call = review.call
         switch review.content {
         case .transaction(let tx, _):
             self.init(

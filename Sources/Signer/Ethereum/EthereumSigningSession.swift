@@ -21,16 +21,20 @@ public struct EthereumSigningSession: Sendable {
         public var path: DerivationPath
         /// The address the request expects, when it names one.
         public var address: EthereumAddress?
+        /// Who asks, as the request names it (a dApp's name or URL: untrusted text, shown escaped).
+        public var origin: String?
 
         /// A request from its fields.
         public init(
-            signData: [UInt8], dataType: DataType, chainID: UInt64?, path: DerivationPath, address: EthereumAddress?
+            signData: [UInt8], dataType: DataType, chainID: UInt64?, path: DerivationPath, address: EthereumAddress?,
+            origin: String? = nil
         ) {
             self.signData = signData
             self.dataType = dataType
             self.chainID = chainID
             self.path = path
             self.address = address
+            self.origin = origin
         }
     }
 
@@ -44,12 +48,21 @@ public struct EthereumSigningSession: Sendable {
 
     /// Keys imported into the vault (`key import`), used when a request names one's address.
     let importedKeys: [PrivateKey]
+    /// Sign what cannot be shown (`--allow-blind`): unreadable or 32-byte messages, calldata the signer cannot decode.
+    public var allowBlind: Bool
+    /// The tokens the user added (`token add`), before the built-in list.
+    public var tokens: [EthereumToken]
 
     /// A session over `master` (and the vault's imported Ethereum keys) refusing fees above `maxFee`.
-    public init(master: ExtendedPrivateKey, maxFee: Wei = defaultMaxFee, importedKeys: [PrivateKey] = []) {
+    public init(
+        master: ExtendedPrivateKey, maxFee: Wei = defaultMaxFee, importedKeys: [PrivateKey] = [],
+        allowBlind: Bool = false, tokens: [EthereumToken] = []
+    ) {
         self.master = master
         self.maxFee = maxFee
         self.importedKeys = importedKeys
+        self.allowBlind = allowBlind
+        self.tokens = tokens
     }
 
     /// The imported key whose address `address` is, if any.
@@ -85,7 +98,25 @@ public struct EthereumSigningSession: Sendable {
         return (try key(at: path).ethereumAddress, path)
     }
 
+    /// The refusal of a request this vault holds no key for, decided before anything is decoded.
+    ///
+    /// A request naming another seed's fingerprint (when no imported key has its address), or naming no derivation path and no
+    /// imported key's address. Nil when a key can be found.
+    public func keyRefusal(_ request: Request, sourceFingerprint: UInt32?) -> EthereumRefusal? {
+        if importedKey(address: request.address) != nil { return nil }
+        if let sourceFingerprint, sourceFingerprint != master.fingerprint.value {
+            return .otherSeed(
+                request: String(sourceFingerprint, radix: 16).leftPadded(to: 8), vault: master.fingerprint.hexString)
+        }
+        if request.path.components.isEmpty { return .noKey(address: request.address) }
+        return nil
+    }
+
     /// Decodes the request and decides: the review lists what it does and any refusal.
+    ///
+    /// Every text from the request (names, values, messages, the origin) is shown through `DisplayText`; when any
+    /// held hidden characters the review says so. What cannot be shown (an unreadable or 32-byte message, calldata
+    /// the signer does not decode) is refused unless `allowBlind`.
     ///
     /// - Throws: `EthereumSigningError.invalidSignData` when the data is not what its type says,
     ///   `.keyDerivation`.
@@ -93,13 +124,15 @@ public struct EthereumSigningSession: Sendable {
         let from = try signingKey(path: request.path, address: request.address).ethereumAddress
         var refusals: [EthereumRefusal] = []
         var warnings: [String] = []
-        var lines: [(String, String)] = []
+        var lines: [EthereumReview.Line] = []
+        var call: String?
         if let expected = request.address, expected != from {
             refusals.append(.addressMismatch(requested: expected, derived: from))
         }
         let content: EthereumReview.Content
         let hash: [UInt8]
-        var chainID = request.chainID
+        var chainLine: EthereumReview.Line?
+        var chainID: UInt64?
         switch request.dataType {
         case .legacyTransaction, .typedTransaction:
             let tx: EthereumTransaction
@@ -109,10 +142,11 @@ public struct EthereumSigningSession: Sendable {
             if (request.dataType == .legacyTransaction) != (tx.typeByte == nil) {
                 throw .invalidSignData("data type and transaction envelope disagree")
             }
-            let erc20: ERC20Call?
-            do { erc20 = try ERC20Call(calldata: tx.data) } catch {
-                throw .invalidSignData("ERC-20 calldata is malformed: \(error)")
+            let decoded: ContractCall?
+            do { decoded = try ContractCall(calldata: tx.data) } catch {
+                throw .invalidSignData("the token call in the calldata is malformed: \(error)")
             }
+            chainID = request.chainID
             if let txChain = tx.chainID {
                 if let requested = request.chainID, requested != txChain {
                     refusals.append(.chainIDContradiction(request: requested, data: txChain))
@@ -121,48 +155,108 @@ public struct EthereumSigningSession: Sendable {
             } else {
                 refusals.append(.noChainID)
             }
+            if let chainID { chainLine = .init("Chain", Self.chainName(chainID)) }
             let fee: Wei
             do { fee = try tx.worstCaseFee() } catch { throw .invalidSignData("the fee overflows") }
             if fee > maxFee { refusals.append(.feeTooHigh(fee: fee, maximum: maxFee)) }
-            lines += Self.transactionLines(tx, erc20: erc20, fee: fee, warnings: &warnings)
-            content = .transaction(tx, erc20: erc20)
+            var review = CallReview(from: from, chainID: chainID, tokens: tokens)
+            review.transaction(tx, call: decoded, fee: fee)
+            lines += review.lines
+            warnings += review.warnings
+            call = review.summary
+            if decoded == nil, tx.to != nil, !tx.data.isEmpty {
+                let what =
+                    "the calldata (selector 0x\(Ethereum.Hex.encode(tx.data.prefix(4))), \(tx.data.count) bytes) "
+                    + "calls a function the signer cannot decode"
+                if allowBlind {
+                    warnings.append("blind signing (--allow-blind): \(what)")
+                } else {
+                    refusals.append(.blind(what))
+                }
+            }
+            content = .transaction(tx, call: decoded)
             hash = tx.signingHash
         case .typedData:
             let data: TypedData
+            let domainChain: UInt256?
             do {
                 data = try TypedData(json: request.signData)
                 hash = try data.signingHash()
-            } catch { throw .invalidSignData("the EIP-712 data does not encode: \(error)") }
-            if let domainChain = data.domain["chainId"], let requested = request.chainID {
-                let text: String? =
-                    switch domainChain {
-                    case .number(let n), .string(let n): n
-                    default: nil
-                    }
-                if let text, let value = try? UInt256(string: text), value != UInt256(requested) {
-                    refusals.append(.chainIDContradiction(request: requested, data: value.uint64 ?? .max))
+                domainChain = try data.domainChainID()
+            } catch { throw .invalidSignData("the EIP-712 data is invalid: \(error)") }
+            // The chain shown is the signed domain's: the request's own chain-id field is not signed.
+            if let domainChain {
+                let value = domainChain.uint64
+                if let requested = request.chainID, value != requested {
+                    refusals.append(.chainIDContradiction(request: requested, data: value ?? .max))
                 }
+                chainID = value
+                chainLine = .init("Chain", value.map(Self.chainName) ?? "chain \(domainChain)")
+            } else {
+                chainLine = .init("Chain", "valid on every chain (the signed domain names no chainId)")
+                warnings.append(
+                    "the signed data names no chain: the signature is valid on every chain where the contract exists")
             }
-            lines.append(("Type", "EIP-712 \(data.primaryType)"))
-            for (key, value) in Self.members(data.domain) { lines.append(("Domain \(key)", value)) }
-            for (key, value) in Self.members(data.message) { lines.append((key, value)) }
-            if data.isPermit { warnings.append("this is a token permit: it lets the spender move your tokens") }
+            lines.append(.init("Type", "EIP-712 \(data.primaryType)"))
+            for (key, value) in Self.flatten(data.domain, prefix: "") { lines.append(.init("Domain \(key)", value)) }
+            if data.primaryType != "EIP712Domain" {
+                for (key, value) in Self.flatten(data.message, prefix: "") { lines.append(.init(key, value)) }
+            }
+            var review = CallReview(from: from, chainID: chainID, tokens: tokens)
+            review.typedData(data)
+            lines += review.lines
+            warnings += review.warnings
+            call = review.summary
             content = .typedData(data)
         case .personalMessage:
             let message = PersonalMessage(bytes: request.signData)
-            lines.append(("Message", message.printableText ?? "0x" + Ethereum.Hex.encode(message.bytes)))
+            let hex = "0x" + Ethereum.Hex.encode(message.bytes)
+            if let text = message.readableText, message.bytes.count != 32 {
+                lines.append(.init("Message", text, multiline: true))
+            } else {
+                lines.append(.init("Message (hex)", hex))
+                let what =
+                    message.bytes.count == 32
+                    ? "the message is exactly 32 bytes, most likely the hash of something the signer cannot see "
+                        + "(a transaction, an order)"
+                    : "the message is not readable text"
+                if allowBlind {
+                    warnings.append("blind signing (--allow-blind): \(what)")
+                } else {
+                    refusals.append(.blind(what))
+                }
+            }
             content = .personalMessage(message)
             hash = message.signingHash
         }
-        if let chainID {
-            lines.insert(("Chain", Self.chainName(chainID)), at: 0)
-        }
-        lines.insert(("From", from.checksummed), at: chainID == nil ? 0 : 1)
+        var head: [EthereumReview.Line] = []
+        if let origin = request.origin { head.append(.init("Origin", origin)) }
+        if let chainLine { head.append(chainLine) }
+        head.append(.init("From", from.checksummed))
+        lines = head + lines
+        if lines.contains(where: \.hiddenCharacters) { warnings.append(DisplayText.hiddenCharactersWarning) }
         return EthereumReview(
             content: content, from: from, chainID: chainID, signingHash: hash, lines: lines, warnings: warnings,
-            refusals: refusals)
+            refusals: refusals, call: call)
     }
 
+    /// The members of a JSON value as `(path, text)` pairs: nested structs and arrays flattened to
+    /// `from.name`, `details[0].token`.
+    static func flatten(_ value: JSONValue, prefix: String) -> [(String, String)] {
+        switch value {
+        case .object(let members):
+            return members.flatMap { name, member in
+                flatten(member, prefix: prefix.isEmpty ? name : prefix + "." + name)
+            }
+        case .array(let items) where !items.isEmpty:
+            return items.enumerated().flatMap { i, item in flatten(item, prefix: "\(prefix)[\(i)]") }
+        case .array: return [(prefix, "[]")]
+        case .null: return [(prefix, "null")]
+        case .bool(let flag): return [(prefix, flag ? "true" : "false")]
+        case .number(let literal): return [(prefix, literal)]
+        case .string(let text): return [(prefix, text)]
+        }
+    }
     /// Signs what `review` shows, with `v` as EIP-4527 wallets write it, with the key at `path` (or the imported
     /// key of `address`, as `review` chose it).
     ///
@@ -192,60 +286,10 @@ public struct EthereumSigningSession: Sendable {
     static func chainName(_ id: UInt64) -> String {
         EthereumReview.chainName(id).map { "\($0) (\(id))" } ?? "chain \(id)"
     }
+}
 
-    static func transactionLines(
-        _ tx: EthereumTransaction, erc20: ERC20Call?, fee: Wei, warnings: inout [String]
-    ) -> [(String, String)] {
-        var lines: [(String, String)] = []
-        if let to = tx.to {
-            lines.append(("To", to.checksummed))
-        } else {
-            lines.append(("To", "(contract creation)"))
-            warnings.append("this transaction creates a contract")
-        }
-        lines.append(("Value", "\(tx.value.etherString) ETH"))
-        lines.append(("Nonce", "\(tx.nonce)"))
-        lines.append(("Gas limit", "\(tx.gasLimit)"))
-        switch tx.kind {
-        case .legacy(let price), .accessList(let price):
-            lines.append(("Gas price", "\(Wei(price).gweiString) gwei"))
-        case .dynamicFee(let tip, let cap):
-            lines.append(("Max fee", "\(Wei(cap).gweiString) gwei"))
-            lines.append(("Priority fee", "\(Wei(tip).gweiString) gwei"))
-        }
-        lines.append(("Worst-case fee", "\(fee.etherString) ETH"))
-        switch erc20 {
-        case .transfer(let to, let amount)?:
-            lines.append(("ERC-20", "transfer \(amount) base units to \(to.checksummed)"))
-        case .approve(let spender, let amount)?:
-            let unlimited = amount == .max
-            lines.append(
-                ("ERC-20", "approve \(unlimited ? "UNLIMITED" : "\(amount) base units") for \(spender.checksummed)"))
-            if unlimited { warnings.append("unlimited token approval: the spender may move all your tokens") }
-        case .transferFrom(let from, let to, let amount)?:
-            lines.append(("ERC-20", "transferFrom \(from.checksummed) to \(to.checksummed), \(amount) base units"))
-        case nil where !tx.data.isEmpty && tx.to != nil:
-            lines.append(("Calldata", "selector 0x\(Ethereum.Hex.encode(tx.data.prefix(4))), \(tx.data.count) bytes"))
-        case nil:
-            break
-        }
-        return lines
-    }
-
-    /// Top-level members of a JSON object as display text.
-    static func members(_ value: JSONValue) -> [(String, String)] {
-        guard case .object(let members) = value else { return [] }
-        return members.map { ($0.0, Self.text($0.1)) }
-    }
-
-    static func text(_ value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool(let b): b ? "true" : "false"
-        case .number(let n): n
-        case .string(let s): s
-        case .array(let items): "[" + items.map(text).joined(separator: ", ") + "]"
-        case .object(let members): "{" + members.map { "\($0.0): \(text($0.1))" }.joined(separator: ", ") + "}"
-        }
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

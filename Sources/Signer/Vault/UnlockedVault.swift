@@ -139,6 +139,40 @@ public final class UnlockedVault: Sendable {
         return next
     }
 
+    /// The ERC-20 tokens the user added (`token add`), shown in token units by the review.
+    public var tokens: [EthereumToken] { header.ethereumTokens }
+
+    /// Adds a token (its chain and address not yet known to this vault), re-sealing the vault.
+    ///
+    /// - Returns: the header as written.
+    /// - Throws: `VaultError.duplicateToken` when the vault already has a token at that address on that chain.
+    @discardableResult
+    public func addToken(_ token: EthereumToken) throws(VaultError) -> VaultHeader {
+        guard !header.ethereumTokens.contains(where: { $0.chainID == token.chainID && $0.address == token.address })
+        else { throw .duplicateToken(token.address.checksummed, chainID: token.chainID) }
+        var next = header
+        next.ethereumTokens.append(token)
+        try vault.write(header: next, payload: payload(), key: key, overwrite: true)
+        return next
+    }
+
+    /// Removes the token at `address` on `chainID` (every chain when nil), re-sealing the vault.
+    ///
+    /// - Returns: the tokens removed.
+    /// - Throws: `VaultError.unknownToken` when there is none.
+    @discardableResult
+    public func removeToken(address: EthereumAddress, chainID: UInt64?) throws(VaultError) -> [EthereumToken] {
+        let matches = { (token: EthereumToken) in
+            token.address == address && (chainID == nil || token.chainID == chainID)
+        }
+        let removed = header.ethereumTokens.filter(matches)
+        guard !removed.isEmpty else { throw .unknownToken(address.checksummed) }
+        var next = header
+        next.ethereumTokens.removeAll(where: matches)
+        try vault.write(header: next, payload: payload(), key: key, overwrite: true)
+        return removed
+    }
+
     /// The key of the signing journal, derived from the seed's entropy (`AuditKey`).
     public var auditKey: AuditKey { AuditKey(entropy: secret.journalEntropy) }
 

@@ -32,6 +32,10 @@ public enum VaultError: Error, Equatable, Sendable {
     case duplicateKey(address: String)
     /// The vault holds the most imported keys it takes.
     case tooManyKeys(maximum: Int)
+    /// A token at that address on that chain is already added (`token add`).
+    case duplicateToken(String, chainID: UInt64)
+    /// No added token at that address (`token remove`).
+    case unknownToken(String)
 }
 
 extension VaultError: CustomStringConvertible {
@@ -55,6 +59,9 @@ extension VaultError: CustomStringConvertible {
         case .duplicateWallet(let name): "a multisig wallet named or equal to '\(name)' is already registered"
         case .duplicateKey(let address): "the key of \(address) is already imported in this vault"
         case .tooManyKeys(let maximum): "this vault already holds \(maximum) imported keys, the most it takes"
+        case .duplicateToken(let address, let chainID):
+            "a token at \(address) on chain \(chainID) is already added; remove it first to change it"
+        case .unknownToken(let address): "no added token at \(address) (built-in tokens cannot be removed)"
         }
     }
 }

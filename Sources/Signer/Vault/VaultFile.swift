@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Ethereum
 import Foundation
 
 /// The vault file as stored: the header, the nonce and the ciphertext, in one JSON object (docs/formats.md).
@@ -45,6 +46,14 @@ struct VaultFile: Sendable, Equatable {
                 "ciphertext": Data(ciphertext).base64EncodedString(),
             ],
         ]
+        if !header.ethereumTokens.isEmpty {
+            object["eth_tokens"] = header.ethereumTokens.map { token -> [String: Any] in
+                [
+                    "chain_id": token.chainID, "address": token.address.checksummed, "symbol": token.symbol,
+                    "decimals": Int(token.decimals),
+                ]
+            }
+        }
         if let head = header.auditHead {
             object["audit"] = ["entries": head.count, "head": head.hash.hexString] as [String: Any]
         }
@@ -55,30 +64,28 @@ struct VaultFile: Sendable, Equatable {
         return Array(data) + [UInt8(ascii: "\n")]
     }
 
-    /// Parses and checks every field.
+    /// Parses (with the strict parser: a member named twice is refused) and checks every field.
     ///
     /// - Throws: `VaultError.corrupt` naming the field, `.unsupportedVersion`, `.invalidKDFParameters`.
     init(serialized bytes: [UInt8]) throws(VaultError) {
-        let parsed: Any
-        do { parsed = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
-            throw .corrupt(reason: "not JSON")
-        }
-        guard let root = parsed as? [String: Any] else { throw .corrupt(reason: "not a JSON object") }
-        guard root["format"] as? String == VaultHeader.formatName else {
+        let root: StrictJSON
+        do { root = try StrictJSON(json: bytes) } catch { throw .corrupt(reason: "\(error)") }
+        guard case .object = root else { throw .corrupt(reason: "not a JSON object") }
+        guard root["format"]?.stringValue == VaultHeader.formatName else {
             throw .corrupt(reason: "format is not '\(VaultHeader.formatName)'")
         }
         let version = try Self.integer(root, "version")
         guard version >= 1 else { throw .corrupt(reason: "version \(version)") }
         guard version <= VaultHeader.currentVersion else { throw .unsupportedVersion(version) }
-        guard let networkName = root["network"] as? String, let network = Network(rawValue: networkName) else {
+        guard let networkName = root["network"]?.stringValue, let network = Network(rawValue: networkName) else {
             throw .corrupt(reason: "network is missing or unknown")
         }
         let fingerprint: Fingerprint
         do { fingerprint = try Fingerprint(hex: try Self.string(root, "master_fingerprint")) } catch {
             throw .corrupt(reason: "master_fingerprint is not 8 hex digits")
         }
-        guard let kdf = root["kdf"] as? [String: Any] else { throw .corrupt(reason: "kdf is missing") }
-        guard kdf["algorithm"] as? String == VaultHeader.kdfName else {
+        guard let kdf = root["kdf"], case .object = kdf else { throw .corrupt(reason: "kdf is missing") }
+        guard kdf["algorithm"]?.stringValue == VaultHeader.kdfName else {
             throw .corrupt(reason: "kdf algorithm is not \(VaultHeader.kdfName)")
         }
         let memoryKiB = try Self.integer(kdf, "memory_kib", in: "kdf")
@@ -88,24 +95,23 @@ struct VaultFile: Sendable, Equatable {
         else { throw .invalidKDFParameters(memoryMiB: memoryKiB / 1024, passes: passes) }
         let salt = try Self.hex(kdf, "salt", length: PasswordSeal.saltLength, in: "kdf")
         let keyCheck = try Self.hex(root, "key_check", length: VaultHeader.keyCheckLength)
-        guard let passphraseStored = root["passphrase_stored"] as? Bool else {
+        guard let passphraseStored = root["passphrase_stored"]?.boolValue else {
             throw .corrupt(reason: "passphrase_stored is missing or not a boolean")
         }
-        guard let walletList = root["multisig"] as? [Any] else { throw .corrupt(reason: "multisig is not a list") }
+        guard let walletList = root["multisig"]?.arrayValue else { throw .corrupt(reason: "multisig is not a list") }
         var wallets: [MultisigWallet] = []
-        for (n, item) in walletList.enumerated() {
-            guard let entry = item as? [String: Any], let name = entry["name"] as? String,
-                let descriptor = entry["descriptor"] as? String
-            else { throw .corrupt(reason: "multisig entry \(n + 1) lacks a name or descriptor") }
+        for (n, entry) in walletList.enumerated() {
+            guard let name = entry["name"]?.stringValue, let descriptor = entry["descriptor"]?.stringValue else {
+                throw .corrupt(reason: "multisig entry \(n + 1) lacks a name or descriptor")
+            }
             // Cosigner names (optional: a wallet registered without them, or by an older build, has none).
             var names: [MultisigWallet.CosignerName] = []
             if let list = entry["cosigners"] {
-                guard let items = list as? [Any], !items.isEmpty else {
+                guard let items = list.arrayValue, !items.isEmpty else {
                     throw .corrupt(reason: "multisig entry \(n + 1): cosigners is not a non-empty list")
                 }
-                for item in items {
-                    guard let pair = item as? [String: Any], let fingerprint = pair["fingerprint"] as? String,
-                        let name = pair["name"] as? String
+                for pair in items {
+                    guard let fingerprint = pair["fingerprint"]?.stringValue, let name = pair["name"]?.stringValue
                     else { throw .corrupt(reason: "multisig entry \(n + 1): a cosigner lacks a fingerprint or name") }
                     do { names.append(try MultisigWallet.CosignerName(fingerprint: fingerprint, name: name)) } catch {
                         throw .corrupt(reason: "multisig entry \(n + 1): \(error)")
@@ -116,21 +122,38 @@ struct VaultFile: Sendable, Equatable {
                 throw .corrupt(reason: "multisig entry \(n + 1): \(error)")
             }
         }
+        var tokens: [EthereumToken] = []
+        if let list = root["eth_tokens"] {
+            guard let items = list.arrayValue, !items.isEmpty else {
+                throw .corrupt(reason: "eth_tokens is not a non-empty list")
+            }
+            for (n, item) in items.enumerated() {
+                guard case .number(let chainText)? = item["chain_id"], let chainID = UInt64(chainText),
+                    let addressText = item["address"]?.stringValue,
+                    let address = try? EthereumAddress(string: addressText),
+                    let symbol = item["symbol"]?.stringValue, EthereumToken.isValidSymbol(symbol),
+                    let decimals = item["decimals"]?.intValue,
+                    (0...Int(EthereumToken.maximumDecimals)).contains(decimals)
+                else { throw .corrupt(reason: "eth_tokens entry \(n + 1) is malformed") }
+                tokens.append(
+                    EthereumToken(chainID: chainID, address: address, symbol: symbol, decimals: UInt8(decimals)))
+            }
+        }
         var auditHead: AuditHead?
         if version >= 2 {
-            guard let audit = root["audit"] as? [String: Any] else { throw .corrupt(reason: "audit is missing") }
+            guard let audit = root["audit"], case .object = audit else { throw .corrupt(reason: "audit is missing") }
             let count = try Self.integer(audit, "entries", in: "audit")
             guard count >= 0 else { throw .corrupt(reason: "audit.entries is negative") }
             auditHead = AuditHead(count: count, hash: try Self.hex(audit, "head", length: 32, in: "audit"))
         } else if root["audit"] != nil {
             throw .corrupt(reason: "a version 1 vault holds an audit head")
         }
-        guard let cipher = root["cipher"] as? [String: Any] else { throw .corrupt(reason: "cipher is missing") }
-        guard cipher["algorithm"] as? String == VaultHeader.cipherName else {
+        guard let cipher = root["cipher"], case .object = cipher else { throw .corrupt(reason: "cipher is missing") }
+        guard cipher["algorithm"]?.stringValue == VaultHeader.cipherName else {
             throw .corrupt(reason: "cipher algorithm is not \(VaultHeader.cipherName)")
         }
         self.nonce = try Self.hex(cipher, "nonce", length: PasswordSeal.nonceLength, in: "cipher")
-        guard let sealedText = cipher["ciphertext"] as? String, let sealed = Data(base64Encoded: sealedText),
+        guard let sealedText = cipher["ciphertext"]?.stringValue, let sealed = Data(base64Encoded: sealedText),
             sealed.count > PasswordSeal.tagLength
         else { throw .corrupt(reason: "cipher.ciphertext is missing, not base64 or too short") }
         self.ciphertext = Array(sealed)
@@ -138,29 +161,29 @@ struct VaultFile: Sendable, Equatable {
             version: version, network: network, masterFingerprint: fingerprint,
             kdf: Argon2Parameters(memoryBytes: memoryKiB * 1024, iterations: passes), salt: salt, keyCheck: keyCheck,
             passphraseStored: passphraseStored, multisigWallets: wallets, auditHead: auditHead)
+        self.header.ethereumTokens = tokens
     }
 
-    private static func string(_ object: [String: Any], _ key: String, in parent: String? = nil) throws(VaultError)
+    private static func string(_ object: StrictJSON, _ key: String, in parent: String? = nil) throws(VaultError)
         -> String
     {
-        guard let value = object[key] as? String else {
+        guard let value = object[key]?.stringValue else {
             throw .corrupt(reason: "\(parent.map { "\($0)." } ?? "")\(key) is missing or not a string")
         }
         return value
     }
 
-    private static func integer(_ object: [String: Any], _ key: String, in parent: String? = nil) throws(VaultError)
+    private static func integer(_ object: StrictJSON, _ key: String, in parent: String? = nil) throws(VaultError)
         -> Int
     {
-        // JSONSerialization gives NSNumber; fractions are not integers here.
-        guard let number = object[key] as? NSNumber, let value = Int(exactly: number.doubleValue),
-            Double(value) == number.doubleValue
-        else { throw .corrupt(reason: "\(parent.map { "\($0)." } ?? "")\(key) is missing or not an integer") }
+        guard let value = object[key]?.intValue else {
+            throw .corrupt(reason: "\(parent.map { "\($0)." } ?? "")\(key) is missing or not an integer")
+        }
         return value
     }
 
     private static func hex(
-        _ object: [String: Any], _ key: String, length: Int, in parent: String? = nil
+        _ object: StrictJSON, _ key: String, length: Int, in parent: String? = nil
     ) throws(VaultError) -> [UInt8] {
         let text = try string(object, key, in: parent)
         guard let bytes = try? [UInt8](hex: text), bytes.count == length else {

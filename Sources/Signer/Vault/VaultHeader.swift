@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Ethereum
 
 /// The clear part of a vault file: everything but the sealed payload.
 ///
@@ -36,6 +37,8 @@ public struct VaultHeader: Sendable, Equatable {
     public var passphraseStored: Bool
     /// Registered multisig wallets (public data, authenticated but not encrypted).
     public var multisigWallets: [MultisigWallet]
+    /// ERC-20 tokens the user added (`token add`): public data, authenticated like every other field.
+    public var ethereumTokens: [EthereumToken] = []
     /// The signing journal's head (entries and last hash), authenticated like every other field; nil in a vault
     /// written by an older build (version 1).
     public var auditHead: AuditHead? {
@@ -103,6 +106,18 @@ public struct VaultHeader: Sendable, Equatable {
             let head = auditHead ?? .empty
             u64(UInt64(head.count))
             bytes(head.hash)
+        }
+        // Added tokens, only when there are some (a vault without keeps the encoding older builds wrote); the
+        // fields before are self-delimiting, and the tag tells this tail from the cosigner names'.
+        if !ethereumTokens.isEmpty {
+            text("eth-tokens")
+            u32(UInt32(ethereumTokens.count))
+            for token in ethereumTokens {
+                u64(token.chainID)
+                bytes(token.address.bytes)
+                text(token.symbol)
+                out.append(token.decimals)
+            }
         }
         // Cosigner names, only when a wallet has some: a vault without names keeps the encoding older builds
         // wrote. The fields before are self-delimiting, so this tail cannot be confused with them.

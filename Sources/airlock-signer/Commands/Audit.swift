@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bitcoin
 import CLISupport
 import Signer
 
@@ -48,7 +49,8 @@ extension AirlockSigner {
                 line += "\n    \(record.valueWei ?? "0") wei -> \(record.to ?? "(contract creation)")"
             }
             if let call = record.call { line += "\n    \(call)" }
-            return line
+            // The call and addresses came from a request (and the journal is a file): shown escaped.
+            return DisplayText.show(line, multiline: true).text
         }
 
         func run() async throws {

@@ -80,6 +80,11 @@ extension AirlockSigner {
                 valueName: "FILE"))
         var prevTx: [String] = []
         @Option(help: "An eth-sign-request: refuse a worst-case fee above this many ETH.") var maxFeeEth = "0.05"
+        @Flag(
+            help:
+                "An eth-sign-request: sign what cannot be shown (a message that is not readable text or is exactly 32 bytes, calldata the signer cannot decode)."
+        )
+        var allowBlind = false
 
         func validate() throws {
             guard maxFeeRate > 0 else { throw ValidationError("--max-fee-rate must be positive") }
@@ -120,7 +125,8 @@ extension AirlockSigner {
                 if case .chanceMultisig(let text) = read.payload { return try runChance(text, format: read.format) }
                 if case .ethSignRequest(let request) = read.payload {
                     return try EthereumSignCommand.run(
-                        request, format: read.format, vault: vault, output: output, yes: yes, maxFeeEth: maxFeeEth)
+                        request, format: read.format, vault: vault, output: output, yes: yes, maxFeeEth: maxFeeEth,
+                        allowBlind: allowBlind, stdinInput: input == ["-"])
                 }
                 let original = try parsePSBT(read.payload)
                 let unlocked = try vault.unlock()

@@ -9,7 +9,8 @@ extension VaultError: ExitStatusProviding {
     public var exitStatus: ExitStatus {
         switch self {
         case .notFound, .io, .keyDerivationFailed: .io
-        case .alreadyExists, .duplicateKey, .tooManyKeys: .refused
+        case .alreadyExists, .duplicateKey, .tooManyKeys, .duplicateToken: .refused
+        case .unknownToken: .invalidInput
         case .corrupt, .unsupportedVersion, .invalidKDFParameters, .duplicateWallet: .invalidInput
         case .wrongPassword, .tampered, .wrongPassphrase: .authentication
         case .passphraseRequired: .usage
