@@ -140,5 +140,11 @@ def test_names_in_the_multisig_signatures_of_a_sortedmulti_wallet(bin_dir, home,
     line = next(x for x in text.splitlines() if "2 of 3 (multisig)" in x)
     assert f"signed by Alice ({fp(alice)}); not yet: " in line, text
     assert f"Bob ({fp(bob)})" in line and f"{fp(carol)} (this vault)" in line, line
-    again = alice.sign(tmp_path / "a.psbt", args=("--out", str(tmp_path / "a2.psbt"))).stderr.decode()
-    assert f"signed by {fp(alice)} (this vault)" in again and "Bob" not in again, again
+    # Control: Bob's vault, registered without names, reviews the same PSBT with fingerprints only. (Alice's own
+    # signed answer fed back to her is refused as "the signed answer you wrote", issue 27.)
+    assert register(bob, desc, "team").returncode == 0
+    again = bob.sign(tmp_path / "a.psbt", args=("--out", str(tmp_path / "b.psbt"))).stderr.decode()
+    assert f"signed by {fp(alice)}; not yet: " in again and f"{fp(bob)} (this vault)" in again, again
+    assert "Alice" not in again and "Carol" not in again, again
+    own = alice.sign(tmp_path / "a.psbt", args=("--out", str(tmp_path / "a2.psbt")), check=False)
+    assert own.returncode == 2 and b"this is the signed answer you wrote" in own.stderr, own.stderr
