@@ -172,7 +172,9 @@ def spend_policy(run, bin_dir, home, node, tmp_path, policy: str):
 
     # Nobody has signed: finalize says so (exit 2).
     unsigned_final = watcher("finalize", recovery, check=False)
-    assert unsigned_final.returncode == 2 and b"not signed yet: sign it with airlock-signer first" in unsigned_final.stderr
+    assert (
+        unsigned_final.returncode == 2 and b"not signed yet: sign it with airlock-signer first" in unsigned_final.stderr
+    )
 
     signed_file = tmp_path / f"{policy}-recovery-signed.psbt"
     # Without --full: this signature completes the input, so the answer is trimmed (the watcher adds its kept copy).

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 from roundtrip_helpers import outside_address, outside_holds
 from test_roundtrip import node_url
-from test_user_guide import guide_env, rpc, run_in_terminal
+from test_user_guide import TwoMachines, guide_env, rpc
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -26,41 +25,22 @@ def quickstart_steps(chain: str) -> list[tuple[str, str]]:
     return steps
 
 
-class Machines:
-    """An offline and an online directory, a password for the signer's prompts, files carried between them."""
-
-    def __init__(self, tmp_path: Path, env: dict, password: str):
-        self.dirs = {"offline": tmp_path / "offline", "online": tmp_path / "online"}
-        for d in self.dirs.values():
-            d.mkdir()
-        self.env, self.password = env, password
-
-    def on(self, machine: str, commands: str) -> str:
-        return run_in_terminal(commands, self.dirs[machine], self.env, self.password)
-
-    def carry(self, pattern: str, source: str, target: str) -> None:
-        found = sorted(self.dirs[source].glob(pattern))
-        assert found, f"nothing matches {pattern} on the {source} machine"
-        for path in found:
-            shutil.copy(path, self.dirs[target] / path.name)
-
-
 def test_readme_bitcoin_quick_start(run, home, bin_dir, regtest_node, tmp_path):
     node = regtest_node
     payee = outside_address()
     env = guide_env(home, bin_dir, NETWORK="regtest", NODE=node_url(node, "electrum"), PAYEE=payee)
-    m = Machines(tmp_path, env, "readme password 1")
+    m = TwoMachines(tmp_path, env, "readme password 1")
     steps = iter(quickstart_steps("btc"))
     machine, commands = next(steps)
     assert machine == "offline" and "init" in commands and "export" in commands
     shown = m.on(machine, commands)
     assert "Backup check passed." in shown
     assert re.search(r"wrote account(-01of\d+)?\.png", shown), shown  # the names written are printed
-    m.carry("account*.png", "offline", "online")
+    m.carry("account*.png", m.offline, m.online)
     machine, commands = next(steps)
     assert machine == "online" and "import" in commands and "receive" in commands
     m.on(machine, commands)
-    assert (m.dirs["online"] / "invoice.png").exists()
+    assert (m.online / "invoice.png").exists()
     # The payer pays the invoice's address (the one receive still hands out until it is used).
     address = json.loads(run("airlock-watcher", "receive", "--json", check=True).stdout)["address"]
     node.send_to(address, 250_000)
@@ -68,12 +48,12 @@ def test_readme_bitcoin_quick_start(run, home, bin_dir, regtest_node, tmp_path):
     machine, commands = next(steps)
     assert machine == "online" and "send" in commands
     shown = m.on(machine, commands)
-    m.carry("spend*.png", "online", "offline")
+    m.carry("spend*.png", m.online, m.offline)
     machine, commands = next(steps)
     assert machine == "offline" and "sign" in commands
     shown = m.on(machine, commands)
     assert payee in shown and "Sign this transaction? [y/N]" in shown
-    m.carry("signed*.png", "offline", "online")
+    m.carry("signed*.png", m.offline, m.online)
     machine, commands = next(steps)
     assert machine == "online" and "broadcast" in commands
     m.on(machine, commands)
@@ -92,7 +72,7 @@ def test_readme_ethereum_quick_start(run, home, bin_dir, tmp_path):
             home, bin_dir, NETWORK="regtest", ETH_NODE=f"eth+http://127.0.0.1:{devnet['rpc']}",
             CHAIN_ID=str(devnet["chain_id"]), TOKEN=devnet["token"], ETH_PAYEE=payee,
         )  # fmt: skip
-        m = Machines(tmp_path, env, "readme password 2")
+        m = TwoMachines(tmp_path, env, "readme password 2")
         # The vault is made by the README's own Bitcoin init line (the same seed serves Ethereum).
         _, first = quickstart_steps("btc")[0]
         m.on("offline", next(line for line in first.splitlines() if " init " in line))
@@ -100,7 +80,7 @@ def test_readme_ethereum_quick_start(run, home, bin_dir, tmp_path):
         machine, commands = next(steps)
         assert machine == "offline" and "export --chain eth" in commands
         m.on(machine, commands)
-        m.carry("eth-account*.png", "offline", "online")
+        m.carry("eth-account*.png", m.offline, m.online)
         machine, commands = next(steps)
         assert machine == "online" and "import" in commands and "token add" in commands
         m.on(machine, commands)
@@ -111,12 +91,12 @@ def test_readme_ethereum_quick_start(run, home, bin_dir, tmp_path):
         assert machine == "online" and "send" in commands
         shown = m.on(machine, commands)
         assert "5.000000 ATT" in shown, shown
-        m.carry("request*.png", "online", "offline")
+        m.carry("request*.png", m.online, m.offline)
         machine, commands = next(steps)
         assert machine == "offline" and "sign" in commands
         shown = m.on(machine, commands)
         assert "Sign this?" in shown or "Sign this" in shown
-        m.carry("signature*.png", "offline", "online")
+        m.carry("signature*.png", m.offline, m.online)
         machine, commands = next(steps)
         assert machine == "online" and "broadcast" in commands
         m.on(machine, commands)

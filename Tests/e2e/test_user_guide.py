@@ -189,6 +189,26 @@ def test_user_guide_multisig_steps(run, home, bin_dir, regtest_node, tmp_path):
     assert next(steps, None) is None
 
 
+class TwoMachines:
+    """An offline and an online machine (a directory each), on which the doc's blocks run in a terminal with one
+    signer password; `carry` copies files between them as a person carries PNGs."""
+
+    def __init__(self, tmp_path: Path, env: dict, password: str):
+        self.offline, self.online = tmp_path / "offline", tmp_path / "online"
+        self.offline.mkdir()
+        self.online.mkdir()
+        self.env, self.password = env, password
+
+    def on(self, machine: str, commands: str) -> str:
+        return run_in_terminal(commands, self.offline if machine == "offline" else self.online, self.env, self.password)
+
+    def carry(self, pattern: str, source: Path, target: Path) -> None:
+        found = sorted(source.glob(pattern))
+        assert found, f"nothing matches {pattern} in {source}"
+        for path in found:
+            shutil.copy(path, target / path.name)
+
+
 def guide_env(home, bin_dir, **variables) -> dict:
     env = dict(home.env)
     env["PATH"] = f"{bin_dir}:{env['PATH']}"
@@ -201,20 +221,9 @@ def test_user_guide_single_signature_steps(run, home, bin_dir, regtest_node, tmp
     address check, receive, a payment, send, sign, broadcast; the payee holds the amount once mined."""
     node = regtest_node
     env = guide_env(home, bin_dir, NETWORK="regtest", NODE=node_url(node, "electrum"), PAYEE=outside_address())
-    password = "guide password 1"
-    offline, online = tmp_path / "offline", tmp_path / "online"
-    offline.mkdir()
-    online.mkdir()
     assert not home.vault.exists() and not home.data_dir.exists()
-
-    def on(machine: str, commands: str) -> str:
-        return run_in_terminal(commands, offline if machine == "offline" else online, env, password)
-
-    def carry(pattern: str, source: Path, target: Path):
-        found = sorted(source.glob(pattern))
-        assert found, f"nothing matches {pattern} in {source}"
-        for path in found:
-            shutil.copy(path, target / path.name)
+    machines = TwoMachines(tmp_path, env, "guide password 1")
+    on, carry, offline, online = machines.on, machines.carry, machines.offline, machines.online
 
     steps = iter(guide_steps("single"))
     # 3. init on regtest: the words are shown, three are asked back, the vault is written.
@@ -279,19 +288,8 @@ def test_user_guide_ethereum_steps(run, home, bin_dir, tmp_path):
             home, bin_dir, NETWORK="regtest", ETH_NODE=f"eth+http://127.0.0.1:{devnet['rpc']}",
             CHAIN_ID=str(devnet["chain_id"]), TOKEN=devnet["token"], ETH_PAYEE=payee,
         )  # fmt: skip
-        password = "guide password 2"
-        offline, online = tmp_path / "offline", tmp_path / "online"
-        offline.mkdir()
-        online.mkdir()
-
-        def on(machine: str, commands: str) -> str:
-            return run_in_terminal(commands, offline if machine == "offline" else online, env, password)
-
-        def carry(pattern: str, source: Path, target: Path):
-            found = sorted(source.glob(pattern))
-            assert found, f"nothing matches {pattern} in {source}"
-            for path in found:
-                shutil.copy(path, target / path.name)
+        machines = TwoMachines(tmp_path, env, "guide password 2")
+        on, carry, offline, online = machines.on, machines.carry, machines.offline, machines.online
 
         _, init = guide_steps("single")[0]
         on("offline", init)
