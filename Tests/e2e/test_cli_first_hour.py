@@ -21,6 +21,7 @@ from embit.transaction import Transaction, TransactionInput, TransactionOutput
 from PIL import Image
 from roundtrip_helpers import outside_address
 from signer_psbt import Coin, Vault, embit_psbt
+from terminal import answers, run_in_pty
 
 # What a message a user reads must not hold (issue 27, "Must show").
 INTERNALS = [
@@ -316,61 +317,16 @@ def test_broadcast_twice_says_already_broadcast(run, home, bin_dir, regtest_node
     assert json.loads(watcher("history", "--json").stdout)[0]["confirmations"] == 1
 
 
-def terminal_session(argv: list[str], env: dict, cwd: Path, answers: list[str], timeout: float = 120):
-    """Runs `argv` on a new pseudo-terminal (its controlling terminal); types the next of `answers` at each
-    password prompt once echo is off. Returns (exit code, transcript)."""
-    import fcntl
-    import select
-    import termios
-    import time
-
-    master, slave = os.openpty()
-
-    def controlling_terminal():
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-    proc = subprocess.Popen(
-        argv,
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        cwd=cwd,
-        env=env,
-        start_new_session=True,
-        preexec_fn=controlling_terminal,
-    )
-    os.close(slave)
-    transcript, answered, left = "", 0, list(answers)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(master, 65536).decode(errors="replace")
-            except OSError:
-                break
-            if not chunk:
-                break
-            transcript += chunk
-            if "Vault password:" in transcript[answered:] and left:
-                while termios.tcgetattr(master)[3] & termios.ECHO:
-                    time.sleep(0.05)
-                os.write(master, (left.pop(0) + "\n").encode())
-                answered = len(transcript)
-        elif proc.poll() is not None:
-            break
-    os.close(master)
-    return proc.wait(timeout=30), transcript
-
-
 def test_three_password_tries_on_a_terminal(bin_dir, vault, home):
     """Typed on a terminal: two wrong passwords, then the right one, unlock (exit 0) with "2 tries left", "1 try
     left" on the way; three wrong ones end with exit 3. With --password-file one wrong try is the end (exit 3, above)."""
     argv = [str(bin_dir / "airlock-signer"), "info", "--vault", str(vault.path)]
     right = vault.password_file.read_text().strip()
-    code, transcript = terminal_session(argv, home.env, home.root, ["wrong-1", "wrong-2", right])
+    tries = answers("Vault password:", "wrong-1", "wrong-2", right, hidden=True)
+    code, transcript = run_in_pty(argv, home.root, home.env, tries)
     assert code == 0, transcript
     assert "wrong password; 2 tries left" in transcript and "wrong password; 1 try left" in transcript, transcript
-    code, transcript = terminal_session(argv, home.env, home.root, ["wrong-1", "wrong-2", "wrong-3"])
+    tries = answers("Vault password:", "wrong-1", "wrong-2", "wrong-3", hidden=True)
+    code, transcript = run_in_pty(argv, home.root, home.env, tries)
     assert code == 3 and transcript.count("Vault password:") == 3, transcript
     assert_plain(transcript)

@@ -10,18 +10,13 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import pty
-import select
-import shlex
-import subprocess
-import time
 
 import pytest
 from eth_abi import encode
 from eth_account import Account
 from eth_account.messages import encode_defunct, encode_typed_data
 from eth_utils import function_signature_to_4byte_selector, to_checksum_address
+from terminal import TmuxSession, answers, run_in_pty, shell_line
 from test_eth_signer import MNEMONIC, TXS, answer, restored_signer, sign_request, unsigned_bytes
 
 ACCOUNT = Account.from_mnemonic(MNEMONIC, account_path="m/44'/60'/0'/0/0")
@@ -124,31 +119,9 @@ def test_origin_and_personal_message_are_escaped(signer, vectors):
 # --- 2. The review before any question ---------------------------------------------------------------------------
 
 
-def run_at_prompt(bin_dir, home, args: list[str], answer_text: bytes) -> tuple[int, str]:
-    """Runs the signer with a pty as its terminal (stdin and stderr), answers the question, returns (exit, screen)."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(home.root)
-        os.execve(str(bin_dir / "airlock-signer"), ["airlock-signer", *args], home.env)
-    screen = b""
-    answered = False
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            screen += chunk
-        if not answered and b"[y/N]" in screen:
-            os.write(fd, answer_text)
-            answered = True
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    return os.waitstatus_to_exitcode(status), screen.decode(errors="replace")
+def run_at_prompt(bin_dir, home, args: list[str], reply: str) -> tuple[int, str]:
+    """Runs the signer with a pty as its terminal, answers `reply` to the question, returns (exit, screen)."""
+    return run_in_pty([str(bin_dir / "airlock-signer"), *args], home.root, home.env, answers("[y/N]", reply))
 
 
 @pytest.mark.parametrize("flags", [["--json"], ["--json", "--out", "answer.txt"], []])
@@ -156,13 +129,13 @@ def test_review_comes_before_the_question(signer, bin_dir, home, vectors, flags)
     data = calldata("approve(address,uint256)", ["address", "uint256"], [SPENDER, 2**255])
     (home.root / "request.txt").write_text(tx_request(vectors, data))
     pw = str(home.root / "pw.txt")
-    code, screen = run_at_prompt(bin_dir, home, ["sign", "request.txt", "--password-file", pw, *flags], b"n\n")
+    code, screen = run_at_prompt(bin_dir, home, ["sign", "request.txt", "--password-file", pw, *flags], "n")
     assert code == 4, screen
     question = screen.index("Sign this?")
     assert screen.index(f"Spender: {SPENDER}") < question
     assert screen.index("!!! unlimited token approval") < question
     # Control: answering yes signs.
-    code, screen = run_at_prompt(bin_dir, home, ["sign", "request.txt", "--password-file", pw, *flags], b"y\n")
+    code, screen = run_at_prompt(bin_dir, home, ["sign", "request.txt", "--password-file", pw, *flags], "y")
     assert code == 0, screen
 
 
@@ -174,36 +147,16 @@ def test_review_survives_a_real_terminal(signer, bin_dir, home, vectors):
     permit["domain"]["version"] = "1\x1b[1A\x1b[2K\x1b[1A\x1b[2K\x1b[1A\x1b[2K\u202e"
     (home.root / "request.txt").write_text(typed_request(vectors, permit))
     pw = str(home.root / "pw.txt")
-    session = f"airlock-review-{os.getpid()}"
-    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in home.env.items() if k.startswith(("AIRLOCK_", "HOME")))
-    command = (
-        f"cd {shlex.quote(str(home.root))} && env {env} {shlex.quote(str(bin_dir / 'airlock-signer'))} sign "
-        f"request.txt --password-file {shlex.quote(pw)}; echo EXIT=$?; sleep 30"
-    )
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "60", command], check=True)
-    try:
-        screen = ""
-        deadline = time.time() + 60
-        while time.time() < deadline and "[y/N]" not in screen:
-            time.sleep(0.3)
-            screen = subprocess.run(
-                ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
-            ).stdout
+    argv = [bin_dir / "airlock-signer", "sign", "request.txt", "--password-file", pw]
+    with TmuxSession(shell_line(argv, home.env, home.root), width=200, height=60) as tmux:
+        screen = tmux.wait_for("[y/N]", timeout=60)
         assert "[y/N]" in screen, screen
         assert f"Spender: {SPENDER}" in screen
         assert "!!! unlimited token approval" in screen
         assert "!!! some text held hidden characters" in screen
         assert "\\u202e" in screen and "\\u001b[2J" in screen
-        subprocess.run(["tmux", "send-keys", "-t", session, "n", "Enter"], check=True)
-        deadline = time.time() + 20
-        while time.time() < deadline and "EXIT=" not in screen:
-            time.sleep(0.2)
-            screen = subprocess.run(
-                ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
-            ).stdout
-        assert "EXIT=4" in screen
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        tmux.send_keys("n", "Enter")
+        assert "EXIT=4" in tmux.wait_for("EXIT=", timeout=20)
 
 
 # --- 3. EIP-712: shown is hashed ---------------------------------------------------------------------------------

@@ -4,12 +4,10 @@ captured and read by zbar while it cycles, stopped with a key."""
 
 from __future__ import annotations
 
-import os
-import shlex
-import stat
 import subprocess
 import time
 
+from terminal import TmuxSession, shell_line
 from test_signer_dice_terminal import terminal_to_image
 from test_signer_vault import restore
 
@@ -40,27 +38,14 @@ def test_gif_of_every_part_reads_in_zbarimg_and_imports(run, home, tmp_path):
 def test_terminal_animation_cycles_until_a_key(run, home, bin_dir, tmp_path):
     assert restore(run, home).returncode == 0
     pw = str(home.root / "pw.txt")
-    session = f"airlock-anim-{os.getpid()}"
-    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in home.env.items() if k.startswith(("AIRLOCK_", "HOME")))
-    command = (
-        f"env {env} {shlex.quote(str(bin_dir / 'airlock-signer'))} export --format ur --qr-density low "
-        f"--terminal --animate --fps 2 --password-file {shlex.quote(pw)}; echo EXIT=$?; sleep 30"
-    )
-    started = subprocess.run(
-        ["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "60", command], capture_output=True, text=True
-    )
-    # A tmux that cannot start fails the test with its reason (never a skip): tmux refuses to start when /dev/null
-    # is not a character device (issue 34), so that is named too.
-    assert started.returncode == 0, f"tmux could not start: {started.stderr.strip()}" + (
-        "" if stat.S_ISCHR(os.lstat("/dev/null").st_mode) else " (/dev/null is not a character device)"
-    )
-    try:
+    argv = [bin_dir / "airlock-signer", "export", "--format", "ur", "--qr-density", "low", "--terminal", "--animate",
+            "--fps", "2", "--password-file", pw]  # fmt: skip
+    with TmuxSession(shell_line(argv, home.env), width=120, height=60) as tmux:
         seen: list[str] = []
         deadline = time.time() + 60
         while time.time() < deadline and len(set(seen)) < 3:
             time.sleep(0.3)
-            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True)
-            lines = [line for line in screen.stdout.splitlines() if set(line) <= set("█▀▄ ") and line.strip()]
+            lines = [line for line in tmux.screen().splitlines() if set(line) <= set("█▀▄ ") and line.strip()]
             if len(lines) < 20:
                 continue
             png = tmp_path / "screen.png"
@@ -71,13 +56,5 @@ def test_terminal_animation_cycles_until_a_key(run, home, bin_dir, tmp_path):
         assert len(set(seen)) >= 3, f"successive frames read from the screen: {seen}"
         numbers = [int(part.split("/")[1].split("-")[0]) for part in seen]
         assert numbers == sorted(numbers) or numbers[0] > numbers[-1]  # in order (allowing one wrap-around)
-        subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True)
-            if "EXIT=" in screen.stdout:
-                break
-            time.sleep(0.2)
-        assert "EXIT=0" in screen.stdout
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        tmux.send_keys("q")
+        assert "EXIT=0" in tmux.wait_for("EXIT=", timeout=20)

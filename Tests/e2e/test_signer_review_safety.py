@@ -12,13 +12,11 @@ beside a control.
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import subprocess
-import time
 
 import pytest
 from signer_psbt import Vault, embit_psbt, multisig_descriptor
+from terminal import TmuxSession, shell_line
 from test_register_paths import stranger
 from test_signer_attacks import STRANGER, coin_for, simple
 
@@ -176,33 +174,14 @@ def test_message_register_and_key_export_show_their_review_first(solo):
 
 def on_terminal(vault: Vault, args: list[str], tmp_path, wait_for: str) -> str:
     """Runs the signer in tmux without --yes, returns the screen at the question, answers no, checks exit 4."""
-    session = f"airlock-review-{os.getpid()}-{int(time.time() * 1000) % 100000}"
-    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in vault.env.items() if k.startswith(("AIRLOCK_", "HOME")))
-    words = " ".join(shlex.quote(a) for a in args)
-    command = (
-        f"env {env} {shlex.quote(str(vault.bin_dir / 'airlock-signer'))} {words} --vault {shlex.quote(str(vault.path))}"
-        f" --password-file {shlex.quote(str(vault.password_file))}; echo EXIT=$?; sleep 30"
-    )
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "80", command], check=True)
-    try:
-        screen = ""
-        deadline = time.time() + 60
-        while time.time() < deadline and wait_for not in screen:
-            time.sleep(0.3)
-            screen = subprocess.run(
-                ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
-            ).stdout
+    argv = [vault.bin_dir / "airlock-signer", *args, "--vault", vault.path, "--password-file", vault.password_file]
+    with TmuxSession(shell_line(argv, vault.env), width=200, height=80) as tmux:
+        screen = tmux.wait_for(wait_for, timeout=60)
         assert wait_for in screen, screen
-        subprocess.run(["tmux", "send-keys", "-t", session, "n", "Enter"], check=True)
-        deadline = time.time() + 20
-        end = ""
-        while time.time() < deadline and "EXIT=" not in end:
-            time.sleep(0.2)
-            end = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+        tmux.send_keys("n", "Enter")
+        end = tmux.wait_for("EXIT=", timeout=20)
         assert "EXIT=4" in end, end
         return screen
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
 
 def test_escape_and_bidi_in_a_message_on_a_real_terminal(solo, tmp_path):

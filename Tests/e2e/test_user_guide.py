@@ -13,21 +13,16 @@ between the steps. Nothing in a command is changed: edit the guide and this test
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import re
-import select
 import shutil
-import subprocess
-import termios
-import time
 import urllib.request
 from pathlib import Path
 
 from embit.psbt import PSBT
 from roundtrip_helpers import Watcher, outside_address, outside_holds
 from signer_psbt import Vault, psbt_from_frames, read_qr_pngs
+from terminal import Answer, Hidden, run_in_pty
 from test_roundtrip import node_url
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "user-guide.md"
@@ -43,59 +38,28 @@ def guide_steps(flow: str = "multisig") -> list[tuple[str, str]]:
     return steps
 
 
+def guide_answers(password: str | None) -> Answer:
+    """Answers as the guide's user: the password at every password prompt, yes to every [y/N] question, and at init's
+    backup check the word init showed at the position asked."""
+
+    def answer(transcript: str, pending: str) -> str | None:
+        asked = ASKED.search(pending)
+        if asked:
+            words = dict((int(n), w) for n, w in WORD.findall(transcript))
+            return words[int(asked.group(1))]
+        if "New vault password:" in pending or "Repeat the password:" in pending or "Vault password:" in pending:
+            assert password, f"asked for a password on a machine without a vault:\n{transcript}"
+            return Hidden(password)
+        return "y" if "[y/N]" in pending else None
+
+    return answer
+
+
 def run_in_terminal(commands: str, cwd: Path, env: dict, password: str | None, timeout: float = 300) -> str:
-    """Runs `commands` with bash in a new pseudo-terminal (its controlling terminal); answers the password prompt and
-    every [y/N] question with yes. Returns the terminal transcript; fails unless bash exits 0."""
-    master, slave = os.openpty()
-
-    def controlling_terminal():
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-    proc = subprocess.Popen(
-        ["bash", "-euo", "pipefail", "-c", commands],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        cwd=cwd,
-        env=env,
-        start_new_session=True,
-        preexec_fn=controlling_terminal,
-    )
-    os.close(slave)
-    transcript, answered = "", 0
-    deadline = time.monotonic() + timeout
-    while True:
-        assert time.monotonic() < deadline, f"timed out:\n{transcript}"
-        ready, _, _ = select.select([master], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(master, 65536).decode(errors="replace")
-            except OSError:  # EIO: every process holding the terminal has ended
-                break
-            if not chunk:
-                break
-            transcript += chunk
-            pending = transcript[answered:]
-            asked = ASKED.search(pending)
-            if asked:  # init's backup check: the word init showed at that position
-                words = dict((int(n), w) for n, w in WORD.findall(transcript))
-                os.write(master, (words[int(asked.group(1))] + "\n").encode())
-                answered = len(transcript)
-            elif "New vault password:" in pending or "Repeat the password:" in pending or "Vault password:" in pending:
-                assert password, f"asked for a password on a machine without a vault:\n{transcript}"
-                # The signer turns echo off (discarding input typed before) after the prompt: type once it has.
-                while termios.tcgetattr(master)[3] & termios.ECHO:
-                    assert time.monotonic() < deadline, f"echo never went off:\n{transcript}"
-                    time.sleep(0.05)
-                os.write(master, (password + "\n").encode())
-                answered = len(transcript)
-            elif "[y/N]" in pending:
-                os.write(master, b"y\n")
-                answered = len(transcript)
-        elif proc.poll() is not None:
-            break
-    os.close(master)
-    code = proc.wait(timeout=30)
+    """Runs `commands` with bash in a new pseudo-terminal (its controlling terminal), answered by `guide_answers`.
+    Returns the terminal transcript; fails unless bash exits 0."""
+    argv = ["bash", "-euo", "pipefail", "-c", commands]
+    code, transcript = run_in_pty(argv, cwd, env, guide_answers(password), timeout)
     assert code == 0, f"`{commands.strip()}` exited {code}:\n{transcript}"
     return transcript
 

@@ -5,13 +5,11 @@ the package fee rate checked against the node's own ancestor accounting, wallet 
 from __future__ import annotations
 
 import json
-import os
-import pty
 import sqlite3
-import subprocess
 
 from embit.psbt import PSBT
 from embit.transaction import Transaction
+from terminal import answers, run_in_pty
 from test_watcher_send import jout, send_json, setup_wallet, sign, watcher
 
 from regtest.testing import FAUCET_ADDRESS
@@ -160,33 +158,6 @@ def test_cpfp_child_lifts_the_package_to_the_asked_rate(run, tmp_path, regtest_n
     assert history[parent["txid"]]["height"] == tip and history[child["txid"]]["height"] == tip
 
 
-def run_on_terminal(bin_dir, home, args: list[str], answer: bytes) -> tuple[int, bytes]:
-    """Runs airlock-watcher with a pseudo-terminal as stdin (and stderr), typing `answer`."""
-    leader, follower = pty.openpty()
-    proc = subprocess.Popen(
-        [str(bin_dir / "airlock-watcher"), *args],
-        stdin=follower,
-        stdout=subprocess.PIPE,
-        stderr=follower,
-        env=home.env,
-        cwd=home.root,
-    )
-    os.close(follower)
-    os.write(leader, answer)
-    out, _ = proc.communicate(timeout=60)
-    seen = b""
-    try:
-        while True:
-            chunk = os.read(leader, 4096)
-            if not chunk:
-                break
-            seen += chunk
-    except OSError:
-        pass
-    os.close(leader)
-    return proc.returncode, seen
-
-
 def test_wallets_delete_asks_and_refuses_without_a_terminal(run, bin_dir, home, regtest_node):
     setup_wallet(run, regtest_node, "wpkh", [50_000])
     watcher(
@@ -209,11 +180,12 @@ def test_wallets_delete_asks_and_refuses_without_a_terminal(run, bin_dir, home, 
     assert refused.returncode == 4 and b"no terminal" in refused.stderr
     assert names() == ["second", "w"]
     # On a terminal: asked; "n" keeps it, "y" deletes it.
-    code, seen = run_on_terminal(bin_dir, home, ["wallets", "delete", "w"], b"n\n")
-    assert code == 4 and b"Delete wallet 'w'" in seen
+    delete = [str(bin_dir / "airlock-watcher"), "wallets", "delete", "w"]
+    code, seen = run_in_pty(delete, home.root, home.env, answers("[y/N]", "n"))
+    assert code == 4 and "Delete wallet 'w'" in seen
     assert names() == ["second", "w"]
-    code, seen = run_on_terminal(bin_dir, home, ["wallets", "delete", "w"], b"y\n")
-    assert code == 0 and b"Delete wallet 'w'" in seen
+    code, seen = run_in_pty(delete, home.root, home.env, answers("[y/N]", "y"))
+    assert code == 0 and "Delete wallet 'w'" in seen
     assert names() == ["second"]
     # --yes deletes without asking (and the birthday stored with it goes too); an unknown name exits 2.
     deleted = jout(watcher(run, "wallets", "delete", "second", "--yes", "--json"))
