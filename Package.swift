@@ -27,7 +27,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries from Debian, one Swift module imports each (docs/architecture.md rule R2).
@@ -77,10 +76,8 @@ let package = Package(
                 "Bitcoin", "BitcoinCrypto", "ChainCore", "Ethereum",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOSOCKS", package: "swift-nio-extras"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

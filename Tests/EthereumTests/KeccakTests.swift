@@ -63,6 +63,18 @@ struct KeccakTests {
         #expect(Keccak256.hash([]) == emptyKeccak.digest)
     }
 
+    /// go-ethereum `crypto/crypto_test.go` TestKeccak256Hash ("abc") and `core/types/hashes.go` EmptyCodeHash
+    /// (keccak256 of nothing), the two values every Ethereum implementation checks first.
+    @Test("Keccak-256 of \"abc\" and of the empty string are go-ethereum's")
+    func goEthereumValues() {
+        #expect(
+            Keccak256.hash(Array("abc".utf8))
+                == TestHex.bytes("4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45"))
+        #expect(
+            Keccak256.hash([UInt8]())
+                == TestHex.bytes("c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"))
+    }
+
     @Test("Messages across the 136-byte block boundary hash as the KAT says (135, 136, 137 bytes present)")
     func blockBoundaries() {
         let lengths = Set(Self.keccak.map { $0.bits / 8 })
