@@ -156,17 +156,7 @@ def test_a_closed_stdout_ends_every_command_quietly(bin_dir, run, vault, home):
     (but the summary a command always writes there, as convert does)."""
     psbt = home.root / "d.txt"
     psbt.write_bytes(unsigned_psbt(vault, outputs=3))
-    run(
-        "airlock-watcher",
-        "import",
-        "-",
-        "--name",
-        "savings",
-        "--network",
-        "regtest",
-        input=vault.export("wpkh"),
-        check=True,
-    )
+    import_savings(run, vault)
     for command in commands_printing_lines(vault, home, psbt):
         tool, *args = command
         full = subprocess.run([str(bin_dir / tool), *args], capture_output=True, env=home.env, cwd=home.root)
@@ -201,8 +191,8 @@ def check_error(proc, code: int, *needles: str) -> str:
     return stderr
 
 
-def test_error_sweep(run, vault, home, bin_dir):
-    """Each case of issue 27's list: its exit code, advice in the message, no internals."""
+def import_savings(run, vault) -> None:
+    """The vault's wpkh account as the watcher's regtest wallet 'savings'."""
     run(
         "airlock-watcher",
         "import",
@@ -214,6 +204,11 @@ def test_error_sweep(run, vault, home, bin_dir):
         input=vault.export("wpkh"),
         check=True,
     )
+
+
+def test_error_sweep(run, vault, home, bin_dir):
+    """Each case of issue 27's list: its exit code, advice in the message, no internals."""
+    import_savings(run, vault)
     outside = outside_address()
     # mistyped subcommands, on both sides and one level down
     check_error(run("airlock-signer", "sing", "x.psbt"), 1, "did you mean 'sign'?")

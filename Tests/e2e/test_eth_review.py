@@ -408,15 +408,19 @@ def test_transfers_from_this_account_are_named(signer, vectors, signature, types
     assert proc.returncode == 0 and "from your account" not in review_of(proc)
 
 
+# The EIP712Domain of a token's permit (name, version, chainId, verifyingContract), as USDC and DAI declare it.
+TOKEN_DOMAIN_TYPE = [
+    {"name": "name", "type": "string"},
+    {"name": "version", "type": "string"},
+    {"name": "chainId", "type": "uint256"},
+    {"name": "verifyingContract", "type": "address"},
+]
+
+
 def eip2612_permit(value: int) -> dict:
     return {
         "types": {
-            "EIP712Domain": [
-                {"name": "name", "type": "string"},
-                {"name": "version", "type": "string"},
-                {"name": "chainId", "type": "uint256"},
-                {"name": "verifyingContract", "type": "address"},
-            ],
+            "EIP712Domain": TOKEN_DOMAIN_TYPE,
             "Permit": [
                 {"name": "owner", "type": "address"},
                 {"name": "spender", "type": "address"},
@@ -434,12 +438,7 @@ def eip2612_permit(value: int) -> dict:
 def dai_permit(allowed: bool) -> dict:
     return {
         "types": {
-            "EIP712Domain": [
-                {"name": "name", "type": "string"},
-                {"name": "version", "type": "string"},
-                {"name": "chainId", "type": "uint256"},
-                {"name": "verifyingContract", "type": "address"},
-            ],
+            "EIP712Domain": TOKEN_DOMAIN_TYPE,
             "Permit": [
                 {"name": "holder", "type": "address"},
                 {"name": "spender", "type": "address"},
