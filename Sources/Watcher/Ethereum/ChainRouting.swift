@@ -57,9 +57,11 @@ public enum ChainRouting {
     /// The chain `request` is for.
     ///
     /// - Parameters:
+    ///   - request: the command and what it is given.
     ///   - openStore: opens the store of the data directory; called only when its database already exists (routing
     ///     never creates one).
     ///   - readImages: decodes QR images (or directories of them) to their payload; nil when they hold none.
+    /// - Returns: Ethereum or Bitcoin.
     public static func chain(
         for request: Request, openStore: (String) -> Store?, readImages: ([String]) -> Payload?
     ) -> WatcherChain {
@@ -85,7 +87,9 @@ public enum ChainRouting {
         }
     }
 
-    /// The chain of the wallet `name` in `store`: Ethereum when it names an Ethereum account and no Bitcoin wallet,
+    /// The chain of the wallet `name` in `store`.
+    ///
+    /// Ethereum when it names an Ethereum account and no Bitcoin wallet,
     /// or, with no name, when the store holds Ethereum accounts and no Bitcoin wallet. A store that cannot be read
     /// leaves the command with Bitcoin, whose commands report it.
     public static func chain(ofWallet name: String?, in store: Store) -> WatcherChain {

@@ -152,7 +152,9 @@ public enum EthereumFlows {
 
     // MARK: broadcast
 
-    /// Broadcasts the transaction `signature` signs; with `wait`, waits up to `timeout` seconds for its receipt and
+    /// Broadcasts the transaction `signature` signs.
+    ///
+    /// With `wait`, waits up to `timeout` seconds for its receipt and
     /// syncs. `broadcasted` is told the hash once the node took it.
     public static func broadcast(
         _ signature: UREthSignature, wallet: String?, wait: Bool, timeout: Int, store: Store,

@@ -23,7 +23,7 @@ struct EthBalance: AsyncParsableCommand {
     func run() async throws {
         try await ErrorReporting.run {
             let report = try EthereumFlows.balance(wallet: global.wallet, store: try EthContext(global).store)
-            if global.json { try JSONOutput.print(report.json) } else { report.lines.forEach { print($0) } }
+            if global.json { try JSONOutput.print(report.json) } else { printLines(report.lines) }
         }
     }
 

@@ -37,7 +37,7 @@ struct EthBroadcast: AsyncParsableCommand {
             let report = try await EthereumFlows.broadcast(
                 signature, wallet: global.wallet, wait: wait, timeout: timeout, store: context.store,
                 node: context.node, broadcasted: { if !json { Diagnostics.print("broadcast \($0)") } })
-            if json { try JSONOutput.print(report.json) } else { report.lines.forEach { print($0) } }
+            if json { try JSONOutput.print(report.json) } else { printLines(report.lines) }
             if report.failed { throw ExitCode(ExitStatus.network.rawValue) }
         }
     }

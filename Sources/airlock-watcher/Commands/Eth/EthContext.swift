@@ -56,3 +56,8 @@ enum EthRequestOutput {
         OutputOptions.printWritten(written)
     }
 }
+
+/// Prints each of `lines` on stdout (none for none).
+func printLines(_ lines: [String]) {
+    for line in lines { print(line) }
+}

@@ -24,7 +24,7 @@ struct EthHistory: AsyncParsableCommand {
             let report = try EthereumFlows.history(wallet: global.wallet, store: try EthContext(global).store)
             if global.json { return try JSONOutput.print(report.json) }
             if report.isEmpty { Diagnostics.print("no Ethereum transactions yet") }
-            report.lines.forEach { print($0) }
+            printLines(report.lines)
         }
     }
 

@@ -50,7 +50,7 @@ struct EthImport: AsyncParsableCommand {
                 { try accountSource() }, name: name, chainID: chainID, addresses: addresses, store: context.store,
                 node: node, notice: { Diagnostics.print($0) })
             if let warning = report.warning { Diagnostics.print(warning) }
-            if global.json { try JSONOutput.print(report.json) } else { report.lines.forEach { print($0) } }
+            if global.json { try JSONOutput.print(report.json) } else { printLines(report.lines) }
         }
     }
 

@@ -53,7 +53,7 @@ struct EthToken: AsyncParsableCommand {
                 let tokens = try EthereumFlows.tokens(wallet: global.wallet, store: try EthContext(global).store)
                 if global.json { return try JSONOutput.print(tokens.map(\.json)) }
                 if tokens.isEmpty { Diagnostics.print("no tokens: airlock-watcher eth token add CONTRACT") }
-                tokens.forEach { print($0.listLine) }
+                printLines(tokens.map(\.listLine))
             }
         }
     }
