@@ -55,11 +55,12 @@ enum EthereumRouting {
     }
 }
 
-/// The `eth` group's commands under their top-level names (`airlock-watcher send --to 0x…`), for a command line
-/// `ChainRouting` found to be about Ethereum; usage lines name them as `airlock-watcher eth …`, where they also live.
+/// The command line for arguments `ChainRouting` found to be about Ethereum: the `eth` group as the default
+/// subcommand, so `airlock-watcher send --to 0x…` is parsed, unchanged, as `airlock-watcher eth send`, whose name its
+/// usage lines and help hints give.
 struct EthereumCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "airlock-watcher eth", abstract: Eth.configuration.abstract,
-        discussion: Eth.configuration.discussion, version: AirlockVersion.string,
-        subcommands: Eth.configuration.subcommands)
+        commandName: AirlockWatcher.configuration.commandName, abstract: AirlockWatcher.configuration.abstract,
+        discussion: AirlockWatcher.configuration.discussion, version: AirlockVersion.string, subcommands: [Eth.self],
+        defaultSubcommand: Eth.self)
 }
