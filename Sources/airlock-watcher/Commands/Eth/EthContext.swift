@@ -7,8 +7,8 @@ import Watcher
 
 /// What an `eth` command works with.
 ///
-/// The store, the chosen Ethereum account and the node of `node set eth+http(s)://`
-/// (docs/architecture.md section 10). The only place that picks the concrete `EthereumNode`.
+/// The store and the node of `node set eth+http(s)://` (docs/architecture.md section 10), handed to the flows of
+/// `EthereumFlows`. The only place that picks the concrete `EthereumNode`.
 struct EthContext {
     let global: GlobalOptions
     let store: Store
