@@ -36,6 +36,14 @@ public enum CommandAdvice {
                 index += 1
                 continue
             }
+            // A word that names a subcommand of the default subcommand goes there, as the parser takes it.
+            if let fallback = command.configuration.defaultSubcommand,
+                fallback.configuration.subcommands.contains(where: { names(of: $0).contains(word) })
+            {
+                command = fallback
+                path.append(name(of: fallback))
+                continue
+            }
             if word == "help" { return nil }
             let all = children.flatMap { names(of: $0) }
             let near = closest(to: word, among: all)

@@ -41,6 +41,9 @@ struct AirlockWatcher: AsyncParsableCommand {
     static func main() async {
         MallocTuning.forShortProcess()
         let arguments = leadingOptions.reordered(Array(CommandLine.arguments.dropFirst()))
-        await CommandMain.run(Self.self, arguments: EthereumRouting.route(arguments))
+        switch EthereumRouting.chain(arguments) {
+        case .ethereum: await CommandMain.run(EthereumCommands.self, arguments: arguments)
+        case .bitcoin: await CommandMain.run(Self.self, arguments: arguments)
+        }
     }
 }

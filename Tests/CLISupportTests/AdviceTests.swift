@@ -42,6 +42,31 @@ struct AdviceTests {
         #expect(CommandAdvice.advice(for: Tool.self, arguments: ["sign", "--amount=1btc", "x"]) == nil)
     }
 
+    /// A root whose default subcommand is a group (the watcher's Ethereum command line: `send` means `eth send`).
+    struct Routed: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "tool", subcommands: [Group.self], defaultSubcommand: Group.self)
+    }
+    struct Group: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "group", subcommands: [Sign.self])
+    }
+    /// A root whose default subcommand is a leaf: a typo is still a typo of the root's commands.
+    struct Leafy: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "tool", subcommands: [Sign.self, Show.self], defaultSubcommand: Show.self)
+    }
+
+    @Test("a word naming a subcommand of the default subcommand goes there; a typo under a leaf default is still named")
+    func defaultSubcommand() {
+        let advice = CommandAdvice.advice(for: Routed.self, arguments: ["sign", "--amout", "1btc"])
+        #expect(advice?.message.contains("unknown option --amout for 'tool group sign'") == true)
+        #expect(advice?.message.contains("did you mean --amount?") == true)
+        #expect(CommandAdvice.advice(for: Routed.self, arguments: ["sign", "--amount", "1btc"]) == nil)
+        #expect(
+            CommandAdvice.advice(for: Leafy.self, arguments: ["sing"])?.message.contains("did you mean 'sign'?") == true
+        )
+    }
+
     @Test("edit distance counts a swap of neighbours as one")
     func distance() {
         #expect(CommandAdvice.distance("sing", "sign") == 1)

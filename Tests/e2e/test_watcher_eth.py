@@ -109,7 +109,7 @@ def make_wallet(run, home, devnet, tmp_path):
 
     def watcher(*args, check=True, input=None):
         # The top-level names of docs/architecture.md section 10: with only an Ethereum account in the data
-        # directory, sync/balance/history/send/broadcast/token go to the `eth` group (EthereumRouting).
+        # directory, sync/balance/history/send/broadcast/token go to the `eth` group (ChainRouting).
         return run("airlock-watcher", *args, check=check, input=input)
 
     def signer(*args, check=True):

@@ -16,6 +16,8 @@ public enum EthereumWalletError: Error, Equatable, Sendable, CustomStringConvert
     case noAccount
     /// Several accounts and none named.
     case ambiguousAccount([String])
+    /// An ETH amount given as a bare number, without its unit (a usage error).
+    case amountWithoutUnit(String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,7 @@ public enum EthereumWalletError: Error, Equatable, Sendable, CustomStringConvert
         case .noAccount: "no Ethereum account yet: airlock-watcher eth import UR-OR-ADDRESS"
         case .ambiguousAccount(let names):
             "several Ethereum accounts (\(names.joined(separator: ", "))): pick one with --wallet NAME"
+        case .amountWithoutUnit(let text): "--amount \(text) has no unit: write \(text)eth, \(text)gwei or \(text)wei"
         }
     }
 }

@@ -31,43 +31,11 @@ struct EthBump: AsyncParsableCommand {
     func run() async throws {
         try await ErrorReporting.run {
             let context = try EthContext(global)
-            let account = try context.account()
-            let id = account.id ?? 0
-            let key = transaction.lowercased()
-            guard
-                let record = try context.store.ethereumTransactions(accountID: id).first(where: {
-                    $0.hash == key || $0.requestID == key
-                })
-            else { throw CLIError(.invalidInput, "the account built no transaction \(transaction)") }
-            let node = try context.node()
-            try await node.checkChain(account.chainID, account: account.name)
-            let tip = try priorityFee.map { try parseGwei($0, option: "--priority-fee") }
-            let cap = try maxFee.map { try parseGwei($0, option: "--max-fee") }
-            let history = try await node.feeHistory(blocks: 5, percentiles: [EthereumSpend.rewardPercentile])
-            let fees = try EthereumSpend.fees(
-                history: history, fallbackPriority: try? await node.maxPriorityFeePerGas(), priority: tip, maxFee: cap)
-            let balance = try await node.balance(of: record.from, at: .latest)
-            let built = try EthereumSpend.bump(record, account: account, fees: fees, balance: balance)
-            try context.store.addEthereumTransaction(built.record, accountID: id)
-            let urText = try URRegistryItem.ethSignRequest(built.request).ur().string
-            let written = try output.write(
-                .ethSignRequest(built.request), fileBytes: Array((urText + "\n").utf8), json: global.json)
-            let r = built.record
-            if global.json {
-                try JSONOutput.print(
-                    EthSend.Output(
-                        requestId: r.requestID, from: r.from.checksummed, to: r.to.checksummed, nonce: r.nonce,
-                        gasLimit: r.gasLimit, maxFeePerGas: r.maxFeePerGas.description,
-                        maxPriorityFeePerGas: r.maxPriorityFeePerGas.description, value: r.value.amount.description,
-                        token: r.token?.checksummed, tokenAmount: r.tokenAmount?.description, ur: urText,
-                        written: written), files: written)
-            } else {
-                if !output.isRequested { print(urText) }
-                Diagnostics.print(
-                    "replacement request \(r.requestID) for nonce \(r.nonce): max fee \(Wei(r.maxFeePerGas).gweiString) "
-                        + "gwei, priority \(Wei(r.maxPriorityFeePerGas).gweiString) gwei")
-                OutputOptions.printWritten(written)
-            }
+            let report = try await EthereumFlows.bump(
+                transaction, wallet: global.wallet, maxFee: maxFee, priorityFee: priorityFee, store: context.store,
+                node: context.node)
+            try EthRequestOutput.print(report, output: output, json: global.json)
         }
     }
+
 }

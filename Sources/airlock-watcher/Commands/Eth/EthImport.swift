@@ -23,17 +23,6 @@ struct EthImport: AsyncParsableCommand {
               airlock-watcher eth import 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --name cold --chain-id 11155111
             """)
 
-    struct Output: Encodable {
-        struct Entry: Encodable {
-            let index: Int
-            let address: String
-        }
-        let name: String
-        let chainId: UInt64
-        let kind: String
-        let addresses: [Entry]
-    }
-
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The ur:crypto-hdkey (file, '-', PNG images) or an address 0x….") var input: [String]
     @Option(help: "The account's name.") var name = "eth"
@@ -55,53 +44,31 @@ struct EthImport: AsyncParsableCommand {
     func run() async throws {
         try await ErrorReporting.run {
             let context = try EthContext(global)
-            // The node's chain id, when a node is set and answers: a default chain id it contradicts is refused.
-            var nodeChainID: UInt64?
-            var nodeName: String?
-            if try context.store.setting(EthContext.nodeURLKey) != nil {
-                let node = try context.node()
-                nodeName = node.displayName
-                do {
-                    nodeChainID = try await node.chainID()
-                } catch {
-                    Diagnostics.print("note: the Ethereum node did not answer, its chain id is not checked: \(error)")
-                }
-            }
-            let choice = try EthereumChainChoice.choose(given: chainID, nodeChainID: nodeChainID, node: nodeName)
-            let chainID = choice.chainID
-            let account: EthereumAccount
-            if input.count == 1, input[0].hasPrefix("0x") || input[0].hasPrefix("0X"),
-                !FileManager.default.fileExists(atPath: input[0])
-            {
-                account = EthereumAccount(
-                    name: name, chainID: chainID, address: try parseAddressArgument(input[0], what: "the address"))
-            } else {
-                let read = try InputReader.read(input, expecting: [.hdKey, .address, .text])
-                switch read.payload {
-                case .hdKey(let key):
-                    account = try EthereumAccount(name: name, chainID: chainID, hdKey: key, count: addresses)
-                case .address(let text), .text(let text):
-                    account = EthereumAccount(
-                        name: name, chainID: chainID,
-                        address: try parseAddressArgument(
-                            text.trimmingCharacters(in: .whitespacesAndNewlines), what: "the address"))
-                default:
-                    throw CLIError(.invalidInput, "a \(read.payload.kind.rawValue) is not an Ethereum account")
-                }
-            }
-            let stored = try context.store.addEthereumAccount(account)
-            if let warning = choice.warning { Diagnostics.print(warning) }
-            var kind = "address"
-            if case .hdKey = stored.source { kind = "hdkey" }
-            if global.json {
-                try JSONOutput.print(
-                    Output(
-                        name: stored.name, chainId: stored.chainID, kind: kind,
-                        addresses: stored.entries.map { .init(index: $0.index, address: $0.address.checksummed) }))
-            } else {
-                print("imported Ethereum account '\(stored.name)' on chain \(stored.chainID)")
-                for entry in stored.entries { print("  \(entry.index)  \(entry.address)") }
-            }
+            var node: EthereumFlows.NodeProvider?
+            if try context.store.setting(EthContext.nodeURLKey) != nil { node = context.node }
+            let report = try await EthereumFlows.importAccount(
+                { try accountSource() }, name: name, chainID: chainID, addresses: addresses, store: context.store,
+                node: node, notice: { Diagnostics.print($0) })
+            if let warning = report.warning { Diagnostics.print(warning) }
+            if global.json { try JSONOutput.print(report.json) } else { printLines(report.lines) }
         }
     }
+
+    /// The account the input holds: an address typed, else what the file, stdin or images hold.
+    func accountSource() throws -> EthereumFlows.AccountSource {
+        if input.count == 1, input[0].hasPrefix("0x") || input[0].hasPrefix("0X"),
+            !FileManager.default.fileExists(atPath: input[0])
+        {
+            return .address(try EthereumInputs.address(input[0], what: "the address"))
+        }
+        let read = try InputReader.read(input, expecting: [.hdKey, .address, .text])
+        switch read.payload {
+        case .hdKey(let key): return .hdKey(key)
+        case .address(let text), .text(let text):
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return .address(try EthereumInputs.address(trimmed, what: "the address"))
+        default: throw CLIError(.invalidInput, "a \(read.payload.kind.rawValue) is not an Ethereum account")
+        }
+    }
+
 }

@@ -25,21 +25,6 @@ struct EthSend: AsyncParsableCommand {
               airlock-watcher eth send --to 0x5aAe…BeAed --max --max-fee 30 --priority-fee 1.5
             """)
 
-    struct Output: Encodable {
-        let requestId: String
-        let from: String
-        let to: String
-        let nonce: UInt64
-        let gasLimit: UInt64
-        let maxFeePerGas: String
-        let maxPriorityFeePerGas: String
-        let value: String
-        let token: String?
-        let tokenAmount: String?
-        let ur: String
-        let written: [String]
-    }
-
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
     @Option(help: "The recipient address.") var to: String
@@ -59,84 +44,13 @@ struct EthSend: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            let recipient = try parseAddressArgument(to, what: "--to")
             let context = try EthContext(global)
-            let account = try context.account()
-            guard let entry = account.entries.first(where: { $0.index == index }) else {
-                throw CLIError(.invalidInput, "the account has no address index \(index)")
-            }
-            let tokens = try context.store.ethereumTokens(accountID: account.id ?? 0)
-            var followed: EthereumToken?
-            if let token { followed = try EthereumToken.find(token, among: tokens) }
-            let tip = try priorityFee.map { try parseGwei($0, option: "--priority-fee") }
-            let cap = try maxFee.map { try parseGwei($0, option: "--max-fee") }
-            let node = try context.node()
-            try await node.checkChain(account.chainID, account: account.name)
-            let nonce = try await node.transactionCount(of: entry.address, at: .pending)
-            let balance = try await node.balance(of: entry.address, at: .latest)
-            var history: EthFeeHistory?
-            var fallback: UInt256?
-            if tip == nil || cap == nil {
-                history = try await node.feeHistory(blocks: 5, percentiles: [EthereumSpend.rewardPercentile])
-                if tip == nil { fallback = try? await node.maxPriorityFeePerGas() }
-            }
-            let fees = try EthereumSpend.fees(history: history, fallbackPriority: fallback, priority: tip, maxFee: cap)
-            let payment: EthereumSpend.Payment
-            var tokenBalance: UInt256?
-            var gas: UInt64
-            if let followed {
-                let answer = try await node.call(
-                    EthCall(to: followed.contract, data: ERC20Read.balanceOf(entry.address)), at: .latest)
-                let held = try ERC20Read.uint(answer, server: node.displayName, field: "balanceOf")
-                tokenBalance = held
-                let units = max ? held : try EthereumSpend.baseUnits(amount ?? "", decimals: followed.decimals)
-                payment = .token(contract: followed.contract, amount: units)
-                let calldata = ERC20Call.transfer(to: recipient, amount: units).calldata
-                if let gasLimit {
-                    gas = gasLimit
-                } else {
-                    let estimate = try await node.estimateGas(
-                        from: entry.address, to: followed.contract, value: Wei(.zero), data: calldata)
-                    gas = estimate + estimate / 5  // a contract's gas can change between estimate and inclusion
-                }
-            } else {
-                payment = max ? .allEther : .ether(try parseEtherAmount(amount ?? ""))
-                if let gasLimit {
-                    gas = gasLimit
-                } else {
-                    gas = try await node.estimateGas(from: entry.address, to: recipient, value: Wei(.zero), data: [])
-                    if gas > 21000 { gas += gas / 5 }
-                }
-            }
-            let built = try EthereumSpend.build(
-                account: account, entry: entry, to: recipient, payment: payment, fees: fees, gasLimit: gas,
-                nonce: nonce, balance: balance, tokenBalance: tokenBalance)
-            try context.store.addEthereumTransaction(built.record, accountID: account.id ?? 0)
-            let urText = try URRegistryItem.ethSignRequest(built.request).ur().string
-            let written = try output.write(
-                .ethSignRequest(built.request), fileBytes: Array((urText + "\n").utf8), json: global.json)
-            let record = built.record
-            if global.json {
-                try JSONOutput.print(
-                    Output(
-                        requestId: record.requestID, from: record.from.checksummed, to: record.to.checksummed,
-                        nonce: record.nonce, gasLimit: record.gasLimit, maxFeePerGas: record.maxFeePerGas.description,
-                        maxPriorityFeePerGas: record.maxPriorityFeePerGas.description,
-                        value: record.value.amount.description, token: record.token?.checksummed,
-                        tokenAmount: record.tokenAmount?.description, ur: urText, written: written), files: written)
-            } else {
-                if !output.isRequested { print(urText) }
-                let what =
-                    followed.map {
-                        "\(EthereumSpend.decimalString(record.tokenAmount ?? .zero, decimals: $0.decimals)) \($0.symbol)"
-                    }
-                    ?? "\(record.value.etherString) ETH"
-                Diagnostics.print(
-                    "request \(record.requestID): \(what) from \(record.from) to \(record.to), nonce \(record.nonce), "
-                        + "gas \(record.gasLimit), max fee \(Wei(record.maxFeePerGas).gweiString) gwei, priority "
-                        + "\(Wei(record.maxPriorityFeePerGas).gweiString) gwei")
-                OutputOptions.printWritten(written)
-            }
+            let options = EthereumFlows.SendOptions(
+                wallet: global.wallet, to: to, amount: amount, max: max, token: token, maxFee: maxFee,
+                priorityFee: priorityFee, gasLimit: gasLimit, index: index)
+            let report = try await EthereumFlows.send(options, store: context.store, node: context.node)
+            try EthRequestOutput.print(report, output: output, json: global.json)
         }
     }
+
 }

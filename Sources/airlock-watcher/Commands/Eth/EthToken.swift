@@ -16,14 +16,6 @@ struct EthToken: AsyncParsableCommand {
             """,
         subcommands: [Add.self, List.self, Remove.self])
 
-    struct Entry: Encodable {
-        let contract: String
-        let symbol: String
-        let name: String
-        let decimals: Int
-        let balance: String
-    }
-
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
@@ -37,21 +29,11 @@ struct EthToken: AsyncParsableCommand {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let address = try parseAddressArgument(contract, what: "the contract")
                 let context = try EthContext(global)
-                let account = try context.account()
-                let node = try context.node()
-                try await node.checkChain(account.chainID, account: account.name)
-                let token = try await ERC20Read.metadata(of: address, node: node)
-                try context.store.addEthereumToken(token, accountID: account.id ?? 0)
-                if global.json {
-                    try JSONOutput.print(
-                        Entry(
-                            contract: token.contract.checksummed, symbol: token.symbol, name: token.name,
-                            decimals: token.decimals, balance: "0"))
-                } else {
-                    print("following \(token.symbol) (\(token.name), \(token.decimals) decimals) at \(token.contract)")
-                }
+                let token = try await EthereumFlows.addToken(
+                    contract, wallet: global.wallet, store: context.store, node: context.node)
+                if global.json { return try JSONOutput.print(token.json) }
+                print("following \(token.symbol) (\(token.name), \(token.decimals) decimals) at \(token.contract)")
             }
         }
     }
@@ -68,25 +50,10 @@ struct EthToken: AsyncParsableCommand {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let context = try EthContext(global)
-                let account = try context.account()
-                let tokens = try context.store.ethereumTokens(accountID: account.id ?? 0)
-                if global.json {
-                    try JSONOutput.print(
-                        tokens.map {
-                            Entry(
-                                contract: $0.contract.checksummed, symbol: $0.symbol, name: $0.name,
-                                decimals: $0.decimals,
-                                balance: $0.total.description)
-                        })
-                } else {
-                    if tokens.isEmpty { Diagnostics.print("no tokens: airlock-watcher eth token add CONTRACT") }
-                    for token in tokens {
-                        print(
-                            "\(token.symbol)  \(EthereumSpend.decimalString(token.total, decimals: token.decimals))  "
-                                + "\(token.contract)  \(token.name)")
-                    }
-                }
+                let tokens = try EthereumFlows.tokens(wallet: global.wallet, store: try EthContext(global).store)
+                if global.json { return try JSONOutput.print(tokens.map(\.json)) }
+                if tokens.isEmpty { Diagnostics.print("no tokens: airlock-watcher eth token add CONTRACT") }
+                printLines(tokens.map(\.listLine))
             }
         }
     }
@@ -104,17 +71,10 @@ struct EthToken: AsyncParsableCommand {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let address = try parseAddressArgument(contract, what: "the contract")
-                let context = try EthContext(global)
-                let account = try context.account()
-                guard try context.store.removeEthereumToken(address, accountID: account.id ?? 0) else {
-                    throw CLIError(.invalidInput, "the account follows no token \(address)")
-                }
-                if global.json {
-                    try JSONOutput.print(["removed": address.checksummed])
-                } else {
-                    print("removed \(address)")
-                }
+                let store = try EthContext(global).store
+                let address = try EthereumFlows.removeToken(contract, wallet: global.wallet, store: store)
+                if global.json { return try JSONOutput.print(["removed": address.checksummed]) }
+                print("removed \(address)")
             }
         }
     }
