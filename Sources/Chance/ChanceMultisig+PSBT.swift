@@ -89,7 +89,8 @@ extension ChanceMultisig {
     /// - Throws: `ChanceMultisigError.invalidTransaction` naming the transaction that does not parse.
     public static func transactions(fileBytes bytes: [UInt8]) throws(ChanceMultisigError) -> [Transaction] {
         let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
-        let isText = !bytes.isEmpty && bytes.allSatisfy { whitespace.contains($0) || Hex.nibble($0) != nil }
+        let hexDigits = Set("0123456789abcdefABCDEF".utf8)
+        let isText = !bytes.isEmpty && bytes.allSatisfy { whitespace.contains($0) || hexDigits.contains($0) }
         var result: [Transaction] = []
         if isText {
             let tokens = bytes.split(whereSeparator: { whitespace.contains($0) })
