@@ -1,10 +1,10 @@
 import BitcoinCrypto
-@testable import Descriptors
 import Foundation
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// BIP390 `musig()` key expressions (Tests/Vectors/descriptors/bip390_vectors.json): every valid descriptor gives
 /// exactly the scripts listed, every invalid one is rejected with the `DescriptorError` its reason names; plus checks

@@ -1,10 +1,10 @@
 import BitcoinCrypto
-@testable import Descriptors
 import SeedBackup
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// BIP49, BIP84 and BIP86 test vectors (Tests/Vectors/bip32/bip49_bip84_bip86_vectors.json): mnemonic → root → account
 /// → keys, scripts and addresses.

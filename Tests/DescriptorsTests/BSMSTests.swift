@@ -1,11 +1,11 @@
 import BitcoinCrypto
-@testable import Descriptors
 import Foundation
 import MessageSigning
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// BSMS (BIP129) against every test vector of the BIP (Tests/Vectors/bsms/bip129_vectors.json, converted from
 /// bitcoin/bips 7fe0b034ec96): key records signed byte for byte, token keys, MACs and AES-256-CTR ciphertexts,

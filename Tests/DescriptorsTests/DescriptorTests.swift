@@ -1,10 +1,10 @@
 import BitcoinCrypto
-@testable import Descriptors
 import Foundation
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// Descriptor vectors of BIP380–387 and 389 (Tests/Vectors/descriptors/bip38x_vectors.json): every valid descriptor
 /// gives exactly the scripts listed, every invalid one is rejected with a `DescriptorError`.

@@ -1,10 +1,10 @@
 import BitcoinCrypto
 import Foundation
-@testable import MessageSigning
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import MessageSigning
 
 /// BIP322 against every case of the BIP's two vector files (Tests/Vectors/bip322, bitcoin/bips 7fe0b034ec96), and
 /// the legacy `signmessage` format against Bitcoin Core's functional-test vector (Tests/Vectors/signmessage).

@@ -1,9 +1,9 @@
 import BitcoinCrypto
-@testable import SeedBackup
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import SeedBackup
 
 /// BIP39: the trezor/python-mnemonic English vectors (Tests/Vectors/bip39/vectors.json), the wordlist, typed errors.
 @Suite("BIP39")

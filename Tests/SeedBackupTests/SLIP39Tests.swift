@@ -1,9 +1,9 @@
 import BitcoinCrypto
-@testable import SeedBackup
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import SeedBackup
 
 /// SLIP-39: trezor/python-shamir-mnemonic `vectors.json` (Tests/Vectors/slip39/vectors.json), every entry, with the
 /// passphrase "TREZOR"; an entry with an empty secret must be rejected.

@@ -1,10 +1,10 @@
 import BitcoinCrypto
 import Foundation
-@testable import SeedBackup
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import SeedBackup
 
 /// SeedSigner's SeedQR test vectors (Tests/Vectors/seedqr/seedqr_vectors.json, from its docs/seed_qr/README.md): every
 /// vector, both formats.

@@ -1,11 +1,11 @@
 import BitcoinCrypto
-@testable import Descriptors
 import Foundation
-import MessageSigning
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
+@testable import MessageSigning
 
 /// Satisfied miniscript witnesses with real ECDSA signatures (BIP143 digests, keys from the BIP32 test vectors' xprvs)
 /// run through the repository's script interpreter (the BIP322 verifier's, with CSV/CLTV and the opcodes miniscript

@@ -1,9 +1,9 @@
 import BitcoinCrypto
-@testable import Descriptors
 import Foundation
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// PSBTs of a `wsh()` / `sh(wsh())` miniscript wallet: the Updater's fields, and the finalizer that satisfies the
 /// policy with the PSBT's partial signatures and the transaction's nSequence / nLockTime (docs/miniscript.md).

@@ -1,11 +1,11 @@
 import BitcoinCrypto
-@testable import Descriptors
 import Foundation
 import Synchronization
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// Bitcoin Core's miniscript unit tests in both contexts (Tests/Vectors/miniscript/miniscript_tests_tapscript.json,
 /// bitcoin/bitcoin 016c68cf `fixed_tests`): every `Test(…)` call is run under P2WSH and under tapscript, as Core runs

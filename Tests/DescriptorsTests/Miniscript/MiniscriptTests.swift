@@ -1,10 +1,10 @@
 import BitcoinCrypto
-@testable import Descriptors
 import Foundation
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// The two inheritance policies of issue 17 as `wsh()` descriptors with xpub keys (BIP32 test-vector xpubs, receive
 /// and change through `/<0;1>/*`): scripts by the translation table, sanity refusals with controls, satisfaction of

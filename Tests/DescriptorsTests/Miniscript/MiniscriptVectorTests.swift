@@ -1,9 +1,9 @@
-@testable import Descriptors
 import Foundation
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// Bitcoin Core's miniscript unit-test vectors (Tests/Vectors/miniscript, from sipa/miniscript 6806dfb1, P2WSH
 /// context): validity, script bytes, the malleability / signature / timelock-mix properties, opcode counts and stack

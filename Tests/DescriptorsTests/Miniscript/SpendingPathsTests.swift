@@ -1,8 +1,8 @@
 import BitcoinCrypto
-@testable import Descriptors
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// Every spending path of a wallet without some keys (issue 26, class 6): wsh and tr alike, the key path and each
 /// leaf; a lone key at any time is flagged, a lone key after a timelock is not, several keys are named together.

@@ -1,10 +1,10 @@
 import BitcoinCrypto
-@testable import Descriptors
 import Foundation
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// `tr()` leaves as tapscript miniscript: `pk`, `multi_a` and `sortedmulti_a` leaves keep their descriptor meaning,
 /// other leaves are miniscript in the tapscript context (x-only keys in the leaf script), `multi` and insane leaves

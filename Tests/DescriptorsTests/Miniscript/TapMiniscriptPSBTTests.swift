@@ -1,10 +1,10 @@
 import BitcoinCrypto
-@testable import Descriptors
 import Foundation
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// PSBTs spending a `tr()` wallet with a miniscript leaf (BIP371 fields from the descriptor) finalized by the leaf's
 /// policy: the multi_a leaf with two cosigners' Schnorr signatures (witness: the signatures in the leaf's order with

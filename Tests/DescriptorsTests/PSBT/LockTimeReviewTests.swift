@@ -1,8 +1,8 @@
-@testable import Descriptors
 import Foundation
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// The time-lock check (issue 26, class 7): the chain's height estimated from the clock (block 840,000 at
 /// 2024-04-20 12:09 UTC, 600 s a block), the 13,000-block mainnet margin and the 90-day time margin, at their

@@ -1,10 +1,10 @@
 import BitcoinCrypto
-@testable import Descriptors
 import Foundation
 import TestSupport
 import Testing
 
 @testable import Bitcoin
+@testable import Descriptors
 
 /// Taproot multisig PSBTs from descriptors (BIP371 fields for `tr(KEY,multi_a(…))`), checked against the BIP387
 /// vectors' scripts, and the multisig signature state on the BIP174 workflow's signer steps.
