@@ -16,7 +16,10 @@ let package = Package(
         // The offline libraries as one product, for the libFuzzer package in Fuzz/ (built apart with -sanitize=fuzzer).
         .library(
             name: "AirlockOffline",
-            targets: ["BitcoinCrypto", "Bitcoin", "Ethereum", "AirgapTransport", "QRImage", "Signer"]),
+            targets: [
+                "BitcoinCrypto", "Bitcoin", "Descriptors", "SeedBackup", "MessageSigning", "Chance", "Ethereum",
+                "AirgapTransport", "QRImage", "Signer",
+            ]),
         // The one-input functions of the libFuzzer targets, for Fuzz/ and for the corpus replay in FuzzReplayTests.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
@@ -45,16 +48,33 @@ let package = Package(
 
         // Offline side.
         .target(name: "BitcoinCrypto", dependencies: ["CSecp256k1", "CSodium", "CNettle"], swiftSettings: strict),
+        // Bitcoin: primitives and PSBT (as rust-bitcoin); the modules beside it depend on it, never the other way.
         .target(name: "Bitcoin", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
+        // BIP322 and legacy message signing and verifying.
+        .target(name: "MessageSigning", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
+        // Descriptors, miniscript, policies, BSMS, and the PSBT work that needs them (as rust-miniscript).
+        .target(
+            name: "Descriptors", dependencies: ["Bitcoin", "BitcoinCrypto", "MessageSigning"], swiftSettings: strict),
+        // Seed backups: BIP39 words, SeedQR, SLIP-39 shares.
+        .target(name: "SeedBackup", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
+        // The Chance wallet's `multisig:` text protocol.
+        .target(name: "Chance", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
         .target(name: "Ethereum", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
         .target(name: "AirgapTransport", dependencies: ["Bitcoin", "BitcoinCrypto", "CZlib"], swiftSettings: strict),
         .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG", "CJPEG", "CGIF"], swiftSettings: strict),
         .target(
-            name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "Ethereum", "CAirGap"], swiftSettings: strict),
+            name: "Signer",
+            dependencies: [
+                "Bitcoin", "BitcoinCrypto", "Descriptors", "SeedBackup", "MessageSigning", "Chance", "Ethereum",
+                "CAirGap",
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "CLISupport",
             dependencies: [
-                "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Ethereum", "CMalloc",
+                "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Descriptors", "MessageSigning", "Chance",
+                "Ethereum", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -62,7 +82,8 @@ let package = Package(
         .executableTarget(
             name: "airlock-signer",
             dependencies: [
-                "Signer", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "CLISupport",
+                "Signer", "Bitcoin", "BitcoinCrypto", "Descriptors", "SeedBackup", "Chance", "AirgapTransport",
+                "QRImage", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -84,7 +105,7 @@ let package = Package(
         .target(
             name: "Watcher",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "ChainCore", "Ethereum", "AirgapTransport",
+                "Bitcoin", "BitcoinCrypto", "Descriptors", "Chance", "ChainCore", "Ethereum", "AirgapTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -93,8 +114,8 @@ let package = Package(
         .executableTarget(
             name: "airlock-watcher",
             dependencies: [
-                "Watcher", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage",
-                "CLISupport", "Ethereum",
+                "Watcher", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto", "Descriptors", "Chance",
+                "AirgapTransport", "QRImage", "CLISupport", "Ethereum",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -102,7 +123,8 @@ let package = Package(
         .executableTarget(
             name: "airlock-bench",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "Ethereum", "AirgapTransport", "QRImage", "Signer", "Watcher",
+                "Bitcoin", "BitcoinCrypto", "Descriptors", "SeedBackup", "Ethereum", "AirgapTransport", "QRImage",
+                "Signer", "Watcher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -112,7 +134,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "Ethereum", "AirgapTransport", "QRImage", "Signer", "ChainCore",
+                "Bitcoin", "BitcoinCrypto", "Chance", "Ethereum", "AirgapTransport", "QRImage", "Signer", "ChainCore",
                 "ChainBackends",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -125,12 +147,23 @@ let package = Package(
         .testTarget(
             name: "BitcoinCryptoTests", dependencies: ["BitcoinCrypto", "CSecp256k1", "CSodium", "TestSupport"]),
         .testTarget(name: "BitcoinTests", dependencies: ["Bitcoin", "BitcoinCrypto", "TestSupport"]),
-        .testTarget(name: "EthereumTests", dependencies: ["Ethereum", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(
+            name: "DescriptorsTests",
+            dependencies: ["Descriptors", "MessageSigning", "SeedBackup", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(name: "SeedBackupTests", dependencies: ["SeedBackup", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(
+            name: "MessageSigningTests", dependencies: ["MessageSigning", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(name: "ChanceTests", dependencies: ["Chance", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(
+            name: "EthereumTests", dependencies: ["Ethereum", "Bitcoin", "BitcoinCrypto", "SeedBackup", "TestSupport"]),
         .testTarget(
             name: "AirgapTransportTests", dependencies: ["AirgapTransport", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(name: "QRImageTests", dependencies: ["QRImage", "TestSupport"]),
         .testTarget(
-            name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport"]),
+            name: "SignerTests",
+            dependencies: [
+                "Signer", "Bitcoin", "BitcoinCrypto", "Descriptors", "SeedBackup", "Chance", "Ethereum", "TestSupport",
+            ]),
         .testTarget(
             name: "CLISupportTests",
             dependencies: [
@@ -152,6 +185,9 @@ let package = Package(
         .testTarget(name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(
             name: "WatcherTests",
-            dependencies: ["Watcher", "ChainCore", "Bitcoin", "Ethereum", "AirgapTransport", "TestSupport"]),
+            dependencies: [
+                "Watcher", "ChainCore", "Bitcoin", "Descriptors", "SeedBackup", "Chance", "Ethereum", "AirgapTransport",
+                "TestSupport",
+            ]),
     ]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bitcoin
 import Foundation
+import MessageSigning
 
 /// The options of `message verify` on both executables (docs/signer.md and docs/watcher.md, "Message signing").
 ///

@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 import Foundation
 
 /// What `inspect` shows of a PSBT without a vault: the transaction, amounts, fee, signatures and warnings.

@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 
 /// `inspect --json` of a PSBT (PSBTReport.json): its transaction, amounts in sat, fee, signatures and warnings.
 public struct PSBTReportJSON: Encodable, Sendable {

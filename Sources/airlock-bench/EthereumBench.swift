@@ -3,6 +3,7 @@ import Bitcoin
 import BitcoinCrypto
 import Ethereum
 import Foundation
+import SeedBackup
 
 /// `airlock-bench eth`: Airlock's side of the Ethereum section of `scripts/bench` (beside eth-account).
 ///

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Bitcoin
 import BitcoinCrypto
+import Descriptors
 import Foundation
+import SeedBackup
 import Signer
 
 extension AirlockBench {

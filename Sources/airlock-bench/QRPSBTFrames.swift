@@ -3,6 +3,7 @@ import ArgumentParser
 import Bitcoin
 import Foundation
 import QRImage
+import SeedBackup
 import Signer
 
 extension AirlockBench {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bitcoin
 import Foundation
+import SeedBackup
 import Signer
 
 /// `airlock-bench sign-once PSBT`: the work of `airlock-signer sign` after the vault is unlocked, once, for callgrind.

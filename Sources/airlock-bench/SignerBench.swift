@@ -2,6 +2,7 @@ import ArgumentParser
 import Bitcoin
 import BitcoinCrypto
 import Foundation
+import SeedBackup
 import Signer
 
 /// `airlock-bench signer`: the two costs a user of the signer feels.

@@ -1,6 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
 import Ethereum
+import SeedBackup
 import Testing
 
 @testable import Signer

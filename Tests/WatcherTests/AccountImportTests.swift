@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 import Testing
 
 @testable import Watcher

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Chance
 import Testing
 
 @testable import Watcher

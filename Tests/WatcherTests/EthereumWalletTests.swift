@@ -4,6 +4,7 @@ import BitcoinCrypto
 import ChainCore
 import Ethereum
 import Foundation
+import SeedBackup
 import Synchronization
 import TestSupport
 import Testing

@@ -2,7 +2,7 @@
 and a coordinator's round-2 descriptor record registered with its first address checked.
 
 Peers: embit derives the BIP48 cosigner keys from the mnemonics and computes the descriptor record's first address;
-Electrum 4.3.4 verifies the key record's legacy signature. The BIP's own vectors run in Tests/BitcoinTests/BSMSTests.
+Electrum 4.3.4 verifies the key record's legacy signature. The BIP's own vectors run in Tests/DescriptorsTests/BSMSTests.
 """
 
 from __future__ import annotations

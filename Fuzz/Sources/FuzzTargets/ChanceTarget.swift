@@ -3,6 +3,7 @@
 // parses to the same value, convert to a PSBT and back unchanged, and combine with itself unchanged. Thrown errors are
 // expected; crashes and sanitizer reports are bugs.
 import Bitcoin
+import Chance
 
 extension FuzzTargets {
     /// One input of FuzzChance.

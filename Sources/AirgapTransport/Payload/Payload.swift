@@ -27,7 +27,7 @@ public enum Payload: Equatable, Sendable {
     /// JSON text (BBQr type J, or text starting with `{`), for example a wallet export.
     case json(String)
     /// A Chance wallet `multisig:` text (docs/architecture.md section 3), detected by its prefix; parsed by
-    /// `Bitcoin.ChanceMultisig(string:)`.
+    /// `Chance.ChanceMultisig(string:)`.
     case chanceMultisig(String)
     /// Any other text.
     case text(String)

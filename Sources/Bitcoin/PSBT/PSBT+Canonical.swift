@@ -4,7 +4,7 @@ import BitcoinCrypto
 /// finalizing), so that its output matches Core's byte for byte.
 ///
 /// Maps nobody changed keep the order they came in.
-enum PSBTCanonicalOrder {
+package enum PSBTCanonicalOrder {
     private static let inputRanks: [UInt64: Int] = {
         let order: [UInt64] = [
             0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x0A, 0x0B, 0x0C, 0x0D, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
@@ -22,7 +22,7 @@ enum PSBTCanonicalOrder {
     }()
 
     /// The input fields Core writes only while the input is not finalized.
-    static let inputSigningFields: Set<UInt64> = [
+    package static let inputSigningFields: Set<UInt64> = [
         0x02, 0x03, 0x04, 0x05, 0x06, 0x0A, 0x0B, 0x0C, 0x0D, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x1A, 0x1B, 0x1C,
     ]
 

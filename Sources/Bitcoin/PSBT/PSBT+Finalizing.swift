@@ -69,7 +69,7 @@ extension PSBT {
 }
 
 /// Builds the satisfying scriptSig items and witness of one input from its partial signatures and scripts.
-struct PSBTFinalizer {
+package struct PSBTFinalizer {
     let input: PSBTInput
     let index: Int
 
@@ -213,7 +213,7 @@ struct PSBTFinalizer {
     }
 
     /// A small minimally encoded script number (for thresholds above 16).
-    static func scriptNumber(_ bytes: [UInt8]) -> Int? {
+    package static func scriptNumber(_ bytes: [UInt8]) -> Int? {
         guard !bytes.isEmpty, bytes.count <= 4 else { return nil }
         var value = 0
         for (i, byte) in bytes.enumerated() { value |= Int(byte) << (8 * i) }

@@ -144,7 +144,7 @@ public struct PSBTInput: Sendable, Hashable {
     }
 
     /// Encodes a witness stack.
-    static func encodeWitness(_ items: [[UInt8]]) -> [UInt8] {
+    package static func encodeWitness(_ items: [[UInt8]]) -> [UInt8] {
         var writer = ByteWriter()
         writer.writeCompactSize(items.count)
         for item in items { writer.writeVarBytes(item) }

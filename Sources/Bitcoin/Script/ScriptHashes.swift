@@ -19,7 +19,7 @@ public struct PubkeyHash: Hashable, Sendable, CustomStringConvertible {
     /// HASH160 of arbitrary key bytes (an uncompressed key, for old P2PKH outputs).
     init(hashing keyBytes: [UInt8]) { bytes = Hash160.hash(keyBytes) }
 
-    init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+    package init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
     /// Lower-case hex of the hash.
     public var description: String { bytes.hexString }
@@ -43,7 +43,7 @@ public struct ScriptHash: Hashable, Sendable, CustomStringConvertible {
     /// HASH160 of `redeemScript`.
     public init(_ redeemScript: Script) { bytes = Hash160.hash(redeemScript.bytes) }
 
-    init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+    package init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
     /// Lower-case hex of the hash.
     public var description: String { bytes.hexString }
@@ -67,7 +67,7 @@ public struct WitnessScriptHash: Hashable, Sendable, CustomStringConvertible {
     /// SHA-256 of `witnessScript`.
     public init(_ witnessScript: Script) { bytes = SHA256.hash(witnessScript.bytes) }
 
-    init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+    package init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
     /// Lower-case hex of the hash.
     public var description: String { bytes.hexString }

@@ -27,7 +27,7 @@ public struct WitnessProgram: Hashable, Sendable {
 
 extension WitnessProgram {
     /// A program the caller has already checked (a 20-byte hash or a 32-byte key with a fixed version).
-    init(uncheckedVersion version: Int, program: [UInt8]) {
+    package init(uncheckedVersion version: Int, program: [UInt8]) {
         self.version = version
         self.program = program
     }

@@ -16,7 +16,7 @@ public struct Txid: Hashable, Sendable, CustomStringConvertible {
         self.bytes = Array(bytes)
     }
 
-    init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+    package init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parses the displayed (byte-reversed) hex form.
     ///
@@ -59,7 +59,7 @@ public struct Wtxid: Hashable, Sendable, CustomStringConvertible {
     /// The 32 hash bytes in internal order.
     public let bytes: [UInt8]
 
-    init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+    package init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
     /// The displayed hex form: the bytes reversed.
     public var hexString: String { Hex.encodeReversed(bytes) }

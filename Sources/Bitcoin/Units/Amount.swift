@@ -10,7 +10,7 @@ public struct Amount: Sendable, Hashable, Comparable {
     /// 21,000,000 BTC, the most that can ever exist (Bitcoin Core's MAX_MONEY).
     public static let maxMoney = Amount(uncheckedSats: 21_000_000 * satsPerBitcoin)
 
-    init(uncheckedSats sats: UInt64) { self.sats = sats }
+    package init(uncheckedSats sats: UInt64) { self.sats = sats }
 
     /// An amount of `sats` satoshis.
     ///

@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 
 /// One account of the seed in public form: origin, xpub, the key expression with both branches, and the
 /// descriptor (BIP380 with BIP389 `<0;1>/*`).

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import MessageSigning
 
 /// Signs messages with a key of this seed (docs/signer.md, "Message signing"): BIP322 simple or full, or the legacy
 /// `signmessage` format, for a single-key address of a standard account.

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Descriptors
 import Foundation
 
 /// The review of one input of a registered miniscript policy wallet (docs/miniscript.md): which path the

@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 import Foundation
 
 /// What the signer refuses unless explicitly allowed (docs/architecture.md section 5).

@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 import Foundation
 
 /// The review shown before signing, in the order a careful signer reads it (as SeedSigner does): what leaves, what

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Chance
 
 /// Why a Chance `multisig:` text cannot even be reviewed (exit 2): the text, a previous transaction or the
 /// conversion is invalid.

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Descriptors
 
 /// Why a PSBT cannot even be reviewed: its transaction is malformed (exit 2, not a refusal).
 public struct SigningSessionError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 
 /// What a multisig registration is asked to remember, as the user must see it before confirming (docs/architecture.md section 2):
 /// M of N, the script type, each cosigner's fingerprint, derivation and xpub, and which cosigner is this vault.

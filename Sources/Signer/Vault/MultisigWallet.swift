@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 
 /// A registered multisig wallet: a name and its `wsh(sortedmulti(…))`-style or taproot `tr(KEY,multi_a(…))`
 /// descriptor, kept in the vault header so that `sign` can re-derive multisig change (docs/architecture.md section 5).

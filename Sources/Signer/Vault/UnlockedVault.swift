@@ -2,6 +2,7 @@ import Bitcoin
 import BitcoinCrypto
 import Ethereum
 import Foundation
+import SeedBackup
 
 /// An opened vault: its authenticated header and the secrets, in `SecretBytes` only.
 ///

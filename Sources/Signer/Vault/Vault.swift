@@ -1,6 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
 import Foundation
+import SeedBackup
 
 /// The encrypted seed file (docs/architecture.md sections 3 and 4; the format is in docs/formats.md).
 ///

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import SeedBackup
 
 /// The secret plaintext of a vault, built and read only in `SecretBytes`.
 ///

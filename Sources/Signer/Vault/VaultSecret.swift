@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import SeedBackup
 
 /// What a vault's seed comes from: BIP39 words, or a SLIP-39 backup's encrypted master secret.
 ///

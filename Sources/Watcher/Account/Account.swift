@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 
 /// A wallet's descriptors, ready to derive: the receive keychain and, usually, the change keychain.
 public struct Account: Sendable {

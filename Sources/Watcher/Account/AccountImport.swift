@@ -1,5 +1,6 @@
 import Bitcoin
 import ChainCore
+import Descriptors
 import Foundation
 
 /// An account read from import text: its receive and change descriptors and the network they are for.

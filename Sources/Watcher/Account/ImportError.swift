@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 
 /// Errors from reading an account to import.
 public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Chance
 
 /// A Chance wallet `multisig:` text to a PSBT and back, with what this watcher knows (docs/architecture.md section 3;
 /// docs/watcher.md, "Chance multisig: texts").

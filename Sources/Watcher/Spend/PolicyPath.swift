@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 
 /// The spending path of a miniscript policy wallet that a spend takes (docs/miniscript.md, "Spending paths").
 ///

@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 
 extension SpendPlan {
     /// The plan as an unsigned version 0 PSBT (BIP174 Creator and Updater): each input gets its previous transaction,

@@ -1,5 +1,6 @@
 import Bitcoin
 import ChainCore
+import Descriptors
 
 /// A payment to make: an address and an amount (or everything, for `--max`).
 public struct Recipient: Sendable, Equatable {

@@ -3,6 +3,7 @@ import Bitcoin
 import BitcoinCrypto
 import CLISupport
 import Foundation
+import SeedBackup
 import Signer
 
 extension AirlockSigner {

@@ -3,6 +3,7 @@ import ArgumentParser
 import Bitcoin
 import BitcoinCrypto
 import CLISupport
+import Descriptors
 import Foundation
 import Signer
 

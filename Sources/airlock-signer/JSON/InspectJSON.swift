@@ -1,4 +1,5 @@
 import CLISupport
+import Descriptors
 
 /// `inspect --json`: one of four shapes, told apart by `type` (psbt, transaction, address, descriptor).
 enum InspectJSON: Encodable, Sendable {

@@ -2,6 +2,7 @@ import Bitcoin
 import BitcoinCrypto
 import CLISupport
 import Foundation
+import SeedBackup
 
 /// The backup check: the user types back the words at randomly chosen positions (one answer per stdin line).
 enum BackupCheck {

@@ -1,5 +1,6 @@
 import Bitcoin
 import CLISupport
+import Descriptors
 import Ethereum
 import Signer
 

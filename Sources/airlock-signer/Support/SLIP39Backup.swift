@@ -3,6 +3,7 @@ import Bitcoin
 import BitcoinCrypto
 import CLISupport
 import Foundation
+import SeedBackup
 
 /// SLIP-39 on the command line: share specifications, showing and checking shares, reading them back.
 enum SLIP39Backup {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bitcoin
 import CLISupport
+import Descriptors
 import Foundation
 import Watcher
 

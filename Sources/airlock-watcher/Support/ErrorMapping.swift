@@ -2,6 +2,7 @@ import Bitcoin
 import CLISupport
 import ChainBackends
 import ChainCore
+import Descriptors
 import Watcher
 
 // Each library error knows its exit status of the CLI contract (docs/architecture.md section 2); ErrorReporting maps them.

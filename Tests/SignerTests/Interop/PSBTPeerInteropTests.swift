@@ -1,6 +1,8 @@
 import Bitcoin
 import BitcoinCrypto
+import Descriptors
 import Foundation
+import SeedBackup
 import Signer
 import TestSupport
 import Testing

@@ -1,5 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
+import Descriptors
+import SeedBackup
 import Signer
 
 /// Builds PSBTs that spend from a BIP84 account of the BIP39 test mnemonic "abandon … about" (BIP84's own test vector

@@ -12,7 +12,7 @@ public struct DerivationPath: Sendable, Hashable, CustomStringConvertible, Expre
     /// The empty path (the key itself, `m`).
     public static let master = DerivationPath(uncheckedComponents: [])
 
-    init(uncheckedComponents: [ChildNumber]) { self.components = uncheckedComponents }
+    package init(uncheckedComponents: [ChildNumber]) { self.components = uncheckedComponents }
 
     /// A path of `components`.
     ///
@@ -85,7 +85,7 @@ public struct DerivationPath: Sendable, Hashable, CustomStringConvertible, Expre
 extension ChildNumber {
     /// Parses one path component: decimal digits (no sign, no leading `+`) and an optional hardened marker
     /// from `hardenedMarkers`.
-    init(pathComponent part: String, position: Int, hardenedMarkers: String) throws(BIP32Error) {
+    package init(pathComponent part: String, position: Int, hardenedMarkers: String) throws(BIP32Error) {
         var digits = Substring(part)
         var hardened = false
         if let last = digits.last, hardenedMarkers.contains(last) {

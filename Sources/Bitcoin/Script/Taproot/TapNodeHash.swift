@@ -15,7 +15,7 @@ public struct TapNodeHash: Hashable, Sendable, CustomStringConvertible {
         self.bytes = Array(bytes)
     }
 
-    init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+    package init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
     /// TapBranch of two children, hashed in lexicographic order.
     public static func branch(_ a: TapNodeHash, _ b: TapNodeHash) -> TapNodeHash {

@@ -4,6 +4,7 @@ import BitcoinCrypto
 import CLISupport
 import Foundation
 import QRImage
+import SeedBackup
 import Signer
 
 extension AirlockSigner {

@@ -2,6 +2,7 @@ import AirgapTransport
 import ArgumentParser
 import Bitcoin
 import CLISupport
+import Descriptors
 import Foundation
 import Signer
 

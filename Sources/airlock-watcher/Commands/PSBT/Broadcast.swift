@@ -3,6 +3,7 @@ import Bitcoin
 import CLISupport
 import ChainBackends
 import ChainCore
+import Chance
 import Foundation
 import Watcher
 
