@@ -1,3 +1,4 @@
+import AirgapTransport
 import Bitcoin
 import ChainCore
 import Foundation
@@ -231,5 +232,57 @@ struct PSBTFlowTests {
                 announce: { _ in })
         }
         #expect(!connected)
+    }
+}
+
+/// `convert`'s decisions, moved from the executable: the PSBT check and version conversion, what `--kind` accepts,
+/// the output format when `--to` is not given, and what fits one QR code.
+@Suite("convert: payload conversion")
+struct PayloadConversionTests {
+    static func conversion(format: ConvertFormat? = nil, psbtVersion: Int? = nil, qr: Bool = false)
+        -> PayloadConversion
+    {
+        PayloadConversion(
+            kind: nil, psbtVersion: psbtVersion, format: format, qrFraming: nil, encoder: FrameEncoder(), qr: qr,
+            loops: false)
+    }
+
+    static func run(_ conversion: PayloadConversion, _ payload: Payload, framing: FrameFormat = .binary) throws
+        -> ConversionReport
+    {
+        try conversion.run(payload, framing: framing, codes: 0, wallet: nil, adapt: { payload, _ in payload })
+    }
+
+    @Test("a PSBT converts to version 2 and back byte for byte; bytes that are not a PSBT are refused")
+    func psbtVersions() async throws {
+        let (psbt, _, _, _) = try await PSBTFlowTests.plannedPSBT()
+        let v2 = try Self.run(Self.conversion(psbtVersion: 2), .psbt(psbt.serialized()))
+        #expect(v2.psbtVersion == 2)
+        let v0 = try Self.run(Self.conversion(psbtVersion: 0), v2.payload)
+        #expect(PayloadConversion.bytes(v0.payload) == psbt.serialized())
+        #expect(throws: ConversionError.self) {
+            try Self.run(Self.conversion(), .psbt([0x70, 0x73, 0x62, 0x74, 0xff, 0x00]))
+        }
+        #expect(throws: ConversionError.self) { try Self.run(Self.conversion(psbtVersion: 2), .text("hello")) }
+    }
+
+    @Test("the input's framing is kept when --to is not given; --kind takes only a PSBT or a multisig: text")
+    func defaults() async throws {
+        let (psbt, _, _, _) = try await PSBTFlowTests.plannedPSBT()
+        let kept = try Self.run(Self.conversion(), .psbt(psbt.serialized()), framing: .hex)
+        #expect(kept.format == .hex)
+        #expect(kept.texts?.count == 1)
+        #expect(kept.texts?.first?.hasPrefix("70736274ff") == true)
+        var kind = Self.conversion()
+        kind.kind = .psbt
+        #expect(throws: ConversionError.self) { try Self.run(kind, .text("hello")) }
+        #expect(try Self.run(kind, .psbt(psbt.serialized())).format == .binary)
+    }
+
+    @Test("base64 too long for one QR code is refused; UR frames carry it")
+    func oneCodeLimit() throws {
+        let large = Payload.bytes([UInt8](repeating: 7, count: 3000))
+        #expect(throws: ConversionError.self) { try Self.run(Self.conversion(format: .base64, qr: true), large) }
+        #expect(try Self.run(Self.conversion(format: .base64), large).texts?.count == 1)
     }
 }

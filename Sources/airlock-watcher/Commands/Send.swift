@@ -95,12 +95,8 @@ struct Send: AsyncParsableCommand {
             var generator = SystemRandomNumberGenerator()
             let report = try await SendFlow(store: context.store, wallet: wallet).run(
                 try request(),
-                feeEstimate: { blocks in
-                    let (_, source) = try await context.connect(wallet)
-                    let rate = try await source.feeRate(targetBlocks: blocks)
-                    await source.close()
-                    return rate
-                }, using: &generator)
+                feeEstimate: { try await Self.feeRate(targetBlocks: $0, context: context, wallet: wallet) },
+                using: &generator)
             guard let psbt = report.psbt else {
                 if global.json {
                     try JSONOutput.print(report.planJSON)
@@ -118,6 +114,16 @@ struct Send: AsyncParsableCommand {
                 OutputOptions.printWritten(written)
             }
         }
+    }
+
+    /// The node's fee rate estimate for confirming within `targetBlocks`.
+    private static func feeRate(targetBlocks: Int, context: WatcherContext, wallet: WalletRecord) async throws
+        -> FeeRate
+    {
+        let (_, source) = try await context.connect(wallet)
+        let rate = try await source.feeRate(targetBlocks: targetBlocks)
+        await source.close()
+        return rate
     }
 
     /// The options as a `SendRequest` (amounts, coins and the fee rate parsed; addresses are checked by the flow).
