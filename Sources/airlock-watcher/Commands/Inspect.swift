@@ -1,3 +1,4 @@
+import AirgapTransport
 import ArgumentParser
 import Bitcoin
 import CLISupport
@@ -81,126 +82,86 @@ struct Inspect: AsyncParsableCommand {
         try await ErrorReporting.run {
             let read = try InputReader.read(input, expecting: [.psbt, .ethSignRequest, .ethSignature])
             // An Ethereum request or signature: shown as the signer's inspect shows it (no wallet needed).
-            let ethereum: EthPayloadReport?
-            switch read.payload {
-            case .ethSignRequest(let request): ethereum = try EthPayloadReport(request: request)
-            case .ethSignature(let signature): ethereum = EthPayloadReport(signature: signature)
-            default: ethereum = nil
-            }
-            if let ethereum {
+            if let ethereum = try Self.ethereumReport(read.payload) {
                 if global.json { try JSONOutput.print(ethereum.json) } else { print(ethereum.text, terminator: "") }
                 return
             }
             let psbt = try PSBTFiles.read(input)
             let context = try WatcherContext(global)
             let wallet = try context.wallet()
-            let id = try wallet.requireID()
             let decoded = try PSBTReport(psbt, network: wallet.network)
-            let analysis = decoded.analysis
-            let byScript = Dictionary(
-                try context.store.addresses(walletID: id).map { ($0.script, $0) }, uniquingKeysWith: { a, _ in a })
-            var labels: [String: [String]] = [:]
-            for label in try context.store.labels(walletID: id) {
-                guard let text = label.label, !text.isEmpty else { continue }
-                labels["\(label.type) \(label.ref)", default: []].append(text)
-            }
-            func labelsOf(_ keys: [String]) -> [String] { keys.flatMap { labels[$0] ?? [] } }
-
-            var inputs: [Entry] = []
-            var statuses: [Int: (MultisigSignatureStatus, String?)] = [:]
-            var ownIn: Int64? = 0
-            for input in analysis.inputs {
-                let record = input.scriptPubKey.flatMap { byScript[$0] }
-                if record != nil { ownIn = input.amount.flatMap { a in ownIn.map { $0 + Int64(a.sats) } } }
-                let outpoint = input.outpoint.description
-                inputs.append(
-                    Entry(
-                        index: input.index, outpoint: outpoint, address: input.address, amount: input.amount?.sats,
-                        own: record != nil, keychain: record?.keychain.description, derivationIndex: record?.index,
-                        labels: labelsOf(
-                            ["input \(outpoint)", "output \(outpoint)", "tx \(input.outpoint.txid.hexString)"]
-                                + (input.address.map { ["addr \($0)"] } ?? [])),
-                        signatures: decoded.signatureCount(psbt.inputs[input.index]), finalized: input.isFinalized,
-                        multisig: nil))
-                if let status = decoded.multisigStatuses[input.index] {
-                    let name = record != nil ? wallet.name : nil
-                    statuses[input.index] = (status, name)
-                    inputs[inputs.count - 1].multisig = MultisigStatusJSON(status, wallet: name)
-                }
-            }
-            var outputs: [Entry] = []
-            var ownOut: Int64 = 0
-            for output in analysis.outputs {
-                let record = byScript[output.scriptPubKey]
-                if record != nil { ownOut += Int64(output.amount.sats) }
-                let outpoint = "\(analysis.txid.hexString):\(output.index)"
-                outputs.append(
-                    Entry(
-                        index: output.index, outpoint: outpoint, address: output.address,
-                        amount: output.amount.sats, own: record != nil, keychain: record?.keychain.description,
-                        derivationIndex: record?.index,
-                        labels: labelsOf(["output \(outpoint)"] + (output.address.map { ["addr \($0)"] } ?? [])),
-                        signatures: nil, finalized: nil, multisig: nil))
-            }
-            let net = ownIn.map { ownOut - $0 }
-            let report = Report(
-                wallet: wallet.name, network: decoded.network.rawValue, txid: analysis.txid.hexString,
-                fee: analysis.fee?.sats, feeRate: analysis.feeRate.map { ($0 * 100).rounded() / 100 },
-                vsize: analysis.estimatedVSize, complete: decoded.isComplete,
-                label: labels["tx \(analysis.txid.hexString)"]?.first, inputs: inputs, outputs: outputs, net: net,
-                warnings: decoded.warnings.map(\.description))
+            let view = try PSBTWalletView(decoded.analysis, store: context.store, wallet: wallet)
             if global.json {
-                try JSONOutput.print(report)
-                return
+                try JSONOutput.print(Report(decoded, view: view, wallet: wallet.name))
+            } else {
+                print(decoded.text, terminator: "")
+                print(Self.text(decoded, view: view, wallet: wallet).joined(separator: "\n"))
             }
-            print(decoded.text, terminator: "")
-            print(
-                "wallet '\(DisplayText.clean(wallet.name))':"
-                    + (report.label.map { " transaction label \"\(DisplayText.clean($0))\"" } ?? ""))
-            let policies = ((try? Account(record: wallet))?.descriptors ?? []).filter { $0.miniscript != nil }
-            for entry in inputs {
-                print("  input \(entry.index): " + describe(entry))
-                if let (status, name) = statuses[entry.index] {
-                    let owner = name.map { "'\(DisplayText.clean($0))' " } ?? ""
-                    print("    multisig \(owner)\(status.summary())")
-                }
-                if let line = policyLine(psbt, input: entry.index, policies: policies, wallet: wallet.name) {
-                    print("    \(line)")
-                }
-            }
-            for entry in outputs { print("  output \(entry.index): " + describe(entry)) }
-            if let net { print("  net for the wallet: \(btcSigned(net)) BTC") }
         }
     }
 
-    /// For an input of the wallet's miniscript policy: who has signed and whether it can be finalized now (the
-    /// finalizer's reason when not: signatures missing, or a timelock the transaction does not meet).
-    private func policyLine(_ psbt: PSBT, input: Int, policies: [Descriptor], wallet: String) -> String? {
-        guard !policies.isEmpty, !psbt.inputs[input].isFinalized,
-            psbt.miniscriptMatch(ofInput: input, descriptors: policies) != nil
-        else { return nil }
-        let signed = Set(psbt.partialSignatures(ofInput: input).keys)
-        let signers = psbt.inputs[input].bip32Derivations.filter { signed.contains($0.publicKey.compressed) }
-            .map(\.origin.fingerprint.hexString)
-        var line = "policy '\(DisplayText.clean(wallet))': signed by "
-        line += signers.isEmpty ? "nobody yet" : signers.joined(separator: ", ")
-        var probe = psbt
-        do {
-            try probe.finalizeMiniscriptInput(input, descriptors: policies)
-            line += "; can be finalized now"
-        } catch PSBTError.cannotFinalize(_, let reason) {
-            line += "; cannot be finalized yet: \(reason)"
-        } catch {
-            line += "; cannot be finalized yet: \(error)"
+    static func ethereumReport(_ payload: Payload) throws -> EthPayloadReport? {
+        switch payload {
+        case .ethSignRequest(let request): try EthPayloadReport(request: request)
+        case .ethSignature(let signature): EthPayloadReport(signature: signature)
+        default: nil
         }
-        return line
     }
 
-    private func describe(_ entry: Entry) -> String {
-        var text = entry.own ? "own (\(entry.keychain ?? "?") \(entry.derivationIndex ?? 0))" : "not this wallet's"
+    /// The wallet's view after the decoded PSBT: each input and output (own or not, labels, a multisig input's
+    /// cosigners, a policy input's state), and the net amount.
+    static func text(_ decoded: PSBTReport, view: PSBTWalletView, wallet: WalletRecord) -> [String] {
+        var lines = [
+            "wallet '\(DisplayText.clean(wallet.name))':"
+                + (view.label.map { " transaction label \"\(DisplayText.clean($0))\"" } ?? "")
+        ]
+        let policies = ((try? Account(record: wallet))?.descriptors ?? []).filter { $0.miniscript != nil }
+        for entry in view.inputs {
+            lines.append("  input \(entry.index): " + describe(entry))
+            if let status = decoded.multisigStatuses[entry.index] {
+                let owner = entry.own != nil ? "'\(DisplayText.clean(wallet.name))' " : ""
+                lines.append("    multisig \(owner)\(status.summary())")
+            }
+            if let line = PSBTWalletView.policyLine(
+                decoded.psbt, input: entry.index, policies: policies, wallet: wallet.name)
+            {
+                lines.append("    \(line)")
+            }
+        }
+        lines += view.outputs.map { "  output \($0.index): " + describe($0) }
+        if let net = view.net { lines.append("  net for the wallet: \(net.btcString) BTC") }
+        return lines
+    }
+
+    private static func describe(_ entry: PSBTWalletView.Entry) -> String {
+        var text = entry.own.map { "own (\($0.keychain.description) \($0.index))" } ?? "not this wallet's"
         if !entry.labels.isEmpty {
             text += "  labels: " + entry.labels.map { "\"\(DisplayText.clean($0))\"" }.joined(separator: ", ")
         }
         return text
+    }
+}
+
+extension Inspect.Report {
+    init(_ decoded: PSBTReport, view: PSBTWalletView, wallet: String) {
+        let analysis = decoded.analysis
+        func entry(_ e: PSBTWalletView.Entry, input: Bool) -> Inspect.Entry {
+            Inspect.Entry(
+                index: e.index, outpoint: e.outpoint, address: e.address, amount: e.amount?.sats, own: e.own != nil,
+                keychain: e.own?.keychain.description, derivationIndex: e.own?.index, labels: e.labels,
+                signatures: input ? decoded.signatureCount(decoded.psbt.inputs[e.index]) : nil,
+                finalized: input ? decoded.psbt.inputs[e.index].isFinalized : nil,
+                multisig: input
+                    ? decoded.multisigStatuses[e.index].map {
+                        MultisigStatusJSON($0, wallet: e.own != nil ? wallet : nil)
+                    }
+                    : nil)
+        }
+        self.init(
+            wallet: wallet, network: decoded.network.rawValue, txid: analysis.txid.hexString,
+            fee: analysis.fee?.sats, feeRate: analysis.feeRate.map { ($0 * 100).rounded() / 100 },
+            vsize: analysis.estimatedVSize, complete: decoded.isComplete, label: view.label,
+            inputs: view.inputs.map { entry($0, input: true) }, outputs: view.outputs.map { entry($0, input: false) },
+            net: view.net?.sats, warnings: decoded.warnings.map(\.description))
     }
 }

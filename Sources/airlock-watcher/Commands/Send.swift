@@ -92,142 +92,62 @@ struct Send: AsyncParsableCommand {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
             let wallet = try context.wallet()
-            var parsed: [Recipient] = []
-            for (i, text) in recipients.enumerated() {
-                let address: Address
-                do {
-                    address = try Address(string: text, network: wallet.network)
-                } catch AddressError.wrongNetwork {
-                    throw SpendError.wrongNetwork(address: text, wallet: wallet.network)
-                } catch {
-                    throw CLIError(.invalidInput, "invalid address '\(text)': \(error)")
-                }
-                var amount: Amount?
-                if !max {
-                    amount = try AmountArgument.bitcoin(amounts[i])
-                }
-                parsed.append(Recipient(address: address, amount: amount))
-            }
-            var only: [OutPoint]?
-            if !utxos.isEmpty {
-                only = try utxos.map { text in
-                    do { return try OutPoint(string: text) } catch {
-                        throw CLIError(.invalidInput, "invalid --utxo '\(text)'")
-                    }
-                }
-            }
-            let rate: FeeRate
-            if let feeRate {
-                do { rate = try FeeRate(string: feeRate) } catch {
-                    throw CLIError(.invalidInput, "invalid --fee-rate: \(error)")
-                }
-            } else {
-                let (_, source) = try await context.connect(wallet)
-                rate = try await source.feeRate(targetBlocks: targetBlocks ?? 6)
-                await source.close()
-            }
-            var path: PolicyPath?
-            if recovery {
-                let external = try Account(record: wallet).external
-                let fingerprints = keys.map { $0.split(separator: ",").map(String.init) }
-                if let miniscript = external.miniscript {
-                    path = try PolicyPath.recovery(of: miniscript, fingerprints: fingerprints)
-                } else if case .tr(_, let tree?) = external.expression, !external.tapLeafMiniscripts.isEmpty {
-                    path = try PolicyPath.recovery(ofTree: tree, fingerprints: fingerprints)
-                } else {
-                    throw CLIError(
-                        .invalidInput,
-                        "--recovery: this wallet has no miniscript policy (wsh(MINISCRIPT) or tr() miniscript leaves)")
-                }
-            }
             var generator = SystemRandomNumberGenerator()
-            let planner = try SpendPlanner(store: context.store, wallet: wallet)
-            let plan = try planner.plan(
-                recipients: parsed, feeRate: rate, only: only, rbf: !noRbf, path: path, using: &generator)
-            let validity = try path.map { try recoveryValidity($0, plan: plan, context: context, wallet: wallet) }
-            let tx = plan.transaction
-            if dryRun {
-                try showPlan(plan, network: wallet.network)
+            let report = try await SendFlow(store: context.store, wallet: wallet).run(
+                try request(),
+                feeEstimate: { try await Self.feeRate(targetBlocks: $0, context: context, wallet: wallet) },
+                using: &generator)
+            guard let psbt = report.psbt else {
+                if global.json {
+                    try JSONOutput.print(report.planJSON)
+                } else {
+                    print(report.planLines.joined(separator: "\n"))
+                }
                 return
             }
-            let psbt = try plan.psbt(account: planner.account)
-            try PSBTArchive(store: context.store).save(psbt)
             let written = try PSBTFiles.write(
                 psbt, options: output, json: global.json, preferredFormat: PSBTFiles.requestFormat)
-            let inputVSize = planner.inputVSize
-            let vsize = tx.vsize + plan.inputs.count * (inputVSize - 41)
-            let changeScripts: Set<Script> = plan.change.map { [plan.outputs[$0.position].scriptPubKey] } ?? []
-            let summary = PSBTFiles.summary(
-                tx, fee: plan.fee.sats, vsize: vsize, network: wallet.network, own: changeScripts)
             if global.json {
-                try JSONOutput.print(
-                    SendJSON(
-                        summary: summary.json, txid: tx.txid.hexString, psbt: psbt.base64String, written: written,
-                        inputs: plan.inputs.map {
-                            SpentCoinJSON(outpoint: $0.utxo.outpoint.description, value: $0.utxo.value.sats)
-                        },
-                        changeIndex: plan.change?.index, algorithm: plan.algorithm.rawValue,
-                        locktime: Int(plan.lockTime.rawValue), rbf: !noRbf, recovery: validity), files: written)
+                try JSONOutput.print(report.json(written: written), files: written)
             } else {
-                Diagnostics.print(
-                    "unsigned transaction \(tx.txid.hexString): \(plan.inputs.count) input(s), \(plan.algorithm.displayName)"
-                )
-                for line in summary.lines { Diagnostics.print(line) }
-                if let validity { Diagnostics.print(validity.text) }
+                report.lines.forEach(Diagnostics.print)
                 OutputOptions.printWritten(written)
             }
         }
     }
 
-    /// What a recovery spend needs and from when the node accepts it.
-    private func recoveryValidity(_ path: PolicyPath, plan: SpendPlan, context: WatcherContext, wallet: WalletRecord)
-        throws -> RecoveryJSON
+    /// The node's fee rate estimate for confirming within `targetBlocks`.
+    private static func feeRate(targetBlocks: Int, context: WatcherContext, wallet: WalletRecord) async throws
+        -> FeeRate
     {
-        let tip = try context.store.syncedTip(walletID: wallet.requireID())?.height
-        var from: Int? = 0
-        for input in plan.inputs {
-            guard let height = path.validFromTip(coinHeight: input.utxo.height, lockTime: plan.lockTime.rawValue),
-                let current = from
-            else {
-                from = nil
-                break
-            }
-            from = Swift.max(current, height)
-        }
-        return RecoveryJSON(
-            leaf: path.leaf, signers: path.signers,
-            sequence: Int(plan.transaction.inputs.first?.sequence.rawValue ?? 0),
-            locktime: Int(plan.lockTime.rawValue), relativeTimelock: path.relativeTimelock.map(Int.init),
-            absoluteTimelock: path.absoluteTimelock.map(Int.init), validFromHeight: from, tipHeight: tip)
+        let (_, source) = try await context.connect(wallet)
+        let rate = try await source.feeRate(targetBlocks: targetBlocks)
+        await source.close()
+        return rate
     }
 
-    /// `--dry-run`: the plan and the unsigned transaction, without a PSBT.
-    private func showPlan(_ plan: SpendPlan, network: Network) throws {
-        let tx = plan.transaction
-        if global.json {
-            try JSONOutput.print(
-                SendPlanJSON(
-                    txid: tx.txid.hexString, fee: plan.fee.sats, feeRateSatPerKvb: plan.feeRate.satsPerKVB,
-                    algorithm: plan.algorithm.rawValue, waste: plan.waste, locktime: Int(plan.lockTime.rawValue),
-                    rbf: !noRbf,
-                    inputs: plan.inputs.map {
-                        SpentCoinJSON(outpoint: $0.utxo.outpoint.description, value: $0.utxo.value.sats)
-                    },
-                    outputs: plan.outputs.enumerated().map { i, o in
-                        .init(script: o.scriptPubKey.hexString, value: o.value.sats, change: plan.change?.position == i)
-                    },
-                    unsignedTx: tx.serialized().hexString))
-        } else {
-            print(
-                "inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.displayName)"
-            )
-            for (i, output) in plan.outputs.enumerated() {
-                let address =
-                    (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
-                    ?? output.scriptPubKey.hexString
-                print("  \(address)  \(output.value.btcString) BTC" + (plan.change?.position == i ? "  (change)" : ""))
+    /// The options as a `SendRequest` (amounts, coins and the fee rate parsed; addresses are checked by the flow).
+    private func request() throws -> SendRequest {
+        let payments = try recipients.enumerated().map { i, address in
+            SendRequest.Payment(address: address, amount: max ? nil : try AmountArgument.bitcoin(amounts[i]))
+        }
+        let coins =
+            try utxos.isEmpty
+            ? nil
+            : utxos.map { text in
+                do { return try OutPoint(string: text) } catch {
+                    throw CLIError(.invalidInput, "invalid --utxo '\(text)'")
+                }
+            }
+        var rate = SendRequest.Rate.target(blocks: targetBlocks ?? 6)
+        if let feeRate {
+            do { rate = .fixed(try FeeRate(string: feeRate)) } catch {
+                throw CLIError(.invalidInput, "invalid --fee-rate: \(error)")
             }
         }
+        return SendRequest(
+            payments: payments, rate: rate, coins: coins, rbf: !noRbf, recovery: recovery,
+            signers: keys.map { $0.split(separator: ",").map(String.init) }, dryRun: dryRun)
     }
 }
 
@@ -236,4 +156,8 @@ extension SpendError: ExitStatusProviding {
         if case .store(let error) = self { return error.exitStatus }
         return .invalidInput
     }
+}
+
+extension PSBTFlowError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .invalidInput }
 }

@@ -37,87 +37,19 @@ struct Broadcast: AsyncParsableCommand {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
             let wallet = try context.wallet()
-            let transaction: Transaction
-            var fee: UInt64?
-            let read = try readInputs()
-            switch read {
-            case .transaction(let tx):
-                transaction = tx
-            case .chance(let text):
-                do { transaction = try text.finalTransaction() } catch { throw CLIError(.invalidInput, "\(error)") }
-                let previous = try context.store.transactions(
-                    walletID: wallet.id ?? -1, txids: Set(text.transaction.inputs.map(\.previousOutput.txid)))
-                if let psbt = try? ChanceConversion.psbt(
-                    from: text, account: Account(record: wallet), addresses: [], previousTransactions: previous)
-                {
-                    fee = PSBTFiles.fee(psbt, transaction: transaction)
-                }
-            case .psbt(let psbt):
-                let finalized = try finalizedPSBT(
-                    psbt, store: context.store, descriptors: (try? Account(record: wallet))?.descriptors ?? [])
-                transaction = try finalized.extractTransaction()
-                fee = PSBTFiles.fee(finalized, transaction: transaction)
-            }
-            let own = try PSBTFiles.ownScripts(context, wallet: wallet)
-            let summary = PSBTFiles.summary(
-                transaction, fee: fee, vsize: transaction.vsize, network: wallet.network, own: own)
-            Diagnostics.print("sending \(transaction.txid.hexString):")
-            for line in summary.lines { Diagnostics.print(line) }
-            let (_, source) = try await context.connect(wallet)
-            let txid: Txid
-            do {
-                txid = try await source.broadcast(transaction)
-            } catch ChainError.rejected(let reason) where Self.meansAlreadyKnown(reason) {
-                // Sending the same transaction again is no error: the node has it (mempool or chain).
-                await source.close()
-                txid = transaction.txid
-                Diagnostics.print("already broadcast (txid \(txid.hexString)): the node has this transaction")
-            } catch ChainError.rejected(let reason)
-                where reason.contains("non-BIP68-final") || reason.contains("non-final")
-            {
-                await source.close()
-                // A timelocked (recovery) path prepared early: the node names the reason; say what it means.
-                throw ChainError.rejected(
-                    reason + " (a timelock of this transaction is not met yet: its nSequence needs more confirmations "
-                        + "of the coins spent, or its nLockTime a later block; broadcast it again later)")
-            } catch {
-                await source.close()
-                throw error
-            }
-            await source.close()
-            if global.json {
-                try JSONOutput.print(
-                    BroadcastJSON(
-                        summary: summary.json, txid: txid.hexString, transaction: transaction.serialized().hexString))
-            } else {
-                print(txid.hexString)
-            }
+            let report = try await BroadcastFlow(store: context.store, wallet: wallet).run(
+                try readInputs(), connect: { try await context.connect(wallet).1 },
+                announce: { $0.forEach(Diagnostics.print) })
+            if let note = report.note { Diagnostics.print(note) }
+            if global.json { try JSONOutput.print(report.json) } else { print(report.txid.hexString) }
         }
-    }
-
-    /// Whether a node's rejection says it has the transaction already (Core: `txn-already-known`,
-    /// `txn-already-in-mempool`, `Transaction already in block chain`, `Transaction outputs already in utxo set`;
-    /// Electrum servers pass these on).
-    static func meansAlreadyKnown(_ reason: String) -> Bool {
-        let lower = reason.lowercased()
-        return [
-            "txn-already-known", "txn-already-in-mempool", "already in block chain", "already in utxo set",
-            "already have transaction",
-        ]
-        .contains { lower.contains($0) }
-    }
-
-    enum Signed {
-        case psbt(PSBT)
-        case transaction(Transaction)
-        case chance(ChanceMultisig)
     }
 
     /// The PSBT (several combined) or raw transaction of the arguments.
     ///
     /// A directory or a set of PNG images is one
     /// PSBT; otherwise each file is one.
-    private func readInputs() throws -> Signed {
+    private func readInputs() throws -> SignedInput {
         let allImages = inputs.allSatisfy { $0.lowercased().hasSuffix(".png") }
         let groups: [[String]] = allImages ? [inputs] : inputs.map { [$0] }
         var psbts: [PSBT] = []

@@ -45,33 +45,21 @@ struct Combine: AsyncParsableCommand {
                 if case .chanceMultisig(let text) = read.payload { return text }
                 return nil
             }
+            let report: CombineReport
             if !texts.isEmpty {
                 guard texts.count == reads.count else {
                     throw CLIError(.invalidInput, "combine multisig: texts with multisig: texts only, not with PSBTs")
                 }
-                return try combineChance(texts)
-            }
-            let psbts = try inputs.map { try PSBTFiles.read([$0]) }
-            var combined = psbts[0]
-            if psbts.count > 1 {
-                do { combined = try combined.combined(with: Array(psbts.dropFirst())) } catch PSBTError.combineMismatch
-                {
-                    throw CLIError(.invalidInput, "the PSBTs are for different transactions")
-                }
-            }
-            let context = try WatcherContext(global)
-            let (result, usedArchive) = try PSBTArchive(store: context.store).completed(combined)
-            let written = try PSBTFiles.write(result, options: output, json: global.json)
-            let signatures = result.inputs.map { $0.map.entries.filter(isSignature).count }
-            if global.json {
-                try JSONOutput.print(
-                    CombineJSON(
-                        txid: try result.unsignedTxid().hexString, psbt: result.base64String, written: written,
-                        signatures: signatures, usedKeptPsbt: usedArchive), files: written)
+                report = try CombineReport(texts: try parsedTexts(texts))
             } else {
-                Diagnostics.print(
-                    "combined \(psbts.count) PSBT(s)" + (usedArchive ? " with the one this watcher created" : ""))
-                Diagnostics.print("signatures per input: \(signatures.map(String.init).joined(separator: ", "))")
+                let psbts = try inputs.map { try PSBTFiles.read([$0]) }
+                report = try CombineReport(psbts: psbts, archive: PSBTArchive(store: try WatcherContext(global).store))
+            }
+            let written = try write(report)
+            if global.json {
+                try JSONOutput.print(report.json(written: written), files: written)
+            } else {
+                report.lines.forEach(Diagnostics.print)
                 OutputOptions.printWritten(written)
             }
         }
@@ -79,51 +67,23 @@ struct Combine: AsyncParsableCommand {
 }
 
 extension Combine {
-    /// Combines Chance `multisig:` texts (docs/architecture.md section 3).
-    func combineChance(_ texts: [String]) throws {
-        var parsed: [ChanceMultisig] = []
-        for (index, text) in texts.enumerated() {
-            do { parsed.append(try ChanceMultisig(string: text)) } catch {
-                throw CLIError(.invalidInput, "\(inputs[index]): \(error.description)")
+    /// The Chance `multisig:` texts, each parsed (docs/architecture.md section 3).
+    func parsedTexts(_ texts: [String]) throws -> [ChanceMultisig] {
+        try texts.enumerated().map { index, text in
+            do { return try ChanceMultisig(string: text) } catch {
+                throw CLIError(.invalidInput, "\(inputs[index]): \(error)")
             }
         }
-        let combined: ChanceMultisig
-        do { combined = try parsed[0].combined(with: Array(parsed.dropFirst())) } catch {
-            throw CLIError(.invalidInput, error.description)
-        }
-        let answer = combined.description
-        var written: [String] = []
-        if output.isRequested {
-            written = try output.write(
-                .chanceMultisig(answer), fileBytes: Array((answer + "\n").utf8), json: global.json)
-        } else if !global.json {
-            print(answer)
-        }
-        let signatures = Array(repeating: combined.signatures.count, count: combined.transaction.inputs.count)
-        if global.json {
-            let psbt = try combined.psbt()
-            var object = CombineJSON(
-                txid: combined.transaction.txid.hexString, psbt: psbt.base64String, written: written,
-                signatures: signatures, usedKeptPsbt: false)
-            object.multisigText = answer
-            object.complete = combined.isComplete
-            try JSONOutput.print(object, files: written)
-        } else {
-            Diagnostics.print(
-                "combined \(texts.count) multisig: text(s): key positions "
-                    + combined.signedPositions.map(String.init).joined(separator: ", ")
-                    + (combined.isComplete
-                        ? " (complete: \(combined.threshold) of \(combined.keys.count))"
-                        : " (\(combined.signatures.count) of the \(combined.threshold) needed)"))
-            OutputOptions.printWritten(written)
-        }
     }
-}
 
-/// Whether a PSBT input entry is a signature or a final script.
-func isSignature(_ entry: PSBTEntry) -> Bool {
-    [
-        PSBTKeyType.Input.partialSig, PSBTKeyType.Input.tapKeySig, PSBTKeyType.Input.tapScriptSig,
-        PSBTKeyType.Input.finalScriptWitness, PSBTKeyType.Input.finalScriptSig,
-    ].contains(entry.keyType)
+    /// Writes the combined PSBT (or `multisig:` text) to the outputs, or to stdout when none is given.
+    func write(_ report: CombineReport) throws -> [String] {
+        if let psbt = report.psbt { return try PSBTFiles.write(psbt, options: output, json: global.json) }
+        let text = report.chance?.description ?? ""
+        if output.isRequested {
+            return try output.write(.chanceMultisig(text), fileBytes: Array((text + "\n").utf8), json: global.json)
+        }
+        if !global.json { print(text) }
+        return []
+    }
 }

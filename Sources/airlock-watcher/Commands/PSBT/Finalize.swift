@@ -30,72 +30,15 @@ struct Finalize: AsyncParsableCommand {
     func run() async throws {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
-            let descriptors = (try? context.wallet()).flatMap { try? Account(record: $0) }.map(\.descriptors) ?? []
-            let finalized = try finalizedPSBT(
-                try PSBTFiles.read(input), store: context.store, descriptors: descriptors)
-            let transaction = try finalized.extractTransaction()
-            let written = try PSBTFiles.write(finalized, options: output, json: global.json)
+            let finalizer = PSBTFinalizer(store: context.store, wallet: try? context.wallet())
+            let report = try FinalizeReport(try PSBTFiles.read(input), finalizer: finalizer)
+            let written = try PSBTFiles.write(report.psbt, options: output, json: global.json)
             if global.json {
-                try JSONOutput.print(
-                    FinalizeJSON(
-                        txid: transaction.txid.hexString, psbt: finalized.base64String,
-                        transaction: transaction.serialized().hexString, written: written), files: written)
+                try JSONOutput.print(report.json(written: written), files: written)
             } else {
-                Diagnostics.print("finalized \(transaction.txid.hexString) (\(transaction.inputs.count) input(s))")
+                Diagnostics.print(report.line)
                 OutputOptions.printWritten(written)
             }
         }
     }
-}
-
-/// `psbt` combined with the watcher's kept copy and finalized; inputs of a `wsh` miniscript policy among
-/// `descriptors` (the wallet's) are satisfied by the policy with the transaction's nSequence and nLockTime.
-///
-/// - Throws: `CLIError` (invalid input) naming the inputs that lack signatures or data, or whose policy path needs a
-///   timelock the transaction does not meet.
-func finalizedPSBT(_ psbt: PSBT, store: Store, descriptors: [Descriptor] = []) throws -> PSBT {
-    var (result, _) = try PSBTArchive(store: store).completed(psbt)
-    let unsigned = result.inputs.allSatisfy { input in
-        !input.isFinalized && input.partialSignatures.isEmpty && input.tapKeySignature == nil
-            && input.tapScriptSignatures.isEmpty
-    }
-    if unsigned, !result.inputs.isEmpty {
-        throw CLIError(.invalidInput, "this PSBT is not signed yet: sign it with airlock-signer first")
-    }
-    var problems: [String] = []
-    let policies = descriptors.filter { $0.miniscript != nil }
-    for index in result.inputs.indices where !result.inputs[index].isFinalized {
-        if !policies.isEmpty, result.miniscriptMatch(ofInput: index, descriptors: policies) != nil {
-            do { try result.finalizeMiniscriptInput(index, descriptors: policies) } catch {
-                problems.append("input \(index): \(error)")
-            }
-            continue
-        }
-        do { try result.finalizeInput(index) } catch {
-            // A taproot leaf the generic finalizer does not know may be a miniscript leaf of a stored wallet
-            // (docs/miniscript.md, "Tapscript"): satisfied by its policy with the transaction's locks.
-            if !result.inputs[index].tapLeafScripts.isEmpty, !tapMiniscriptDescriptors(store).isEmpty {
-                do {
-                    try result.finalizeTapMiniscriptInput(index, descriptors: tapMiniscriptDescriptors(store))
-                    continue
-                } catch let tapError {
-                    problems.append("input \(index): \(tapError)")
-                    continue
-                }
-            }
-            problems.append("input \(index): \(error)")
-        }
-    }
-    result.canonicalize()
-    guard problems.isEmpty else {
-        throw CLIError(.invalidInput, "the PSBT cannot be finalized: " + problems.joined(separator: "; "))
-    }
-    return result
-}
-
-/// The descriptors of the stored wallets that have miniscript leaves in a `tr()` tree.
-func tapMiniscriptDescriptors(_ store: Store) -> [Descriptor] {
-    let wallets = (try? store.wallets()) ?? []
-    return wallets.flatMap { $0.descriptors.values }.compactMap { try? Descriptor(string: $0) }
-        .filter { !$0.tapLeafMiniscripts.isEmpty }
 }

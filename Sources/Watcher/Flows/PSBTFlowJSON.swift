@@ -1,39 +1,22 @@
 import Bitcoin
-import CLISupport
-import Watcher
 
-// The `--json` output types of `send`, `bump`, `combine`, `finalize` and `broadcast` (docs/architecture.md rule R9).
-
-/// The outputs and fee of a transaction, as `send`, `bump` and `broadcast` report them.
-struct TransactionSummaryJSON: Encodable, Sendable {
-    /// One output: its address (or script hex), amount in sat, and whether it is this wallet's change.
-    struct Output: Encodable, Sendable {
-        let address: String
-        let amount: UInt64
-        let change: Bool
-    }
-    let outputs: [Output]
-    let vsize: Int
-    /// The fee in sat; null when the PSBT does not carry every input's value.
-    @NullEncoded var fee: UInt64?
-    /// sat/vB, two decimals; left out when the fee is unknown.
-    let feeRate: Double?
-}
+// The `--json` documents of `send`, `bump`, `combine`, `finalize` and `broadcast` (docs/architecture.md rule R9), built
+// by the flows' reports; property names become snake_case keys through the CLI's encoder.
 
 /// An input a new transaction spends.
-struct SpentCoinJSON: Encodable, Sendable {
+public struct SpentCoinJSON: Encodable, Sendable {
     let outpoint: String
     let value: UInt64
 }
 
 /// `send --json`.
-struct SendJSON: Encodable, Sendable {
+public struct SendJSON: Encodable, Sendable {
     let summary: TransactionSummaryJSON
     let txid: String
     let psbt: String
     let written: [String]
     let inputs: [SpentCoinJSON]
-    @NullEncoded var changeIndex: Int?
+    @JSONNullable var changeIndex: Int?
     let algorithm: String
     let locktime: Int
     let rbf: Bool
@@ -44,7 +27,7 @@ struct SendJSON: Encodable, Sendable {
         case txid, psbt, written, inputs, changeIndex, algorithm, locktime, rbf, recovery
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         try summary.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(txid, forKey: .txid)
@@ -60,9 +43,9 @@ struct SendJSON: Encodable, Sendable {
 }
 
 /// `send --dry-run --json`: the plan without a PSBT.
-struct SendPlanJSON: Encodable, Sendable {
+public struct SendPlanJSON: Encodable, Sendable {
     /// One planned output.
-    struct Output: Encodable, Sendable {
+    public struct Output: Encodable, Sendable {
         let script: String
         let value: UInt64
         let change: Bool
@@ -80,7 +63,7 @@ struct SendPlanJSON: Encodable, Sendable {
 }
 
 /// `bump --json`.
-struct BumpJSON: Encodable, Sendable {
+public struct BumpJSON: Encodable, Sendable {
     let summary: TransactionSummaryJSON
     let txid: String
     let replaces: String
@@ -93,7 +76,7 @@ struct BumpJSON: Encodable, Sendable {
         case txid, replaces, originalFee, psbt, written, inputs
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         try summary.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(txid, forKey: .txid)
@@ -106,7 +89,7 @@ struct BumpJSON: Encodable, Sendable {
 }
 
 /// `broadcast --json`.
-struct BroadcastJSON: Encodable, Sendable {
+public struct BroadcastJSON: Encodable, Sendable {
     let summary: TransactionSummaryJSON
     let txid: String
     let transaction: String
@@ -115,7 +98,7 @@ struct BroadcastJSON: Encodable, Sendable {
         case txid, transaction
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         try summary.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(txid, forKey: .txid)
@@ -124,7 +107,7 @@ struct BroadcastJSON: Encodable, Sendable {
 }
 
 /// `combine --json`.
-struct CombineJSON: Encodable, Sendable {
+public struct CombineJSON: Encodable, Sendable {
     let txid: String
     let psbt: String
     let written: [String]
@@ -138,7 +121,7 @@ struct CombineJSON: Encodable, Sendable {
 }
 
 /// `finalize --json`.
-struct FinalizeJSON: Encodable, Sendable {
+public struct FinalizeJSON: Encodable, Sendable {
     let txid: String
     let psbt: String
     let transaction: String
@@ -147,19 +130,19 @@ struct FinalizeJSON: Encodable, Sendable {
 
 /// The recovery path of a `send --recovery`: who signs, the lock fields set, and from which tip height the node
 /// accepts the transaction (null when that cannot be told in blocks: an unconfirmed coin or a time lock).
-struct RecoveryJSON: Encodable, Sendable {
+public struct RecoveryJSON: Encodable, Sendable {
     /// The taproot leaf of a `tr()` wallet's recovery path (1-based, as the signer numbers leaves); absent for wsh.
     let leaf: Int?
     let signers: [String]
     let sequence: Int
     let locktime: Int
-    @NullEncoded var relativeTimelock: Int?
-    @NullEncoded var absoluteTimelock: Int?
-    @NullEncoded var validFromHeight: Int?
-    @NullEncoded var tipHeight: Int?
+    @JSONNullable var relativeTimelock: Int?
+    @JSONNullable var absoluteTimelock: Int?
+    @JSONNullable var validFromHeight: Int?
+    @JSONNullable var tipHeight: Int?
 
     /// The stderr line.
-    var text: String {
+    public var text: String {
         var lines = [
             "recovery path: " + (leaf.map { "leaf \($0), " } ?? "") + "signed by \(signers.joined(separator: ", "))"
         ]
@@ -175,5 +158,32 @@ struct RecoveryJSON: Encodable, Sendable {
             lines.append("valid once the coins are confirmed and the timelock has passed (not told in blocks)")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// `bump --cpfp --json`.
+public struct ChildJSON: Encodable, Sendable {
+    /// One output of the child.
+    public struct Output: Encodable, Sendable {
+        let address: String?
+        let amount: UInt64
+    }
+    let txid: String
+    let parent: String
+    let parentFee: UInt64
+    let parentVsize: Int
+    let fee: UInt64
+    let vsize: Int
+    let packageFeeRate: Double
+    let inputs: [String]
+    let outputs: [Output]
+    let psbt: String
+    let written: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case txid, parent, fee, vsize, inputs, outputs, psbt, written
+        case parentFee = "parent_fee"
+        case parentVsize = "parent_vsize"
+        case packageFeeRate = "package_fee_rate"
     }
 }
