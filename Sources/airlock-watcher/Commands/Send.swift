@@ -230,10 +230,3 @@ struct Send: AsyncParsableCommand {
         }
     }
 }
-
-extension SpendError: ExitStatusProviding {
-    public var exitStatus: ExitStatus {
-        if case .store(let error) = self { return error.exitStatus }
-        return .invalidInput
-    }
-}

@@ -67,14 +67,3 @@ func parseAddressArgument(_ text: String, what: String) throws -> EthereumAddres
         throw CLIError(.invalidInput, "\(what) '\(text)' is not an Ethereum address (0x and 40 hex digits, EIP-55)")
     }
 }
-
-extension EthereumWalletError: ExitStatusProviding {
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .chain(let error): error.exitStatus
-        case .store(let error): error.exitStatus
-        case .invalid, .refused, .accountNotFound, .noAccount: .invalidInput
-        case .ambiguousAccount: .usage
-        }
-    }
-}
