@@ -26,37 +26,6 @@ struct BalanceJSON: Encodable, Sendable {
     }
 }
 
-/// One transaction of `history --json`.
-struct HistoryJSON: Encodable, Sendable {
-    let txid: String
-    @NullEncoded var height: Int?
-    @NullEncoded var blockHash: String?
-    let verified: Bool
-    let received: UInt64
-    let sent: UInt64
-    let net: Int64
-    @NullEncoded var fee: UInt64?
-    @NullEncoded var label: String?
-    /// Blocks on top of and including its own (0 while unconfirmed), at the last sync's tip.
-    let confirmations: Int
-    /// When this watcher first saw it, `2026-11-26 14:02 UTC`.
-    let firstSeen: String
-
-    init(_ item: HistoryItem, label: String?, confirmations: Int, firstSeen: String) {
-        txid = item.txid.hexString
-        height = item.height
-        blockHash = item.blockHash
-        verified = item.verified
-        received = item.received
-        sent = item.sent
-        net = item.net
-        fee = item.fee
-        self.label = label
-        self.confirmations = confirmations
-        self.firstSeen = firstSeen
-    }
-}
-
 /// One coin of `utxos --json`.
 struct UTXOJSON: Encodable, Sendable {
     let outpoint: String
@@ -103,14 +72,6 @@ struct AddressJSON: Encodable, Sendable {
     }
 }
 
-/// `receive --json`.
-struct ReceiveJSON: Encodable, Sendable {
-    let address: String
-    let index: Int
-    let uri: String
-    @NullEncoded var qr: String?
-}
-
 /// One wallet of `wallets --json`.
 ///
 /// A Bitcoin wallet has `network`, `gap_limit` and its descriptors; an Ethereum account `chain_id` and `addresses`
@@ -141,18 +102,6 @@ struct WalletJSON: Encodable, Sendable {
         chainId = account.chainID
         addresses = account.entries.map(\.address.checksummed)
     }
-}
-
-/// `sync --json`.
-struct SyncJSON: Encodable, Sendable {
-    let wallet: String
-    let height: Int
-    let tip: String
-    let scriptsChecked: Int
-    let transactions: Int
-    let newTransactions: Int
-    let balance: UInt64
-    @NullEncoded var mode: String?
 }
 
 /// `import --json`.
