@@ -111,68 +111,17 @@ struct WalletsDelete: AsyncParsableCommand {
     @Option(help: "Which chain's wallet: btc or eth (needed only when both have one of this name).")
     var chain: Node.Chain?
 
-    /// `--json` of `wallets delete`.
-    struct Report: Encodable {
-        let deleted: String
-        let chain: String
-        let transactions: Int
-        let labels: Int
-    }
-
     func run() async throws {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
-            let bitcoin = chain == .eth ? nil : try context.store.wallets().first { $0.name == name }
-            let ethereum = chain == .btc ? nil : try context.store.ethereumAccounts().first { $0.name == name }
-            if bitcoin != nil, ethereum != nil {
-                throw CLIError(
-                    .usage,
-                    "both a Bitcoin wallet and an Ethereum account are called '\(name)': add --chain btc or --chain eth"
-                )
-            }
-            let what: String
-            let report: Report
-            let delete: () throws -> Void
-            if let wallet = bitcoin {
-                let id = try wallet.requireID()
-                let transactions = try context.store.transactions(walletID: id).count
-                let labels = try context.store.labels(walletID: id).count
-                what = "wallet '\(name)' (\(transactions) transactions, \(labels) labels)"
-                report = Report(deleted: name, chain: "bitcoin", transactions: transactions, labels: labels)
-                delete = {
-                    try context.store.deleteWallet(id: id)
-                    try context.store.setBirthday(nil, walletName: wallet.name)
-                    try context.store.setNetworkSource(nil, walletName: wallet.name)
-                }
-            } else if let account = ethereum, let id = account.id {
-                let transactions = try context.store.ethereumTransactions(accountID: id).count
-                what =
-                    "Ethereum account '\(name)' (chain id \(account.chainID), \(account.entries.count) addresses, "
-                    + "\(transactions) transactions)"
-                report = Report(deleted: name, chain: "ethereum", transactions: transactions, labels: 0)
-                delete = { try context.store.deleteEthereumAccount(id: id) }
-            } else {
-                let known =
-                    try context.store.wallets().map(\.name)
-                    + context.store.ethereumAccounts().map { "\($0.name) (eth)" }
-                throw CLIError(
-                    .invalidInput,
-                    "no wallet named '\(name)'"
-                        + (known.isEmpty ? " (none yet)" : "; wallets: \(known.joined(separator: ", "))"))
-            }
-            if !yes {
+            let report = try WalletDeletion.run(store: context.store, name: name, chain: chain) { question in
+                if yes { return true }
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw CLIError(.refused, "not deleted: no terminal to confirm on (pass --yes to delete '\(name)')")
                 }
-                guard Prompt.confirm("Delete \(what) from this watcher?")
-                else { throw CLIError(.refused, "not deleted: declined at the confirmation") }
+                return Prompt.confirm(question)
             }
-            try delete()
-            if global.json {
-                try JSONOutput.print(report)
-            } else {
-                print("deleted \(what)")
-            }
+            if global.json { try JSONOutput.print(report) } else { print(report.line) }
         }
     }
 }

@@ -103,16 +103,3 @@ struct WalletJSON: Encodable, Sendable {
         addresses = account.entries.map(\.address.checksummed)
     }
 }
-
-/// `import --json`.
-struct ImportJSON: Encodable, Sendable {
-    let name: String
-    let network: String
-    let gapLimit: Int
-    let source: String
-    let receiveDescriptor: String
-    @NullEncoded var changeDescriptor: String?
-    let firstAddress: String
-    /// The wallet's birthday (`--birthday`): a height or a date.
-    @NullEncoded var birthday: String?
-}
