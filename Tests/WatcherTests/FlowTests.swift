@@ -1,0 +1,216 @@
+import AirgapTransport
+import Bitcoin
+import ChainCore
+import Foundation
+import Testing
+
+@testable import Watcher
+
+/// The watcher's command flows (issue 28): what `node`, `import`, `receive`, `history`, `sync` and `wallets delete`
+/// decide, each with the case that must be refused (or warned about) beside the one that goes through.
+@Suite("Watcher flows: node, import, receive, history, sync, wallets delete")
+struct FlowTests {
+    static func store() throws -> Store { try Store(directory: StoreTests.tempDir()) }
+
+    static func importDescriptor(_ store: Store, _ descriptor: String = StoreTests.descriptor, name: String? = nil)
+        throws -> WalletImport.Report
+    {
+        try WalletImport.run(
+            payload: .descriptor(descriptor), options: .init(name: name, network: nil)
+        ) { store }
+    }
+
+    // MARK: node
+
+    @Test("no node set: node show/test is a usage error naming the chain asked for; a set node is chosen")
+    func nodeChoice() throws {
+        let store = try Self.store()
+        #expect(throws: NodeSettings.NotConfigured(nil)) { try NodeSettings.chosen(store: store, chain: nil) }
+        #expect(NodeSettings.NotConfigured(nil).failureKind == .usage)
+        try NodeSettings.set(store: store, chain: .btc, url: "electrum://127.0.0.1:50001", proxy: "socks5h://p:9050")
+        #expect(throws: NodeSettings.NotConfigured(.eth)) { try NodeSettings.chosen(store: store, chain: .eth) }
+        #expect(try NodeSettings.chosen(store: store, chain: nil) == (true, false))
+        #expect(try NodeSettings.chosen(store: store, chain: .btc) == (true, false))
+        // A `node set` without --proxy removes the proxy of the one before.
+        try NodeSettings.set(store: store, chain: .btc, url: "electrum://127.0.0.1:50002", proxy: nil)
+        let shown = try NodeSettings.show(store: store, chain: nil) { _, url, proxy in .init(url: url, proxy: proxy) }
+        #expect(shown == .init(bitcoin: .init(url: "electrum://127.0.0.1:50002", proxy: nil), ethereum: nil))
+        #expect(shown.lines == ["bitcoin: electrum://127.0.0.1:50002"])
+    }
+
+    @Test("node test: a mainnet wallet on a regtest node is tested on regtest's rules and warned about; a fit is not")
+    func nodeTestBitcoin() async throws {
+        let store = try Self.store()
+        _ = try Self.importDescriptor(store, name: "savings")
+        let wallet = try store.wallet(named: "savings")
+        let made = NetworkCheckTests.Made()
+        func source(_ chain: NodeChain) -> (Network) -> any ChainSource {
+            { network in
+                made.networks.append(network)
+                var source = FixedChainSource(tipHeight: 7, transactions: [])
+                source.chain = chain
+                return source
+            }
+        }
+        let regtest = NodeChain(genesisHash: NetworkCheckTests.genesis[.regtest]!)
+        let (answer, warning) = try await NodeTest.bitcoin(store: store, wallet: wallet, makeSource: source(regtest))
+        #expect(made.networks == [.main, .regtest])
+        #expect(answer.chain == "regtest" && answer.height == 7 && answer.backend == "fixed")
+        #expect(warning?.hasPrefix("wallet 'savings' is mainnet, the node is regtest") == true)
+        // Control: a mainnet node, one source, no warning.
+        made.networks = []
+        let main = NodeChain(coreChain: "main", genesisHash: nil)
+        let (_, none) = try await NodeTest.bitcoin(store: store, wallet: wallet, makeSource: source(main))
+        #expect(made.networks == [.main] && none == nil)
+    }
+
+    @Test("node test: an Ethereum account on another chain id than the node is warned about; the same chain is not")
+    func nodeTestEthereum() async throws {
+        let (key, _, _) = try EthereumWalletTests.hdKey()
+        let account = try EthereumAccount(name: "main", chainID: 1, hdKey: key, count: 1)
+        let (answer, warning) = try await NodeTest.ethereum(node: FixedEthereumNode(chain: 5), account: account)
+        #expect(answer == .init(url: "fixed-eth", chainId: 5, block: 100))
+        #expect(
+            warning?.hasPrefix(
+                "account 'main' is on chain id 1 (Ethereum mainnet), the node fixed-eth is on chain id 5") == true)
+        let (_, none) = try await NodeTest.ethereum(node: FixedEthereumNode(chain: 1), account: account)
+        #expect(none == nil)
+        var report = NodeTest.Report()
+        report.ethereum = answer
+        #expect(report.lines == ["fixed-eth: Ethereum chain id 5, block 100"])
+    }
+
+    // MARK: import
+
+    @Test("import: a bad --birthday or --section is refused before the store is opened; a good import is stored")
+    func importRefusals() throws {
+        let opened = NetworkCheckTests.Made()
+        let open: () throws -> Store = {
+            opened.networks.append(.main)
+            return try Self.store()
+        }
+        let payload = Payload.descriptor(StoreTests.descriptor)
+        #expect(throws: WalletImportError.birthday("yesterday")) {
+            try WalletImport.run(payload: payload, options: .init(birthday: "yesterday"), openStore: open)
+        }
+        #expect(WalletImportError.birthday("x").failureKind == .usage)
+        #expect(throws: WalletImportError.unknownSection("bip99")) {
+            try WalletImport.pick(["wpkh(x)"], section: "bip99")
+        }
+        #expect(throws: WalletImportError.noSection("bip86")) { try WalletImport.pick(["wpkh(x)"], section: "bip86") }
+        #expect(opened.networks.isEmpty)
+        // Control: the same account with a good birthday.
+        let report = try WalletImport.run(
+            payload: payload, options: .init(name: "savings", birthday: "2024-03-01"), openStore: open)
+        #expect(opened.networks.count == 1)
+        #expect(report.name == "savings" && report.network == .main && report.birthday?.description == "2024-03-01")
+        #expect(report.firstAddress == "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu")
+        #expect(!report.networkFromNode && report.lines.first == "imported wallet 'savings' (main, descriptor)")
+    }
+
+    @Test("import: without --section an account's descriptors are taken in the order bip84, bip86, bip49, bip44")
+    func sectionOrder() throws {
+        #expect(try WalletImport.pick(["pkh(a)", "tr(b)", "wpkh(c)"], section: nil) == "wpkh(c)")
+        #expect(try WalletImport.pick(["pkh(a)", "tr(b)"], section: nil) == "tr(b)")
+        #expect(try WalletImport.pick(["pkh(a)", "tr(b)"], section: "bip44") == "pkh(a)")
+        #expect(throws: WalletImportError.noDescriptor) { try WalletImport.pick([], section: nil) }
+        #expect(throws: WalletImportError.notAnAccount("psbt")) {
+            try WalletImport.accountText(of: .psbt([0x70]), section: nil)
+        }
+    }
+
+    // MARK: receive
+
+    @Test("BIP21: the amount in BTC without trailing zeros, the label percent-encoded, no query without either")
+    func bip21() throws {
+        let address = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
+        #expect(WalletReceive.uri(address: address, amount: nil, label: nil) == "bitcoin:\(address)")
+        #expect(WalletReceive.bip21Amount(try Amount(sats: 100_000)) == "0.001")
+        #expect(WalletReceive.bip21Amount(try Amount(sats: 100_000_000)) == "1")
+        #expect(
+            WalletReceive.uri(address: address, amount: try Amount(sats: 1), label: "invoice 42&x=1")
+                == "bitcoin:\(address)?amount=0.00000001&label=invoice%2042%26x%3D1")
+    }
+
+    @Test("receive: the same address until it is used, a fresh one with --new, the label stored for it")
+    func receive() throws {
+        let store = try Self.store()
+        _ = try Self.importDescriptor(store)
+        let wallet = try store.wallet(named: nil)
+        let first = try WalletReceive.address(store: store, wallet: wallet, fresh: false, amount: nil, label: "rent")
+        let again = try WalletReceive.address(store: store, wallet: wallet, fresh: false, amount: nil, label: nil)
+        let fresh = try WalletReceive.address(store: store, wallet: wallet, fresh: true, amount: nil, label: nil)
+        #expect(first.address == again.address && first.index == 0)
+        #expect(fresh.index == 1 && fresh.address != first.address)
+        let labels = try store.labels(walletID: try wallet.requireID())
+        #expect(labels.contains { $0.type == "addr" && $0.ref == first.address && $0.label == "rent" })
+        #expect(first.uri == "bitcoin:\(first.address)?label=rent")
+    }
+
+    // MARK: history and sync
+
+    @Test("confirmations: 0 unconfirmed or above the synced tip, 1 in the tip's block, tip - height + 1 below it")
+    func confirmations() {
+        #expect(WalletHistory.confirmations(height: nil, tip: 100) == 0)
+        #expect(WalletHistory.confirmations(height: 101, tip: 100) == 0)
+        #expect(WalletHistory.confirmations(height: 5, tip: nil) == 0)
+        #expect(WalletHistory.confirmations(height: 100, tip: 100) == 1)
+        #expect(WalletHistory.confirmations(height: 91, tip: 100) == 10)
+    }
+
+    @Test("sync then history: the balance reached, each payment's amount, confirmations and escaped label")
+    func syncAndHistory() async throws {
+        let store = try Self.store()
+        _ = try Self.importDescriptor(store)
+        let wallet = try store.wallet(named: nil)
+        let script = try Account(record: wallet).derive(.external, index: 0).script
+        let paid = try TestTransactions.funding(script, sats: 150_000, seed: 1)
+        let pending = try TestTransactions.funding(script, sats: 2_000, seed: 2)
+        let source = FixedChainSource(tipHeight: 10, transactions: [paid, pending], heights: [paid.txid: 8])
+        let report = try await SyncFlow.run(store: store, wallet: wallet, source: source)
+        #expect(report.balance == (try Amount(sats: 152_000)) && report.height == 10 && report.transactions == 2)
+        #expect(report.line == "synced 'default' to height 10: 2 transactions, balance 0.00152000 BTC")
+        try store.upsertLabels(
+            [Label(type: "tx", ref: paid.txid.hexString, label: "pay\u{202E}day")], walletID: try wallet.requireID())
+        let history = try WalletHistory.report(store: store, wallet: wallet)
+        let confirmed = try #require(history.entries.first { $0.txid == paid.txid })
+        let unconfirmed = try #require(history.entries.first { $0.txid == pending.txid })
+        #expect(confirmed.received == (try Amount(sats: 150_000)) && confirmed.net == 150_000)
+        #expect(confirmed.confirmations == 3 && unconfirmed.confirmations == 0)
+        #expect(confirmed.line.contains("+0.00150000 BTC  3 confirmations (block 8)"))
+        #expect(confirmed.line.hasSuffix("\"pay\\u202eday\""))
+        #expect(unconfirmed.line.contains("unconfirmed"))
+        // Control: a wallet with no transactions says to sync.
+        let empty = try Self.store()
+        _ = try Self.importDescriptor(empty)
+        #expect(
+            try WalletHistory.report(store: empty, wallet: try empty.wallet(named: nil)).lines == [
+                "no transactions (run sync first)"
+            ])
+    }
+
+    // MARK: wallets delete
+
+    @Test("wallets delete: an unknown name lists the wallets, a declined confirmation keeps it, a yes deletes it")
+    func deletion() throws {
+        let store = try Self.store()
+        _ = try Self.importDescriptor(store, name: "savings")
+        #expect(throws: WalletDeletion.Failure.notFound("spending", known: ["savings"])) {
+            try WalletDeletion.run(store: store, name: "spending", chain: nil) { _ in true }
+        }
+        var asked: String?
+        #expect(throws: WalletDeletion.Failure.declined) {
+            try WalletDeletion.run(store: store, name: "savings", chain: nil) { question in
+                asked = question
+                return false
+            }
+        }
+        #expect(asked == "Delete wallet 'savings' (0 transactions, 0 labels) from this watcher?")
+        #expect(WalletDeletion.Failure.declined.failureKind == .refused)
+        #expect(try store.wallets().map(\.name) == ["savings"])
+        // Control: confirmed.
+        let report = try WalletDeletion.run(store: store, name: "savings", chain: nil) { _ in true }
+        #expect(report.chain == "bitcoin" && report.line == "deleted wallet 'savings' (0 transactions, 0 labels)")
+        #expect(try store.wallets().isEmpty)
+    }
+}
