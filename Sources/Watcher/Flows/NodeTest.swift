@@ -8,7 +8,9 @@ import Ethereum
 /// The concrete node clients are made by the caller (`makeSource`, `ethereumNode`): this library never opens a
 /// connection of its own choosing (docs/architecture.md rule R8).
 public enum NodeTest {
-    /// What `node test` found. `--json` is this report's encoding; `lines` its text.
+    /// What `node test` found.
+    ///
+    /// `--json` is this report's encoding; `lines` its text.
     public struct Report: Encodable, Sendable, Equatable {
         /// The Bitcoin node, when it was tested.
         public var bitcoin: Bitcoin?

@@ -37,7 +37,9 @@ public enum WalletImport {
         }
     }
 
-    /// The wallet imported. `--json` is this report's encoding; `lines` its text.
+    /// The wallet imported.
+    ///
+    /// `--json` is this report's encoding; `lines` its text.
     public struct Report: Encodable, Sendable, Equatable {
         public var name: String
         public var network: Network

@@ -3,7 +3,9 @@ import Foundation
 
 /// `receive`: the next unused receive address (or a fresh one), its label stored as BIP329, and its BIP21 URI.
 public enum WalletReceive {
-    /// The address handed out. `--json` adds `qr` (the PNG written, or null) and `files`.
+    /// The address handed out.
+    ///
+    /// `--json` adds `qr` (the PNG written, or null) and `files`.
     public struct Report: Encodable, Sendable, Equatable {
         public var address: String
         public var index: Int

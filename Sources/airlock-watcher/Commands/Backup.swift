@@ -144,21 +144,12 @@ struct WalletsList: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            let context = try WatcherContext(global)
-            let wallets = try context.store.wallets()
-            let accounts = try context.store.ethereumAccounts()
+            let report = try WalletQueries.wallets(store: try WatcherContext(global).store)
             if global.json {
-                try JSONOutput.print(wallets.map(WalletJSON.init) + accounts.map(WalletJSON.init))
+                try JSONOutput.print(report)
             } else {
-                if wallets.isEmpty, accounts.isEmpty { Diagnostics.print("no wallets yet: airlock-watcher import IN") }
-                for w in wallets {
-                    print("\(w.name)\tbitcoin \(w.network.rawValue)\t\(w.descriptors[.external] ?? "")")
-                }
-                for a in accounts {
-                    let first = a.entries.first.map { "\($0.address)" } ?? ""
-                    let more = a.entries.count > 1 ? " (+\(a.entries.count - 1) more addresses)" : ""
-                    print("\(a.name)\tethereum chain \(a.chainID)\t\(first)\(more)")
-                }
+                if let hint = report.emptyHint { Diagnostics.print(hint) }
+                for entry in report.entries { print(entry.line) }
             }
         }
     }

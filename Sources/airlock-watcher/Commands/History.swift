@@ -24,7 +24,7 @@ struct History: AsyncParsableCommand {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
             let report = try WalletHistory.report(store: context.store, wallet: try context.wallet())
-            if global.json { try JSONOutput.print(report) } else { report.lines.forEach { print($0) } }
+            if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
         }
     }
 }

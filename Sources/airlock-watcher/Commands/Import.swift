@@ -77,7 +77,7 @@ struct Import: AsyncParsableCommand {
             if let first = report.bsmsFirstAddress {
                 Diagnostics.print("BSMS record: first address \(first) (checked: the descriptor gives the same)")
             }
-            if global.json { try JSONOutput.print(report) } else { report.lines.forEach { print($0) } }
+            if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
         }
     }
 }

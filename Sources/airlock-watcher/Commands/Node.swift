@@ -99,7 +99,7 @@ struct Node: AsyncParsableCommand {
                             url: try NodeURL(string: url).description, proxy: try context.nodeProxy()?.description)
                         : NodeSettings.Entry(url: try EthereumNodeURL(string: url).description, proxy: proxy)
                 }
-                if global.json { try JSONOutput.print(shown) } else { shown.lines.forEach { print($0) } }
+                if global.json { try JSONOutput.print(shown) } else { print(shown.lines.joined(separator: "\n")) }
             }
         }
     }
@@ -141,7 +141,7 @@ struct Node: AsyncParsableCommand {
                     report.ethereum = answer
                     report.warnings += warning.map { [$0] } ?? []
                 }
-                if global.json { try JSONOutput.print(report) } else { report.lines.forEach { print($0) } }
+                if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
                 for warning in report.warnings { Diagnostics.print("warning: \(warning)") }
             }
         }

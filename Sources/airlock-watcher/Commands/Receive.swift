@@ -46,7 +46,7 @@ struct Receive: AsyncParsableCommand {
             if global.json {
                 try JSONOutput.print(report, files: written)
             } else {
-                report.lines.forEach { print($0) }
+                print(report.lines.joined(separator: "\n"))
                 OutputOptions.printWritten(written)
             }
         }
