@@ -213,4 +213,62 @@ struct FlowTests {
         #expect(report.chain == "bitcoin" && report.line == "deleted wallet 'savings' (0 transactions, 0 labels)")
         #expect(try store.wallets().isEmpty)
     }
+
+    // MARK: balance, addresses, utxos, wallets
+
+    @Test("coin control: no outpoint is a usage error, a bad one is named; frozen coins show in balance and utxos")
+    func coinControl() async throws {
+        #expect(throws: WalletQueries.FreezeError.noOutpoint) { try WalletQueries.outpoints([]) }
+        #expect(WalletQueries.FreezeError.noOutpoint.failureKind == .usage)
+        #expect(throws: WalletQueries.FreezeError.notAnOutpoint("abc:0")) { try WalletQueries.outpoints(["abc:0"]) }
+        let store = try Self.store()
+        _ = try Self.importDescriptor(store)
+        let wallet = try store.wallet(named: nil)
+        #expect(
+            try WalletQueries.balance(store: store, wallet: wallet).lines.last
+                == "total:       0.00000000 BTC (never synced)")
+        let script = try Account(record: wallet).derive(.external, index: 0).script
+        let paid = try TestTransactions.funding(script, sats: 50_000, seed: 3)
+        _ = try await SyncFlow.run(
+            store: store, wallet: wallet,
+            source: FixedChainSource(tipHeight: 5, transactions: [paid], heights: [paid.txid: 5]))
+        let before = try WalletQueries.balance(store: store, wallet: wallet)
+        #expect(before.frozen == .zero && !before.lines.contains { $0.hasPrefix("frozen:") })
+        let coin = "\(paid.txid):0"
+        let report = try WalletQueries.setFrozen(
+            store: store, wallet: wallet, outpoints: try WalletQueries.outpoints([coin]), frozen: true)
+        #expect(report.lines == ["frozen: \(coin)"])
+        let after = try WalletQueries.balance(store: store, wallet: wallet)
+        let fifty = try Amount(sats: 50_000)
+        #expect(after.frozen == fifty && after.total == fifty)
+        #expect(after.lines.contains("frozen:      0.00050000 BTC (of the above)"))
+        #expect(after.lines.last == "total:       0.00050000 BTC (synced to height 5)")
+        let utxos = try WalletQueries.utxos(store: store, wallet: wallet)
+        #expect(utxos.entries.count == 1 && utxos.entries[0].line.hasSuffix("height 5  frozen"))
+        #expect(utxos.entries[0].address == "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu")
+    }
+
+    @Test("addresses: one keychain, each label with hidden characters escaped; wallets: the Bitcoin wallets listed")
+    func addressesAndWallets() throws {
+        let store = try Self.store()
+        _ = try Self.importDescriptor(store, name: "savings")
+        let wallet = try store.wallet(named: nil)
+        #expect(
+            try WalletQueries.addresses(store: store, wallet: wallet, keychain: .external).lines == [
+                "no addresses yet (run sync, or receive)"
+            ])
+        _ = try WalletReceive.address(store: store, wallet: wallet, fresh: false, amount: nil, label: "a\u{202E}b")
+        let receive = try WalletQueries.addresses(store: store, wallet: wallet, keychain: .external)
+        let first = try #require(receive.entries.first)
+        #expect(first.line == "0\tbc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu\tunused\ta\\u202eb")
+        #expect(
+            try WalletQueries.addresses(store: store, wallet: wallet, keychain: .internal).entries.allSatisfy {
+                $0.record.keychain == .internal
+            })
+        let wallets = try WalletQueries.wallets(store: store)
+        #expect(wallets.entries == [.bitcoin(wallet)])
+        #expect(wallets.entries[0].line.hasPrefix("savings\tbitcoin main\twpkh([73c5da0a/84h/0h/0h]xpub6CatWdiZiod"))
+        #expect(wallets.emptyHint == nil)
+        #expect(try WalletQueries.wallets(store: try Self.store()).emptyHint != nil)
+    }
 }
