@@ -271,4 +271,42 @@ struct FlowTests {
         #expect(wallets.emptyHint == nil)
         #expect(try WalletQueries.wallets(store: try Self.store()).emptyHint != nil)
     }
+
+    // MARK: backup, restore, labels
+
+    @Test("backup then restore: the wallets come back; text that is no backup is refused and nothing is restored")
+    func backupRestore() throws {
+        let store = try Self.store()
+        _ = try Self.importDescriptor(store, name: "savings")
+        let (data, wallets) = try BackupFlow.backup(store: store)
+        #expect(wallets == ["savings"])
+        let target = try Self.store()
+        #expect(throws: BackupError.invalid("x.json is not backup JSON")) {
+            try BackupFlow.read(Data("{\"wallets\": 1}".utf8), name: "x.json")
+        }
+        #expect(try target.wallets().isEmpty)
+        let report = try BackupFlow.restore(try BackupFlow.read(data, name: "b.json"), store: target, force: false)
+        #expect(report.restored == ["savings"] && report.lines[0] == "restored 1 wallet(s): savings")
+        #expect(try target.wallets().map(\.name) == ["savings"])
+    }
+
+    @Test("labels import: a bad line stores nothing and opens no wallet; good lines are stored and exported again")
+    func labels() throws {
+        let store = try Self.store()
+        _ = try Self.importDescriptor(store, name: "savings")
+        let wallet = try store.wallet(named: nil)
+        var opened = 0
+        let open: () throws -> (Store, WalletRecord) = {
+            opened += 1
+            return (store, wallet)
+        }
+        let good = #"{"type":"tx","ref":"\#(String(repeating: "ab", count: 32))","label":"rent"}"#
+        #expect(throws: LabelError.self) { try BackupFlow.importLabels(good + "\nnot json\n", openWallet: open) }
+        #expect(opened == 0)
+        #expect(try store.labels(walletID: try wallet.requireID()).isEmpty)
+        let report = try BackupFlow.importLabels(good + "\n", openWallet: open)
+        #expect(report.imported == 1 && report.line == "imported 1 labels into 'savings'")
+        let (text, count) = try BackupFlow.exportLabels(store: store, wallet: wallet)
+        #expect(count == 1 && text.contains("\"rent\""))
+    }
 }

@@ -17,22 +17,14 @@ struct BackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            let context = try WatcherContext(global)
-            let backup = try context.store.makeBackup()
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            encoder.keyEncodingStrategy = .convertToSnakeCase
-            let data = try encoder.encode(backup)
+            let (data, wallets) = try BackupFlow.backup(store: try WatcherContext(global).store)
             if out == "-" {
                 StandardOutput.write(data + Data("\n".utf8))
                 return
             }
             try LocalFiles.write(data, to: out, mode: 0o600)
-            if global.json {
-                try JSONOutput.print(BackupJSON(file: out, wallets: backup.wallets.map(\.name)))
-            } else {
-                print("backed up \(backup.wallets.count) wallet(s) to \(out)")
-            }
+            let report = BackupFlow.BackupReport(file: out, wallets: wallets)
+            if global.json { try JSONOutput.print(report) } else { print(report.line) }
         }
     }
 }
@@ -56,24 +48,9 @@ struct Restore: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            let data = try LocalFiles.read(file)
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase
-            let backup: Watcher.Backup
-            do {
-                backup = try decoder.decode(Watcher.Backup.self, from: data)
-            } catch {
-                throw BackupError.invalid("\(file) is not backup JSON")
-            }
-            let context = try WatcherContext(global)
-            try context.store.restore(backup, force: force)
-            if global.json {
-                try JSONOutput.print(RestoreJSON(restored: backup.wallets.map(\.name)))
-            } else {
-                print(
-                    "restored \(backup.wallets.count) wallet(s): \(backup.wallets.map(\.name).joined(separator: ", "))")
-                print("run sync to fetch their history")
-            }
+            let backup = try BackupFlow.read(try LocalFiles.read(file), name: file)
+            let report = try BackupFlow.restore(backup, store: try WatcherContext(global).store, force: force)
+            if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
         }
     }
 }
