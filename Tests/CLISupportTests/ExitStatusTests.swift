@@ -5,8 +5,8 @@ import Testing
 
 @testable import CLISupport
 
-/// The one mapping from a library's `FailureKind` to an exit code of the CLI contract (DESIGN.md: 1 usage, 2 invalid
-/// input, 3 wrong password, 4 refused, 5 node/network, 6 I/O).
+/// The one mapping from a library's `FailureKind` to an exit code of the CLI contract (docs/architecture.md section
+/// 2: 1 usage, 2 invalid input, 3 wrong password, 4 refused, 5 node/network, 6 I/O).
 @Suite("Exit status of each failure kind")
 struct ExitStatusTests {
     @Test(
