@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "CLISupportTests",
             dependencies: [
-                "CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "Ethereum", "TestSupport",
+                "CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),

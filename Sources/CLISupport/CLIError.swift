@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bitcoin
+import BitcoinCrypto
 import Foundation
 
 /// An error the executables report with a message and an exit code of the CLI contract (docs/architecture.md section 2).
@@ -16,12 +17,6 @@ public struct CLIError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { message }
-}
-
-/// Errors of library modules that know which exit status they deserve.
-public protocol ExitStatusProviding: Error {
-    /// The exit status of the CLI contract for this error.
-    var exitStatus: ExitStatus { get }
 }
 
 /// Runs a command body and maps every error to a message on stderr and an exit code, in one place (docs/architecture.md rule R9).
@@ -68,8 +63,8 @@ public enum ErrorReporting {
         switch error {
         case let error as CLIError:
             (status, rawMessage) = (error.status, error.message)
-        case let error as any ExitStatusProviding:
-            (status, rawMessage) = (error.exitStatus, describe(error))
+        case let error as any FailureClassifying:
+            (status, rawMessage) = (ExitStatus(error.failureKind), describe(error))
         default:
             (status, rawMessage) = (.invalidInput, describe(error))
         }

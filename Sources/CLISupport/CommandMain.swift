@@ -1,4 +1,5 @@
 import ArgumentParser
+import BitcoinCrypto
 import Foundation
 
 /// The `main` of both executables: parses, runs, and maps every way out to an exit code of the CLI contract
@@ -25,7 +26,7 @@ public enum CommandMain {
             }
         } catch let error as ExitCode {
             finish(error.rawValue)
-        } catch let error where error is CLIError || error is any ExitStatusProviding {
+        } catch let error where error is CLIError || error is any FailureClassifying {
             finish(ErrorReporting.report(error, json: JSONMode.isRequested(arguments)).rawValue)
         } catch {
             exit(root, error: error, arguments: arguments)

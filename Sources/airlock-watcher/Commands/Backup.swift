@@ -17,22 +17,14 @@ struct BackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            let context = try WatcherContext(global)
-            let backup = try context.store.makeBackup()
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            encoder.keyEncodingStrategy = .convertToSnakeCase
-            let data = try encoder.encode(backup)
+            let (data, wallets) = try BackupFlow.backup(store: try WatcherContext(global).store)
             if out == "-" {
                 StandardOutput.write(data + Data("\n".utf8))
                 return
             }
             try LocalFiles.write(data, to: out, mode: 0o600)
-            if global.json {
-                try JSONOutput.print(BackupJSON(file: out, wallets: backup.wallets.map(\.name)))
-            } else {
-                print("backed up \(backup.wallets.count) wallet(s) to \(out)")
-            }
+            let report = BackupFlow.BackupReport(file: out, wallets: wallets)
+            if global.json { try JSONOutput.print(report) } else { print(report.line) }
         }
     }
 }
@@ -56,24 +48,9 @@ struct Restore: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            let data = try LocalFiles.read(file)
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase
-            let backup: Watcher.Backup
-            do {
-                backup = try decoder.decode(Watcher.Backup.self, from: data)
-            } catch {
-                throw BackupError.invalid("\(file) is not backup JSON")
-            }
-            let context = try WatcherContext(global)
-            try context.store.restore(backup, force: force)
-            if global.json {
-                try JSONOutput.print(RestoreJSON(restored: backup.wallets.map(\.name)))
-            } else {
-                print(
-                    "restored \(backup.wallets.count) wallet(s): \(backup.wallets.map(\.name).joined(separator: ", "))")
-                print("run sync to fetch their history")
-            }
+            let backup = try BackupFlow.read(try LocalFiles.read(file), name: file)
+            let report = try BackupFlow.restore(backup, store: try WatcherContext(global).store, force: force)
+            if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
         }
     }
 }
@@ -111,68 +88,17 @@ struct WalletsDelete: AsyncParsableCommand {
     @Option(help: "Which chain's wallet: btc or eth (needed only when both have one of this name).")
     var chain: Node.Chain?
 
-    /// `--json` of `wallets delete`.
-    struct Report: Encodable {
-        let deleted: String
-        let chain: String
-        let transactions: Int
-        let labels: Int
-    }
-
     func run() async throws {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
-            let bitcoin = chain == .eth ? nil : try context.store.wallets().first { $0.name == name }
-            let ethereum = chain == .btc ? nil : try context.store.ethereumAccounts().first { $0.name == name }
-            if bitcoin != nil, ethereum != nil {
-                throw CLIError(
-                    .usage,
-                    "both a Bitcoin wallet and an Ethereum account are called '\(name)': add --chain btc or --chain eth"
-                )
-            }
-            let what: String
-            let report: Report
-            let delete: () throws -> Void
-            if let wallet = bitcoin {
-                let id = try wallet.requireID()
-                let transactions = try context.store.transactions(walletID: id).count
-                let labels = try context.store.labels(walletID: id).count
-                what = "wallet '\(name)' (\(transactions) transactions, \(labels) labels)"
-                report = Report(deleted: name, chain: "bitcoin", transactions: transactions, labels: labels)
-                delete = {
-                    try context.store.deleteWallet(id: id)
-                    try context.store.setBirthday(nil, walletName: wallet.name)
-                    try context.store.setNetworkSource(nil, walletName: wallet.name)
-                }
-            } else if let account = ethereum, let id = account.id {
-                let transactions = try context.store.ethereumTransactions(accountID: id).count
-                what =
-                    "Ethereum account '\(name)' (chain id \(account.chainID), \(account.entries.count) addresses, "
-                    + "\(transactions) transactions)"
-                report = Report(deleted: name, chain: "ethereum", transactions: transactions, labels: 0)
-                delete = { try context.store.deleteEthereumAccount(id: id) }
-            } else {
-                let known =
-                    try context.store.wallets().map(\.name)
-                    + context.store.ethereumAccounts().map { "\($0.name) (eth)" }
-                throw CLIError(
-                    .invalidInput,
-                    "no wallet named '\(name)'"
-                        + (known.isEmpty ? " (none yet)" : "; wallets: \(known.joined(separator: ", "))"))
-            }
-            if !yes {
+            let report = try WalletDeletion.run(store: context.store, name: name, chain: chain) { question in
+                if yes { return true }
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw CLIError(.refused, "not deleted: no terminal to confirm on (pass --yes to delete '\(name)')")
                 }
-                guard Prompt.confirm("Delete \(what) from this watcher?")
-                else { throw CLIError(.refused, "not deleted: declined at the confirmation") }
+                return Prompt.confirm(question)
             }
-            try delete()
-            if global.json {
-                try JSONOutput.print(report)
-            } else {
-                print("deleted \(what)")
-            }
+            if global.json { try JSONOutput.print(report) } else { print(report.line) }
         }
     }
 }
@@ -195,21 +121,12 @@ struct WalletsList: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            let context = try WatcherContext(global)
-            let wallets = try context.store.wallets()
-            let accounts = try context.store.ethereumAccounts()
+            let report = try WalletQueries.wallets(store: try WatcherContext(global).store)
             if global.json {
-                try JSONOutput.print(wallets.map(WalletJSON.init) + accounts.map(WalletJSON.init))
+                try JSONOutput.print(report)
             } else {
-                if wallets.isEmpty, accounts.isEmpty { Diagnostics.print("no wallets yet: airlock-watcher import IN") }
-                for w in wallets {
-                    print("\(w.name)\tbitcoin \(w.network.rawValue)\t\(w.descriptors[.external] ?? "")")
-                }
-                for a in accounts {
-                    let first = a.entries.first.map { "\($0.address)" } ?? ""
-                    let more = a.entries.count > 1 ? " (+\(a.entries.count - 1) more addresses)" : ""
-                    print("\(a.name)\tethereum chain \(a.chainID)\t\(first)\(more)")
-                }
+                if let hint = report.emptyHint { Diagnostics.print(hint) }
+                for entry in report.entries { print(entry.line) }
             }
         }
     }

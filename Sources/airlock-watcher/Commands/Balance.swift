@@ -21,21 +21,8 @@ struct Balance: AsyncParsableCommand {
     func run() async throws {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
-            let wallet = try context.wallet()
-            let id = try wallet.requireID()
-            let tip = try context.store.syncedTip(walletID: id)
-            let balance = try context.store.balance(walletID: id, tipHeight: tip?.height)
-            if global.json {
-                try JSONOutput.print(BalanceJSON(wallet: wallet.name, balance: balance, height: tip?.height))
-            } else {
-                print("confirmed:   \(btc(balance.confirmed)) BTC")
-                print("unconfirmed: \(btc(balance.unconfirmed)) BTC")
-                print("immature:    \(btc(balance.immature)) BTC")
-                if balance.frozen > 0 { print("frozen:      \(btc(balance.frozen)) BTC (of the above)") }
-                print(
-                    "total:       \(btc(balance.total)) BTC"
-                        + (tip.map { " (synced to height \($0.height))" } ?? " (never synced)"))
-            }
+            let report = try WalletQueries.balance(store: context.store, wallet: try context.wallet())
+            if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
         }
     }
 }

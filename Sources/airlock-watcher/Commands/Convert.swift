@@ -122,12 +122,12 @@ extension Convert {
     static func adapted(_ payload: Payload, to format: ConvertFormat) throws -> Payload {
         guard format != .ur else { return payload }
         switch payload {
-        case .cryptoOutput(let output): return .descriptor(try ImportPayload.descriptor(output))
-        case .outputDescriptor(let output): return .descriptor(try ImportPayload.descriptor(output))
+        case .cryptoOutput(let output): return .descriptor(try WalletImport.descriptor(output))
+        case .outputDescriptor(let output): return .descriptor(try WalletImport.descriptor(output))
         case .cryptoAccount(let account):
-            return .descriptor(try account.outputs.map(ImportPayload.descriptor).joined(separator: "\n"))
+            return .descriptor(try account.outputs.map(WalletImport.descriptor).joined(separator: "\n"))
         case .accountDescriptor(let account):
-            return .descriptor(try account.descriptors.map(ImportPayload.descriptor).joined(separator: "\n"))
+            return .descriptor(try account.descriptors.map(WalletImport.descriptor).joined(separator: "\n"))
         default: return payload
         }
     }
@@ -155,6 +155,3 @@ extension ConvertFormat: ExpressibleByArgument {
 
 extension ConvertKind: ExpressibleByArgument {}
 
-extension ConversionError: ExitStatusProviding {
-    public var exitStatus: ExitStatus { .invalidInput }
-}

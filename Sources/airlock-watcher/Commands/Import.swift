@@ -68,52 +68,17 @@ struct Import: AsyncParsableCommand {
 
     func run() async throws {
         try await ErrorReporting.run {
-            let born = try birthday.map { text in
-                guard let parsed = WalletBirthday(string: text) else {
-                    throw CLIError(
-                        .usage, "--birthday '\(text)' is neither a block height nor a date YYYY-MM-DD (UTC, 2009 on)")
-                }
-                return parsed
+            let read = try InputReader.read(input, expecting: WalletImport.kinds)
+            let options = WalletImport.Options(
+                name: name, network: network.flatMap(Network.init(name:)), gapLimit: gapLimit, section: section,
+                birthday: birthday)
+            let report = try WalletImport.run(payload: read.payload, options: options) {
+                try WatcherContext(global).store
             }
-            let read = try InputReader.read(input, expecting: ImportPayload.kinds)
-            var text = try ImportPayload.text(of: read.payload, section: section)
-            // A BSMS 1.0 descriptor record (BIP129 round 2): its descriptor, once its first address is checked.
-            let bsms = text.hasPrefix("BSMS 1.0") ? try BSMSDescriptorRecord(text: text) : nil
-            if let bsms { text = try bsms.descriptor().description }
-            let account = try AccountImport.parse(text, network: network.flatMap(Network.init(name:)), section: section)
-            if let bsms {
-                let first = try bsms.checkedFirstAddress(network: account.network)
+            if let first = report.bsmsFirstAddress {
                 Diagnostics.print("BSMS record: first address \(first) (checked: the descriptor gives the same)")
             }
-            let context = try WatcherContext(global)
-            var descriptors: [Keychain: String] = [.external: account.external.description]
-            if let change = account.change { descriptors[.internal] = change.description }
-            let record = try context.store.createWallet(
-                WalletRecord(
-                    name: name ?? account.suggestedName ?? "default", network: account.network, gapLimit: gapLimit,
-                    descriptors: descriptors))
-            if let born { try context.store.setBirthday(born, walletName: record.name) }
-            try context.store.setNetworkSource(account.networkSource, walletName: record.name)
-            let first = try Account(record: record).derive(.external, index: 0)
-            if global.json {
-                try JSONOutput.print(
-                    ImportJSON(
-                        name: record.name, network: record.network.rawValue, gapLimit: record.gapLimit,
-                        source: account.source, receiveDescriptor: account.external.description,
-                        changeDescriptor: account.change?.description, firstAddress: first.address,
-                        birthday: born?.description))
-            } else {
-                print("imported wallet '\(record.name)' (\(record.network.rawValue), \(account.source))")
-                if account.networkSource == .keys {
-                    print(
-                        "network: its test keys fit testnet, signet and regtest alike; the wallet takes the network "
-                            + "of the node it is first synced from (or name one with --network)")
-                }
-                print("receive: \(account.external)")
-                if let change = account.change { print("change:  \(change)") }
-                print("first address: \(first.address)")
-                if let born { print("birthday: \(born)") }
-            }
+            if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
         }
     }
 }

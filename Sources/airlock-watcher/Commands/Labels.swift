@@ -26,18 +26,13 @@ struct Labels: AsyncParsableCommand {
         func run() async throws {
             try await ErrorReporting.run {
                 let context = try WatcherContext(global)
-                let wallet = try context.wallet()
-                let labels = try context.store.labels(walletID: try wallet.requireID())
-                let text = LabelsFile.serialize(labels)
+                let (text, count) = try BackupFlow.exportLabels(store: context.store, wallet: try context.wallet())
                 if file == "-" {
                     print(text, terminator: "")
                 } else {
                     try LocalFiles.write(Data(text.utf8), to: file)
-                    if global.json {
-                        try JSONOutput.print(LabelsExportJSON(exported: labels.count, file: file))
-                    } else {
-                        Diagnostics.print("exported \(labels.count) labels to \(file)")
-                    }
+                    let report = BackupFlow.LabelsExportReport(exported: count, file: file)
+                    if global.json { try JSONOutput.print(report) } else { Diagnostics.print(report.line) }
                 }
             }
         }
@@ -58,15 +53,11 @@ struct Labels: AsyncParsableCommand {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let labels = try LabelsFile.parse(try LocalFiles.text(file))
-                let context = try WatcherContext(global)
-                let wallet = try context.wallet()
-                try context.store.upsertLabels(labels, walletID: try wallet.requireID())
-                if global.json {
-                    try JSONOutput.print(LabelsImportJSON(imported: labels.count))
-                } else {
-                    print("imported \(labels.count) labels into '\(wallet.name)'")
+                let report = try BackupFlow.importLabels(try LocalFiles.text(file)) {
+                    let context = try WatcherContext(global)
+                    return (context.store, try context.wallet())
                 }
+                if global.json { try JSONOutput.print(report) } else { print(report.line) }
             }
         }
     }

@@ -47,39 +47,34 @@ struct Node: AsyncParsableCommand {
 
         func run() async throws {
             try await ErrorReporting.run {
-                if EthereumNodeURL.isEthereum(url) {
-                    let parsed = try EthereumNodeURL(string: url)
-                    let socks = try proxy.map { text throws(ChainError) in try SOCKSProxy(string: text) }
-                    try SOCKSProxy.check(host: parsed.host, proxy: socks)
-                    let context = try WatcherContext(global)
-                    try context.store.setSetting(EthContext.nodeURLKey, url)
-                    try context.store.setSetting(EthContext.nodeProxyKey, socks?.description)
-                    if global.json {
-                        try JSONOutput.print(NodeReport(url: parsed.description, proxy: socks?.description))
-                    } else {
-                        print("Ethereum node: \(parsed)" + (socks.map { " through \($0)" } ?? ""))
-                    }
-                    return
-                }
-                let parsed = try NodeURL(string: url)
+                let chain: Chain = EthereumNodeURL.isEthereum(url) ? .eth : .btc
+                let (shown, host) = try Self.parse(url, chain: chain)
                 let socks = try proxy.map { text throws(ChainError) in try SOCKSProxy(string: text) }
-                try SOCKSProxy.check(host: parsed.host, proxy: socks)
+                try SOCKSProxy.check(host: host, proxy: socks)
                 let context = try WatcherContext(global)
-                try context.store.setSetting(WatcherContext.nodeURLKey, url)
-                try context.store.setSetting(WatcherContext.nodeProxyKey, socks?.description)
+                try NodeSettings.set(store: context.store, chain: chain, url: url, proxy: socks?.description)
                 if global.json {
-                    try JSONOutput.print(NodeReport(url: parsed.description, proxy: socks?.description))
+                    try JSONOutput.print(NodeSettings.Entry(url: shown, proxy: socks?.description))
                 } else {
-                    print("node: \(parsed)" + (socks.map { " through \($0)" } ?? ""))
+                    print(
+                        (chain == .eth ? "Ethereum node: " : "node: ") + shown + (socks.map { " through \($0)" } ?? ""))
                 }
             }
+        }
+
+        /// The URL without credentials, and its host.
+        static func parse(_ url: String, chain: Chain) throws(ChainError) -> (String, String) {
+            if chain == .eth {
+                let parsed = try EthereumNodeURL(string: url)
+                return (parsed.description, parsed.host)
+            }
+            let parsed = try NodeURL(string: url)
+            return (parsed.description, parsed.host)
         }
     }
 
     /// Which node `show` and `test` are about.
-    enum Chain: String, ExpressibleByArgument, CaseIterable {
-        case btc, eth
-    }
+    typealias Chain = NodeSettings.Chain
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -98,49 +93,14 @@ struct Node: AsyncParsableCommand {
         func run() async throws {
             try await ErrorReporting.run {
                 let context = try WatcherContext(global)
-                let bitcoin: NodeReport? =
-                    chain == .eth
-                    ? nil
-                    : try context.store.setting(WatcherContext.nodeURLKey).map { text in
-                        NodeReport(
-                            url: try NodeURL(string: text).description, proxy: try context.nodeProxy()?.description)
-                    }
-                let ethereum: NodeReport? =
+                let shown = try NodeSettings.show(store: context.store, chain: chain) { chain, url, proxy in
                     chain == .btc
-                    ? nil
-                    : try context.store.setting(EthContext.nodeURLKey).map { text in
-                        NodeReport(
-                            url: try EthereumNodeURL(string: text).description,
-                            proxy: try context.store.setting(EthContext.nodeProxyKey))
-                    }
-                guard bitcoin != nil || ethereum != nil else { throw Node.notConfigured(chain) }
-                if global.json {
-                    try JSONOutput.print(
-                        NodeShowJSON(url: bitcoin?.url, proxy: bitcoin?.proxy, ethereum: ethereum))
-                } else {
-                    if let bitcoin {
-                        print("bitcoin: \(bitcoin.url)")
-                        if let proxy = bitcoin.proxy { print("proxy: \(proxy)") }
-                    }
-                    if let ethereum {
-                        print("ethereum: \(ethereum.url)")
-                        if let proxy = ethereum.proxy { print("ethereum proxy: \(proxy)") }
-                    }
+                        ? NodeSettings.Entry(
+                            url: try NodeURL(string: url).description, proxy: try context.nodeProxy()?.description)
+                        : NodeSettings.Entry(url: try EthereumNodeURL(string: url).description, proxy: proxy)
                 }
+                if global.json { try JSONOutput.print(shown) } else { print(shown.lines.joined(separator: "\n")) }
             }
-        }
-    }
-
-    /// The usage error of `node show|test` when the node asked for is not set.
-    static func notConfigured(_ chain: Chain?) -> CLIError {
-        switch chain {
-        case .btc: CLIError(.usage, "no Bitcoin node configured: airlock-watcher node set URL")
-        case .eth: CLIError(.usage, "no Ethereum node configured: airlock-watcher node set eth+http://HOST:PORT")
-        case nil:
-            CLIError(
-                .usage,
-                "no node configured: airlock-watcher node set URL (Bitcoin: electrum://, bitcoind://, esplora+https://; "
-                    + "Ethereum: eth+http://)")
         }
     }
 
@@ -164,92 +124,31 @@ struct Node: AsyncParsableCommand {
         func run() async throws {
             try await ErrorReporting.run {
                 let context = try WatcherContext(global)
-                let bitcoinURL = try context.store.setting(WatcherContext.nodeURLKey)
-                let ethereumURL = try context.store.setting(EthContext.nodeURLKey)
-                let hasBitcoin = chain != .eth && bitcoinURL != nil
-                let hasEthereum = chain != .btc && ethereumURL != nil
-                guard hasBitcoin || hasEthereum else { throw Node.notConfigured(chain) }
-                var report = NodeTestJSON()
+                let (hasBitcoin, hasEthereum) = try NodeSettings.chosen(store: context.store, chain: chain)
+                var report = NodeTest.Report()
                 if hasBitcoin {
                     let wallet = try? context.wallet()
-                    // The node's chain first: its headers are checked by its own network's rules.
-                    var source = try context.chainSource(network: wallet?.network ?? .main, walletName: wallet?.name)
-                    do {
-                        let nodeChain = try await source.nodeChain()
-                        if let network = nodeChain.network, network != (wallet?.network ?? .main) {
-                            await source.close()
-                            source = try context.chainSource(network: network, walletName: wallet?.name)
-                        }
-                        let info = try await source.serverInfo()
-                        report.backend = source.displayName
-                        report.software = info.software
-                        report.genesis = info.genesisHash ?? nodeChain.genesisHash
-                        report.chain = nodeChain.name
-                        report.height = info.tip.height
-                        report.tip = info.tip.hash
-                        report.mode = info.mode
-                        if let wallet {
-                            do {
-                                _ = try NetworkCheck.decide(
-                                    wallet: wallet,
-                                    networkSource: try context.store.networkSource(walletName: wallet.name),
-                                    chain: nodeChain)
-                            } catch {
-                                report.warnings.append("\(error)")
-                            }
-                        }
-                    } catch {
-                        await source.close()
-                        throw error
+                    let (answer, warning) = try await NodeTest.bitcoin(store: context.store, wallet: wallet) {
+                        try context.chainSource(network: $0, walletName: wallet?.name)
                     }
-                    await source.close()
+                    report.bitcoin = answer
+                    report.warnings += warning.map { [$0] } ?? []
                 }
                 if hasEthereum {
-                    let node = try EthContext(global).node()
-                    let chainID = try await node.chainID()
-                    let block = try await node.blockNumber()
-                    report.ethereum = .init(url: node.displayName, chainId: chainID, block: block)
                     let account = try? context.store.ethereumAccount(named: global.wallet)
-                    if let account, account.chainID != chainID {
-                        report.warnings.append(
-                            EthereumChainMessage.mismatch(
-                                node: node.displayName, nodeChainID: chainID, account: account.name,
-                                accountChainID: account.chainID))
-                    }
+                    let (answer, warning) = try await NodeTest.ethereum(
+                        node: try EthContext(global).node(), account: account)
+                    report.ethereum = answer
+                    report.warnings += warning.map { [$0] } ?? []
                 }
-                if global.json {
-                    try JSONOutput.print(report)
-                } else {
-                    if let backend = report.backend, let software = report.software, let height = report.height,
-                        let tip = report.tip
-                    {
-                        print(
-                            "\(backend): \(software), chain \(report.chain ?? "?"), height \(height) (\(tip))"
-                                + (report.mode.map { "; sync mode: \($0)" } ?? ""))
-                    }
-                    if let ethereum = report.ethereum {
-                        print("\(ethereum.url): Ethereum chain id \(ethereum.chainId), block \(ethereum.block)")
-                    }
-                }
+                if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
                 for warning in report.warnings { Diagnostics.print("warning: \(warning)") }
             }
         }
     }
 }
 
-/// `node set` and `node show --json`: the node URL without credentials and its proxy.
-struct NodeReport: Encodable {
-    let url: String
-    let proxy: String?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(url, forKey: .url)
-        try container.encode(proxy, forKey: .proxy)
-    }
-
-    enum CodingKeys: String, CodingKey { case url, proxy }
-}
+extension NodeSettings.Chain: ExpressibleByArgument {}
 
 extension NodeURL {
     /// The host the URL names.

@@ -36,45 +36,32 @@ struct Receive: AsyncParsableCommand {
         try await ErrorReporting.run {
             let requested = try amount.map { try AmountArgument.bitcoin($0) }
             let context = try WatcherContext(global)
-            let wallet = try context.wallet()
-            let record = try context.store.nextUnusedAddress(wallet: wallet, keychain: .external, fresh: new)
-            var query: [String] = []
-            if let requested { query.append("amount=\(Self.bip21Amount(requested))") }
-            if let label {
-                let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-                query.append("label=\(label.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")")
-                try context.store.upsertLabels(
-                    [Label(type: "addr", ref: record.address, label: label)], walletID: try wallet.requireID())
-            }
-            let uri = "bitcoin:\(record.address)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+            var report = try WalletReceive.address(
+                store: context.store, wallet: try context.wallet(), fresh: new, amount: requested, label: label)
             if let qr {
-                let png: [UInt8]
-                let caption = FrameCaption.invoice(
-                    address: record.address, amount: requested?.description, label: label)
-                do {
-                    png = try QRCode(text: uri).pngData(caption: caption.lines(part: 1, of: 1))
-                } catch {
-                    throw CLIError(.invalidInput, "cannot make a QR code of \(uri): \(error)")
-                }
-                try LocalFiles.write(Data(png), to: qr)
+                try Self.writeQR(report, to: qr)
+                report.qr = qr
             }
             let written = qr.map { [$0] } ?? []
             if global.json {
-                try JSONOutput.print(
-                    ReceiveJSON(address: record.address, index: record.index, uri: uri, qr: qr), files: written)
+                try JSONOutput.print(report, files: written)
             } else {
-                print(record.address)
-                print(uri)
+                print(report.lines.joined(separator: "\n"))
                 OutputOptions.printWritten(written)
             }
         }
     }
 
-    /// BIP21 amounts are decimal BTC without trailing zeros.
-    static func bip21Amount(_ amount: Amount) -> String {
-        var text = amount.btcString
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
+    /// Writes the report's URI as a QR code with the invoice caption to the PNG `path`.
+    static func writeQR(_ report: WalletReceive.Report, to path: String) throws {
+        let caption = FrameCaption.invoice(
+            address: report.address, amount: report.amount?.description, label: report.label)
+        let png: [UInt8]
+        do {
+            png = try QRCode(text: report.uri).pngData(caption: caption.lines(part: 1, of: 1))
+        } catch {
+            throw CLIError(.invalidInput, "cannot make a QR code of \(report.uri): \(error)")
+        }
+        try LocalFiles.write(Data(png), to: path)
     }
 }

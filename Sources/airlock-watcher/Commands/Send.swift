@@ -151,13 +151,4 @@ struct Send: AsyncParsableCommand {
     }
 }
 
-extension SpendError: ExitStatusProviding {
-    public var exitStatus: ExitStatus {
-        if case .store(let error) = self { return error.exitStatus }
-        return .invalidInput
-    }
-}
 
-extension PSBTFlowError: ExitStatusProviding {
-    public var exitStatus: ExitStatus { .invalidInput }
-}

@@ -36,28 +36,9 @@ struct Sync: AsyncParsableCommand {
                 let rescanBar = ProgressBar(label: "node rescan", total: 1000)
                 core.onRescan = { rescanBar.update(Int(($0.progress * 1000).rounded(.down))) }
             }
-            let sync = try WalletSync(store: context.store, wallet: wallet, source: source)
             let bar = ProgressBox(label: "sync \(wallet.name)")
-            let summary: SyncSummary
-            do {
-                summary = try await sync.run { bar.update($0) }
-            } catch {
-                await source.close()
-                throw error
-            }
-            await source.close()
-            let balance = try context.store.balance(walletID: try wallet.requireID(), tipHeight: summary.tip.height)
-            if global.json {
-                try JSONOutput.print(
-                    SyncJSON(
-                        wallet: wallet.name, height: summary.tip.height, tip: summary.tip.hash,
-                        scriptsChecked: summary.scriptsChecked, transactions: summary.transactions,
-                        newTransactions: summary.newTransactions, balance: balance.total, mode: summary.mode))
-            } else {
-                print(
-                    "synced '\(wallet.name)' to height \(summary.tip.height): \(summary.transactions) transactions, "
-                        + "balance \(btc(balance.total)) BTC" + (summary.mode.map { " (via \($0))" } ?? ""))
-            }
+            let report = try await SyncFlow.run(store: context.store, wallet: wallet, source: source) { bar.update($0) }
+            if global.json { try JSONOutput.print(report) } else { print(report.line) }
         }
     }
 }

@@ -58,34 +58,15 @@ extension Utxos {
     }
 
     /// `--json` of freeze and unfreeze.
-    struct FreezeReport: Encodable {
-        let wallet: String
-        let frozen: Bool
-        let outpoints: [String]
-    }
-
     static func setFrozen(_ texts: [String], frozen: Bool, global: GlobalOptions) throws {
-        guard !texts.isEmpty else { throw CLIError(.usage, "name at least one outpoint TXID:VOUT") }
-        var outpoints: [OutPoint] = []
-        for text in texts {
-            guard let outpoint = try? OutPoint(string: text) else {
-                throw CLIError(.invalidInput, "'\(text)' is not an outpoint TXID:VOUT")
-            }
-            outpoints.append(outpoint)
-        }
+        let outpoints = try WalletQueries.outpoints(texts)
         let context = try WatcherContext(global)
-        let wallet = try context.wallet()
-        try context.store.setFrozen(outpoints, frozen: frozen, walletID: try wallet.requireID())
-        if global.json {
-            try JSONOutput.print(
-                FreezeReport(wallet: wallet.name, frozen: frozen, outpoints: outpoints.map(\.description)))
-        } else {
-            for outpoint in outpoints { print("\(frozen ? "frozen" : "unfrozen"): \(outpoint)") }
-        }
+        let report = try WalletQueries.setFrozen(
+            store: context.store, wallet: try context.wallet(), outpoints: outpoints, frozen: frozen)
+        if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
     }
 }
 
-/// `airlock-watcher utxos [list]`.
 struct UtxosList: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
@@ -97,24 +78,8 @@ struct UtxosList: AsyncParsableCommand {
     func run() async throws {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
-            let wallet = try context.wallet()
-            let id = try wallet.requireID()
-            let utxos = try context.store.utxos(walletID: id)
-            let addresses = Dictionary(
-                try context.store.addresses(walletID: id).map { ($0.script, $0.address) },
-                uniquingKeysWith: { a, _ in a })
-            if global.json {
-                try JSONOutput.print(utxos.map { UTXOJSON($0, address: addresses[$0.script] ?? "") })
-            } else if utxos.isEmpty {
-                print("no unspent outputs")
-            } else {
-                for u in utxos {
-                    let when = u.height.map { "height \($0)" } ?? "unconfirmed"
-                    print(
-                        "\(u.outpoint)  \(u.value.btcString) BTC  \(addresses[u.script] ?? "")  \(when)"
-                            + (u.frozen ? "  frozen" : "") + (u.isCoinbase ? "  coinbase" : ""))
-                }
-            }
+            let report = try WalletQueries.utxos(store: context.store, wallet: try context.wallet())
+            if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
         }
     }
 }

@@ -21,9 +21,9 @@ struct WatcherContext {
     /// The wallet named by `--wallet`, or the only one.
     func wallet() throws -> WalletRecord { try store.wallet(named: options.wallet) }
 
-    static let nodeURLKey = "node.url"
+    static let nodeURLKey = NodeSettings.bitcoinURLKey
     /// The SOCKS proxy of the node set with `node set URL --proxy` (removed by a `node set` without one).
-    static let nodeProxyKey = "node.proxy"
+    static let nodeProxyKey = NodeSettings.bitcoinProxyKey
 
     /// The proxy stored with the node, if any.
     func nodeProxy() throws -> SOCKSProxy? {

@@ -33,16 +33,6 @@ struct EthContext {
     }
 }
 
-extension EthereumWalletError: ExitStatusProviding {
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .chain(let error): error.exitStatus
-        case .store(let error): error.exitStatus
-        case .invalid, .refused, .accountNotFound, .noAccount: .invalidInput
-        case .ambiguousAccount, .amountWithoutUnit: .usage
-        }
-    }
-}
 
 /// Prints the request `send` or `bump` built: written to the files of `output` (or printed as UR text), then as JSON
 /// or as its summary.

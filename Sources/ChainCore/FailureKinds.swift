@@ -1,0 +1,12 @@
+import BitcoinCrypto
+
+// The failure kind of each of this module's errors (an exit code on the command line, an HTTP status on the web).
+
+extension ChainError: FailureClassifying {
+    public var failureKind: FailureKind {
+        switch self {
+        case .invalidURL, .wrongChain, .reverted: .invalidInput
+        default: .network
+        }
+    }
+}
