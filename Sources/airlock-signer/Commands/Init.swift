@@ -63,7 +63,7 @@ extension AirlockSigner {
                 throw ValidationError("--store-passphrase needs --passphrase")
             }
             if let slip39 {
-                _ = try SLIP39Backup.Layout(parsing: slip39)
+                _ = try SLIP39Backup.layout(slip39)
                 guard [128, 256].contains(strength) else { throw ValidationError("--strength must be 128 or 256") }
                 guard (0...15).contains(iterationExponent) else {
                     throw ValidationError("--iteration-exponent must be 0...15")
@@ -86,7 +86,7 @@ extension AirlockSigner {
                 }
                 let chosenNetwork = Network(name: network) ?? .main
                 if let slip39 {
-                    try initSLIP39(vault: vault, layout: SLIP39Backup.Layout(parsing: slip39), network: chosenNetwork)
+                    try initSLIP39(vault: vault, layout: SLIP39Backup.layout(slip39), network: chosenNetwork)
                     return
                 }
                 let byteCount = words * 4 / 3
@@ -122,7 +122,7 @@ extension AirlockSigner {
 
 extension AirlockSigner.Init {
     /// `init --slip39`: a new master secret, split into shares, each shown and checked, then sealed.
-    func initSLIP39(vault: Vault, layout: SLIP39Backup.Layout, network: Network) throws {
+    func initSLIP39(vault: Vault, layout: SLIP39Layout, network: Network) throws {
         let masterSecret = SecureRandom.secret(strength / 8)
         let password = try SecretInput.newSecret(
             file: options.passwordFile, prompt: "New vault password: ", what: "password")
@@ -137,7 +137,7 @@ extension AirlockSigner.Init {
         let groups: [[SLIP39Share]]
         do throws(SLIP39Error) {
             groups = try SLIP39.split(encrypted, groupThreshold: layout.groupThreshold, groups: layout.groups)
-        } catch { throw CLIError(.usage, SLIP39Backup.explain(error)) }
+        } catch { throw CLIError(.usage, SLIP39ShareSet.explain(error)) }
         let fingerprint = try ExtendedPrivateKey(seed: masterSecret, network: network).fingerprint
         try SLIP39Backup.present(
             groups, groupThreshold: layout.groupThreshold, json: options.json, check: !skipBackupCheck,

@@ -122,8 +122,8 @@ extension AirlockSigner {
 extension AirlockSigner.Restore {
     /// `restore --slip39`: the encrypted master secret from the shares, sealed with the SLIP-39 passphrase's choice.
     func restoreSLIP39(vault: Vault) throws {
-        let shares = try SLIP39Backup.readShares(file: sharesFile)
-        let encrypted = try SLIP39Backup.recover(shares)
+        let shares = try SLIP39Backup.readShares(file: sharesFile).selected()
+        let encrypted = try SLIP39ShareSet(shares).recover()
         let password = try SecretInput.newSecret(
             file: options.passwordFile, prompt: "New vault password: ", what: "password")
         var slip39Passphrase: SecretBytes?

@@ -82,3 +82,24 @@ extension BSMSError: ExitStatusProviding {
         }
     }
 }
+
+extension EthereumRequestError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .invalidInput }
+}
+
+extension EthereumSignRefusal: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .refused }
+}
+
+extension SLIP39ShareError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .invalidInput }
+}
+
+extension KeyImportError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .hexNeedsChain: .usage
+        default: .invalidInput
+        }
+    }
+}

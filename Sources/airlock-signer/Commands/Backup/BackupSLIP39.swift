@@ -51,7 +51,7 @@ extension AirlockSigner {
                 throw ValidationError("--shares takes MofN; use --groups for groups")
             }
             if let groups, !groups.contains(":") { throw ValidationError("--groups takes G_of_N:MofN,MofN,…") }
-            _ = try SLIP39Backup.Layout(parsing: shares ?? groups ?? "")
+            _ = try SLIP39Backup.layout(shares ?? groups ?? "")
             guard (0...15).contains(iterationExponent) else {
                 throw ValidationError("--iteration-exponent must be 0...15")
             }
@@ -59,7 +59,7 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let layout = try SLIP39Backup.Layout(parsing: shares ?? groups ?? "")
+                let layout = try SLIP39Backup.layout(shares ?? groups ?? "")
                 guard showSecret || isatty(STDOUT_FILENO) == 1 else {
                     throw CLIError(
                         .refused,
@@ -89,7 +89,7 @@ extension AirlockSigner {
                 let made: [[SLIP39Share]]
                 do throws(SLIP39Error) {
                     made = try SLIP39.split(encrypted, groupThreshold: layout.groupThreshold, groups: layout.groups)
-                } catch { throw CLIError(.usage, SLIP39Backup.explain(error)) }
+                } catch { throw CLIError(.usage, SLIP39ShareSet.explain(error)) }
                 try SLIP39Backup.present(
                     made, groupThreshold: layout.groupThreshold, json: options.json, check: !skipBackupCheck,
                     masterFingerprint: unlocked.header.masterFingerprint.hexString)
