@@ -140,25 +140,6 @@ struct AuditEntryJSON: Encodable, Sendable {
     }
 }
 
-/// `export --json`.
-struct ExportJSON: Encodable, Sendable {
-    /// One account.
-    struct Account: Encodable, Sendable {
-        let script: String
-        let origin: String
-        let xpub: String
-        let key: String
-        let descriptor: String?
-        let firstAddress: String?
-    }
-    let format: String
-    let network: String
-    let masterFingerprint: String
-    let account: Int
-    let data: String
-    let accounts: [Account]
-}
-
 /// `address --json`.
 struct AddressJSON: Encodable, Sendable {
     let address: String

@@ -103,3 +103,26 @@ extension KeyImportError: ExitStatusProviding {
         }
     }
 }
+
+extension KeyExportError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .secretNotRequested: .refused
+        case .noImportedKey: .invalidInput
+        case .invalidPath: .usage
+        }
+    }
+}
+
+extension PSBTSignError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .signedAnswer: .invalidInput
+        case .notSigned: .refused
+        }
+    }
+}
+
+extension SLIP39SplitError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .usage }
+}

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import TestSupport
 import Testing
 
 @testable import Signer
@@ -94,5 +95,48 @@ struct SLIP39ShareSetTests {
         #expect(throws: SLIP39Layout.Invalid.self) { try SLIP39Layout(parsing: "3of2") }
         #expect(throws: SLIP39Layout.Invalid.self) { try SLIP39Layout(parsing: "2of3:1of1:1of1") }
         #expect(try SLIP39Layout(parsing: "1of1").groups == [.init(threshold: 1, count: 1)])
+    }
+}
+
+/// `backup slip39`'s split (`UnlockedVault.slip39Shares`): a SLIP-39 vault keeps its passphrase, a BIP39 vault's seed
+/// is split under a new one.
+@Suite("SLIP-39 split of a vault")
+struct SLIP39SplitTests {
+    static let password = SecretBytes(utf8: "correct horse")
+
+    @Test("a new passphrase for a SLIP-39 vault is refused; without one its shares are the same backup")
+    func slip39Vault() throws {
+        let vector = try VaultTests.slip39Vector()
+        let encrypted = try SLIP39.recover(vector.shares.map { try SLIP39Share(words: $0) })
+        let vault = Vault(path: try VaultTests.temporaryDirectory() + "/vault.airlock")
+        try vault.create(
+            secret: .slip39(encrypted), passphrase: nil, storePassphrase: false, network: .main,
+            password: Self.password, kdf: VaultTests.kdf)
+        let unlocked = try vault.unlock(password: Self.password)
+        let layout = try SLIP39Layout(parsing: "2of3")
+        #expect(throws: SLIP39SplitError.passphraseOnSLIP39Vault) {
+            try unlocked.slip39Shares(
+                layout, iterationExponent: 1, seed: { SecretBytes(count: 64) },
+                newPassphrase: { SecretBytes(utf8: "x") })
+        }
+        let shares = try unlocked.slip39Shares(
+            layout, iterationExponent: 1, seed: { SecretBytes(count: 64) }, newPassphrase: nil)
+        #expect(shares[0].count == 3 && shares[0][0].identifier == encrypted.identifier)
+        let seed = try SLIP39.combine(Array(shares[0][1...]), passphrase: SecretBytes(utf8: "TREZOR"))
+        #expect(TestHex.string(seed.unsafeCopyToArray()) == vector.secret)
+    }
+
+    @Test("a BIP39 vault's seed is split under the new passphrase and combines back to the seed; 1of3 is refused")
+    func bip39Vault() throws {
+        let (vault, _) = try VaultTests.makeVault()
+        let unlocked = try vault.unlock(password: Self.password)
+        let seed = try unlocked.seed()
+        let shares = try unlocked.slip39Shares(
+            SLIP39Layout(parsing: "1of2:2of3,3of5"), iterationExponent: 0, seed: { seed },
+            newPassphrase: { SecretBytes(utf8: "new") })
+        #expect(shares.map(\.count) == [3, 5])
+        #expect(try SLIP39.combine(Array(shares[0].prefix(2)), passphrase: SecretBytes(utf8: "new")) == seed)
+        #expect(try SLIP39.combine(Array(shares[0].prefix(2)), passphrase: SecretBytes(count: 0)) != seed)
+        #expect(throws: SLIP39Layout.Invalid.self) { try SLIP39Layout(parsing: "1of3") }
     }
 }

@@ -67,29 +67,15 @@ extension AirlockSigner {
                             + "terminal, or pass --show-secret")
                 }
                 let unlocked = try options.unlock()
-                let encrypted: SLIP39.EncryptedMasterSecret
-                if let existing = unlocked.secret.slip39 {
-                    if slip39Passphrase || slip39PassphraseFile != nil {
-                        throw CLIError(
-                            .usage,
-                            "a SLIP-39 vault's shares keep its SLIP-39 passphrase; --slip39-passphrase is for a "
-                                + "BIP39 vault")
-                    }
-                    encrypted = existing
-                } else {
-                    let seed = try seedOfBIP39Vault(unlocked)
-                    var passphrase = SecretBytes(count: 0)
-                    if slip39Passphrase || slip39PassphraseFile != nil {
-                        passphrase = try SecretInput.newSecret(
-                            file: slip39PassphraseFile, prompt: "New SLIP-39 passphrase: ", what: "passphrase")
-                    }
-                    encrypted = SLIP39.EncryptedMasterSecret(
-                        encrypting: seed, passphrase: passphrase, iterationExponent: iterationExponent)
-                }
-                let made: [[SLIP39Share]]
-                do throws(SLIP39Error) {
-                    made = try SLIP39.split(encrypted, groupThreshold: layout.groupThreshold, groups: layout.groups)
-                } catch { throw CLIError(.usage, SLIP39ShareSet.explain(error)) }
+                let asked = slip39Passphrase || slip39PassphraseFile != nil
+                let made = try unlocked.slip39Shares(
+                    layout, iterationExponent: iterationExponent, seed: { try seedOfBIP39Vault(unlocked) },
+                    newPassphrase: !asked
+                        ? nil
+                        : {
+                            try SecretInput.newSecret(
+                                file: slip39PassphraseFile, prompt: "New SLIP-39 passphrase: ", what: "passphrase")
+                        })
                 try SLIP39Backup.present(
                     made, groupThreshold: layout.groupThreshold, json: options.json, check: !skipBackupCheck,
                     masterFingerprint: unlocked.header.masterFingerprint.hexString)
