@@ -126,3 +126,12 @@ extension PSBTSignError: ExitStatusProviding {
 extension SLIP39SplitError: ExitStatusProviding {
     public var exitStatus: ExitStatus { .usage }
 }
+
+extension ChanceSignError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .invalid: .invalidInput
+        case .notSigned: .refused
+        }
+    }
+}
