@@ -78,3 +78,57 @@ extension AuditEntry {
         return DisplayText.show(line, multiline: true).text
     }
 }
+
+/// One line of `audit --json`: the journal entry as stored (change, fee and note only when present).
+public struct AuditEntryReport: Encodable, Sendable {
+    /// A payee.
+    public struct Destination: Encodable, Sendable {
+        let address: String
+        let amount: UInt64
+    }
+    let seq: Int
+    let time: String
+    /// Absent for an Ethereum entry, which has `data_sha256`.
+    let psbtSha256: String?
+    let txid: String
+    let destinations: [Destination]
+    let prev: String
+    let hash: String
+    let change: UInt64?
+    let fee: UInt64?
+    let note: String?
+    /// `"eth"` for an Ethereum entry; then the fields below (docs/formats.md).
+    let chain: String?
+    let kind: String?
+    let dataSha256: String?
+    let chainId: UInt64?
+    let from: String?
+    let to: String?
+    let valueWei: String?
+    let feeWei: String?
+    let call: String?
+
+    /// The report of `entry`.
+    public init(_ entry: AuditEntry) {
+        seq = entry.sequence
+        time = entry.time
+        let ethereum = entry.ethereum
+        psbtSha256 = ethereum == nil ? entry.psbtDigest.hexString : nil
+        dataSha256 = ethereum == nil ? nil : entry.psbtDigest.hexString
+        chain = ethereum == nil ? nil : "eth"
+        kind = ethereum?.kind.rawValue
+        chainId = ethereum?.chainID
+        from = ethereum?.from
+        to = ethereum?.to
+        valueWei = ethereum?.valueWei
+        feeWei = ethereum?.feeWei
+        call = ethereum?.call
+        txid = entry.summary.txid
+        destinations = entry.summary.destinations.map { Destination(address: $0.address, amount: $0.amount.sats) }
+        prev = entry.previousHash.hexString
+        hash = entry.hash.hexString
+        change = entry.summary.change?.sats
+        fee = entry.summary.fee?.sats
+        note = entry.summary.note
+    }
+}

@@ -37,7 +37,7 @@ extension AirlockSigner {
                     return
                 }
                 let entries = try log.entries()
-                if options.json { return try JSONOutput.print(entries.map(AuditEntryJSON.init)) }
+                if options.json { return try JSONOutput.print(entries.map(AuditEntryReport.init)) }
                 if entries.isEmpty { print("Nothing signed yet (\(log.path)).") }
                 for entry in entries { print(entry.text) }
             }
