@@ -1,3 +1,4 @@
+import Ethereum
 import Testing
 
 @testable import Signer
@@ -21,5 +22,26 @@ struct AuditReportTests {
                 "1 authentic entry after the head the vault records (an interrupted signature; the next one anchors it)",
             ])
         #expect(old.summary(path: "j") == "j: 1 entry, chain intact and authentic")
+    }
+}
+
+/// `token add`'s review (`EthereumToken.additionReview`): a token at a built-in contract is flagged.
+@Suite("Token addition review")
+struct TokenAdditionReviewTests {
+    @Test("a token at the built-in DAI contract is warned about; a token at another contract is not")
+    func shadowsBuiltIn() throws {
+        let shadow = try EthereumToken(
+            chainID: 1, address: "0x6B175474E89094C44Da98b954EedeAC495271d0F", symbol: "FAKE", decimals: 6)
+        #expect(shadow.shadowedBuiltIn?.symbol == "DAI")
+        #expect(
+            shadow.additionReview.hasSuffix(
+                "!!! the built-in list names this contract DAI with 18 decimals; the added entry is used first"))
+        // Control: the same contract on another chain, and another contract on chain 1.
+        let otherChain = try EthereumToken(
+            chainID: 10, address: "0x6B175474E89094C44Da98b954EedeAC495271d0F", symbol: "FAKE", decimals: 6)
+        #expect(otherChain.shadowedBuiltIn == nil && !otherChain.additionReview.contains("!!!"))
+        let fresh = try EthereumToken(
+            chainID: 1, address: "0x1111111111111111111111111111111111111111", symbol: "NEW", decimals: 2)
+        #expect(fresh.additionReview == "Token: NEW, 2 decimals\nContract: \(fresh.address.checksummed)\nChain: 1")
     }
 }
