@@ -135,3 +135,7 @@ extension ChanceSignError: ExitStatusProviding {
         }
     }
 }
+
+extension BackupCheckError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .refused }
+}
