@@ -60,3 +60,60 @@ extension MessageSigningError: FailureClassifying {
         }
     }
 }
+
+extension EthereumRequestError: FailureClassifying {
+    public var failureKind: FailureKind { .invalidInput }
+}
+
+extension EthereumSignRefusal: FailureClassifying {
+    public var failureKind: FailureKind { .refused }
+}
+
+extension SLIP39ShareError: FailureClassifying {
+    public var failureKind: FailureKind { .invalidInput }
+}
+
+extension KeyImportError: FailureClassifying {
+    public var failureKind: FailureKind {
+        switch self {
+        case .hexNeedsChain: .usage
+        default: .invalidInput
+        }
+    }
+}
+
+extension KeyExportError: FailureClassifying {
+    public var failureKind: FailureKind {
+        switch self {
+        case .secretNotRequested: .refused
+        case .noImportedKey: .invalidInput
+        case .invalidPath: .usage
+        }
+    }
+}
+
+extension PSBTSignError: FailureClassifying {
+    public var failureKind: FailureKind {
+        switch self {
+        case .signedAnswer: .invalidInput
+        case .notSigned: .refused
+        }
+    }
+}
+
+extension SLIP39SplitError: FailureClassifying {
+    public var failureKind: FailureKind { .usage }
+}
+
+extension ChanceSignError: FailureClassifying {
+    public var failureKind: FailureKind {
+        switch self {
+        case .invalid: .invalidInput
+        case .notSigned: .refused
+        }
+    }
+}
+
+extension BackupCheckError: FailureClassifying {
+    public var failureKind: FailureKind { .refused }
+}

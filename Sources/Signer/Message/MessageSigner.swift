@@ -31,6 +31,43 @@ public struct MessageSigner: Sendable {
         public let hasHiddenCharacters: Bool
         /// The message as text when it is UTF-8 (as given, for `--json`), else nil (shown in hex).
         public var text: String? { String(validating: message, as: UTF8.self) }
+
+        /// `message sign --json`.
+        public struct Report: Encodable, Sendable {
+            let address: String
+            let origin: String
+            let script: String
+            let format: String
+            let message: String
+            let messageBytes: Int
+            let signature: String
+            let warnings: [String]
+            let written: [String]
+            /// Whether the message held hidden characters (given as it is in `message`; escaped on the screen).
+            let hiddenCharacters: Bool?
+        }
+
+        /// The `--json` report of the signature (base64) written to `written`.
+        public func report(signature: String, written: [String]) -> Report {
+            Report(
+                address: address.description, origin: origin.description, script: script.rawValue,
+                format: format.rawValue, message: text ?? displayLines.joined(separator: "\n"),
+                messageBytes: message.count, signature: signature, warnings: warnings, written: written,
+                hiddenCharacters: hasHiddenCharacters ? true : nil)
+        }
+
+        /// What the user reads before signing: the address, key, format and the message (its lines escaped), then
+        /// each warning after `!!!`.
+        public var reviewText: String {
+            var lines = [
+                "Sign a message (not a transaction)",
+                "address: \(address)", "key: \(origin) (\(script.rawValue))",
+                "format: \(format.rawValue)", "message (\(message.count) bytes):",
+            ]
+            lines += displayLines.map { "  | \($0)" }
+            lines += warnings.map { "!!! \($0)" }
+            return lines.joined(separator: "\n")
+        }
     }
 
     private let master: ExtendedPrivateKey

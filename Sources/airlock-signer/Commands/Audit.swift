@@ -26,91 +26,20 @@ extension AirlockSigner {
         var verify = false
 
         /// The `--verify --json` answer.
-        struct VerifyReport: Encodable {
-            let path: String
-            let entries: Int
-            let keyed: Int
-            let legacy: Int
-            let anchored: Bool
-            let intact: Bool
-            let notes: [String]
-        }
-
-        /// The lines of an Ethereum entry: kind, transaction hash, chain and signer, then what it pays or calls.
-        static func text(_ entry: AuditEntry, _ record: EthereumAuditRecord) -> String {
-            var line = "#\(entry.sequence) \(entry.time) eth \(record.kind.rawValue) \(entry.summary.txid)"
-            if let chainID = record.chainID { line += " chain \(chainID)" }
-            line += " from \(record.from)"
-            if let fee = record.feeWei { line += " fee \(fee) wei" }
-            if !entry.summary.allowFlags.isEmpty {
-                line += " overrides " + entry.summary.allowFlags.joined(separator: " ")
-            }
-            if record.kind == .transaction {
-                line += "\n    \(record.valueWei ?? "0") wei -> \(record.to ?? "(contract creation)")"
-            }
-            if let call = record.call { line += "\n    \(call)" }
-            // The call and addresses came from a request (and the journal is a file): shown escaped.
-            return DisplayText.show(line, multiline: true).text
-        }
-
         func run() async throws {
             try await ErrorReporting.run {
                 let log = AuditLog(vaultPath: options.vaultPath)
                 if verify {
-                    let unlocked = try options.unlock()
-                    let found = try unlocked.verifyAudit()
-                    var notes: [String] = []
-                    if !found.anchored {
-                        notes.append(
-                            "the vault does not record the log's head yet (written by an older build): a cut tail "
-                                + "is detected only after the next signature")
-                    }
-                    if found.legacy > 0 {
-                        notes.append(
-                            "\(found.legacy) entr\(found.legacy == 1 ? "y" : "ies") of the older unkeyed format"
-                                + (found.keyed > 0 ? " (protected by the keyed entries after them)" : ""))
-                    }
-                    if found.beyondAnchor > 0 {
-                        notes.append(
-                            "\(found.beyondAnchor) authentic entr\(found.beyondAnchor == 1 ? "y" : "ies") after the "
-                                + "head the vault records (an interrupted signature; the next one anchors it)")
-                    }
-                    if options.json {
-                        try JSONOutput.print(
-                            VerifyReport(
-                                path: log.path, entries: found.entries, keyed: found.keyed, legacy: found.legacy,
-                                anchored: found.anchored, intact: true, notes: notes))
-                    } else {
-                        let count = found.entries
-                        print("\(log.path): \(count) entr\(count == 1 ? "y" : "ies"), chain intact and authentic")
-                        for note in notes { Diagnostics.print("note: \(note)") }
-                    }
+                    let found = try options.unlock().verifyAudit()
+                    if options.json { return try JSONOutput.print(found.report(path: log.path)) }
+                    print(found.summary(path: log.path))
+                    for note in found.notes { Diagnostics.print("note: \(note)") }
                     return
                 }
                 let entries = try log.entries()
-                if options.json {
-                    try JSONOutput.print(entries.map(AuditEntryJSON.init))
-                    return
-                }
+                if options.json { return try JSONOutput.print(entries.map(AuditEntryReport.init)) }
                 if entries.isEmpty { print("Nothing signed yet (\(log.path)).") }
-                for entry in entries {
-                    if let ethereum = entry.ethereum {
-                        print(Self.text(entry, ethereum))
-                        continue
-                    }
-                    var line = "#\(entry.sequence) \(entry.time) txid \(entry.summary.txid)"
-                    if let fee = entry.summary.fee { line += " fee \(fee.sats) sat" }
-                    if !entry.summary.signedInputs.isEmpty {
-                        line += " inputs " + entry.summary.signedInputs.map { "#\($0)" }.joined(separator: ",")
-                    }
-                    if !entry.summary.allowFlags.isEmpty {
-                        line += " overrides " + entry.summary.allowFlags.joined(separator: " ")
-                    }
-                    print(line)
-                    for destination in entry.summary.destinations {
-                        print("    \(destination.amount.sats) sat -> \(destination.address)")
-                    }
-                }
+                for entry in entries { print(entry.text) }
             }
         }
     }

@@ -10,45 +10,15 @@ extension AirlockSigner.Sign {
     /// `sign` of a Chance wallet `multisig:` text (docs/architecture.md section 3): the same review and rules as a
     /// PSBT (`ChanceSigningSession`), the answer the same text with this vault's signatures under its key position.
     func runChance(_ raw: String, format: FrameFormat) throws {
-        let text: ChanceMultisig
-        do { text = try ChanceMultisig(string: raw) } catch { throw CLIError(.invalidInput, error.description) }
-        var previous: [Transaction] = []
-        for path in prevTx {
-            let bytes: [UInt8]
-            do { bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-                throw CLIError(.io, "--prev-tx \(path): cannot read: \(error.localizedDescription)")
-            }
-            do { previous += try ChanceMultisig.transactions(fileBytes: bytes) } catch {
-                throw CLIError(.invalidInput, "--prev-tx \(path): \(error.description)")
-            }
-        }
+        let text = try ChanceSignFlow.read(raw)
+        let previous = try previousTransactions()
         let unlocked = try vault.unlock()
-        let master = try vault.masterKey(of: unlocked)
-        var policy = try self.policy
-        policy.network = unlocked.network
-        let chance: ChanceSigningDecision
-        do {
-            chance = try ChanceSigningSession(SigningSession(vault: unlocked, master: master, policy: policy))
-                .review(text, previousTransactions: previous)
-        } catch { throw CLIError(.invalidInput, error.description) }
-        let decision = chance.decision
+        let flow = try ChanceSignFlow(
+            text, previous: previous, vault: unlocked, master: try vault.masterKey(of: unlocked), policy: try policy)
+        let decision = flow.chance.decision
         try AirlockSigner.Sign.present(decision, json: json, yes: yes, stdinInput: input == ["-"])
-        let signed: (text: ChanceMultisig, signedInputs: [Int], positions: [Int])
-        do { signed = try chance.sign() } catch let error as SigningSessionError {
-            throw CLIError(.refused, error.description)
-        } catch let error as ChanceSigningError {
-            throw CLIError(.invalidInput, error.description)
-        }
-        try unlocked.recordSignature(
-            unsignedPSBT: chance.psbt.serialized(),
-            summary: AuditSummary(review: decision.review).recording(
-                allowFlags: allowFlagsUsed + vault.airGapOverrides, signedInputs: signed.signedInputs))
-        var finalTransaction: Transaction?
-        if finalize, signed.text.isComplete {
-            do { finalTransaction = try signed.text.finalTransaction() } catch {
-                throw CLIError(.invalidInput, error.description)
-            }
-        }
+        let signed = try flow.sign(allowFlags: allowFlagsUsed + vault.airGapOverrides, finalize: finalize)
+        let finalTransaction = signed.transaction
         let answer = signed.text.description
         let paths = try output.write(
             .chanceMultisig(answer), fileBytes: Array((answer + "\n").utf8), json: json,
@@ -76,5 +46,20 @@ extension AirlockSigner.Sign {
             if let finalTransaction, txOut == nil { print(finalTransaction.serialized().hexString) }
             OutputOptions.printWritten(paths + (finalTransaction == nil ? [] : txOut.map { [$0] } ?? []))
         }
+    }
+
+    /// The previous transactions of --prev-tx (several in one file allowed).
+    private func previousTransactions() throws -> [Transaction] {
+        var previous: [Transaction] = []
+        for path in prevTx {
+            let bytes: [UInt8]
+            do { bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
+                throw CLIError(.io, "--prev-tx \(path): cannot read: \(error.localizedDescription)")
+            }
+            do { previous += try ChanceMultisig.transactions(fileBytes: bytes) } catch {
+                throw CLIError(.invalidInput, "--prev-tx \(path): \(error.description)")
+            }
+        }
+        return previous
     }
 }

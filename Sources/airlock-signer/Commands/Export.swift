@@ -58,52 +58,13 @@ extension AirlockSigner {
                 if chain == .eth { return try EthereumAccountCommands.export(options: options, output: output) }
                 let unlocked = try options.unlock()
                 let master = try options.masterKey(of: unlocked)
-                let network = unlocked.network
-                let scripts =
-                    format == .bsms
-                    ? [.wshMulti] : script.map { [$0] } ?? (format == .descriptor ? [.wpkh] : AccountScript.allCases)
-                let accounts = try scripts.map {
-                    try AccountKey(master: master, script: $0, account: account, network: network)
-                }
-                let payload: Payload
-                let text: String
-                switch format {
-                case .descriptor:
-                    guard let first = accounts.first else { throw CLIError(.usage, "no script chosen") }
-                    text = first.descriptor?.description ?? first.keyOriginExpression
-                    payload = .descriptor(text)
-                case .json:
-                    let object = try GenericWalletExport.object(master: master, account: account, network: network)
-                    let data = try JSONSerialization.data(
-                        withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-                    text = String(decoding: data, as: UTF8.self)
-                    payload = .json(text)
-                case .bsms:
-                    guard let cosigner = accounts.first else { throw CLIError(.usage, "no script chosen") }
-                    let bsmsToken = try token.map { try BSMSToken(hex: $0) } ?? .none
-                    let key = cosigner.keyOriginExpression
-                    let record = try BSMSKeyRecord(
-                        token: bsmsToken, key: key, description: "Airlock \(master.fingerprint.hexString) key",
-                        privateKey: try master.derive(cosigner.origin.path).privateKey)
-                    text = bsmsToken.encrypts ? bsmsToken.encrypt(Array(record.text.utf8)) : record.text
-                    payload = .text(text)
-                case .ur:
-                    payload = .cryptoAccount(AccountUR.account(master: master, accounts: accounts))
-                    text = try FrameEncoder().frames(for: payload, format: .ur).joined(separator: "\n")
-                }
+                let export = try AccountExport(
+                    master: master, format: format.library, script: script, account: account,
+                    network: unlocked.network)
+                let (payload, text) = try encoded(export, master: master)
                 let written = try output.write(payload, fileBytes: Array((text + "\n").utf8), json: options.json)
                 if options.json {
-                    try JSONOutput.print(
-                        ExportJSON(
-                            format: format.rawValue, network: network.rawValue,
-                            masterFingerprint: master.fingerprint.hexString, account: Int(account), data: text,
-                            accounts: accounts.map { key in
-                                ExportJSON.Account(
-                                    script: key.script.rawValue, origin: key.origin.description,
-                                    xpub: key.xpub.base58String, key: key.keyExpression,
-                                    descriptor: key.descriptor?.description,
-                                    firstAddress: (try? key.address(change: false, index: 0))?.description)
-                            }), files: written)
+                    try JSONOutput.print(export.report(format: format.library, data: text), files: written)
                 } else if output.out == nil, output.qr == nil, !output.terminal {
                     print(text)
                 } else {
@@ -111,5 +72,25 @@ extension AirlockSigner {
                 }
             }
         }
+
+        /// The export as a payload to write and its text.
+        private func encoded(_ export: AccountExport, master: ExtendedPrivateKey) throws -> (Payload, String) {
+            switch format {
+            case .descriptor: return (.descriptor(export.descriptorText), export.descriptorText)
+            case .json:
+                let text = try export.genericJSON()
+                return (.json(text), text)
+            case .bsms:
+                let text = try export.bsmsRecord(token: token)
+                return (.text(text), text)
+            case .ur:
+                let payload = Payload.cryptoAccount(AccountUR.account(master: master, accounts: export.accounts))
+                return (payload, try FrameEncoder().frames(for: payload, format: .ur).joined(separator: "\n"))
+            }
+        }
     }
+}
+
+extension AirlockSigner.Export.Format {
+    var library: AccountExport.Format { AccountExport.Format(rawValue: rawValue) ?? .descriptor }
 }

@@ -44,28 +44,31 @@ extension AirlockSigner {
                             multisig: header.multisigWallets.map(MultisigJSON.init), auditEntries: auditEntries,
                             importedKeys: keys))
                 } else {
-                    var text = "vault: \(options.vaultPath)\n"
-                    text += "network: \(header.network.rawValue)\n"
-                    text += "master fingerprint: \(header.masterFingerprint)\n"
-                    text += "kdf: argon2id, \(header.kdf.memoryBytes >> 20) MiB, \(header.kdf.iterations) passes\n"
-                    text += "passphrase stored: \(header.passphraseStored ? "yes" : "no")\n"
-                    text += "multisig wallets: \(header.multisigWallets.count)\n"
-                    for wallet in header.multisigWallets {
-                        text +=
-                            "  \(DisplayText.clean(wallet.name)): \(DisplayText.clean(wallet.summary))\n"
-                    }
-                    if header.multisigWallets.contains(where: { DisplayText.hasHiddenCharacters($0.name) }) {
-                        text += "  ! " + DisplayText.hiddenCharactersWarning + "\n"
-                    }
-                    text += "imported keys: \(keys.count)\n"
-                    for key in keys {
-                        let label = key.label ?? ""
-                        text += "  \(key.chain) \(key.address)" + (label.isEmpty ? "" : " \(label)") + "\n"
-                    }
-                    text += "audit entries: \(auditEntries)"
-                    print(text)
+                    print(Self.text(vault: options.vaultPath, header: header, keys: keys, auditEntries: auditEntries))
                 }
             }
+        }
+
+        /// The human text of `info`.
+        static func text(vault: String, header: VaultHeader, keys: [KeyJSON], auditEntries: Int) -> String {
+            var text = "vault: \(vault)\n"
+            text += "network: \(header.network.rawValue)\n"
+            text += "master fingerprint: \(header.masterFingerprint)\n"
+            text += "kdf: argon2id, \(header.kdf.memoryBytes >> 20) MiB, \(header.kdf.iterations) passes\n"
+            text += "passphrase stored: \(header.passphraseStored ? "yes" : "no")\n"
+            text += "multisig wallets: \(header.multisigWallets.count)\n"
+            for wallet in header.multisigWallets {
+                text += "  \(DisplayText.clean(wallet.name)): \(DisplayText.clean(wallet.summary))\n"
+            }
+            if header.multisigWallets.contains(where: { DisplayText.hasHiddenCharacters($0.name) }) {
+                text += "  ! " + DisplayText.hiddenCharactersWarning + "\n"
+            }
+            text += "imported keys: \(keys.count)\n"
+            for key in keys {
+                let label = key.label ?? ""
+                text += "  \(key.chain) \(key.address)" + (label.isEmpty ? "" : " \(label)") + "\n"
+            }
+            return text + "audit entries: \(auditEntries)"
         }
     }
 }

@@ -64,7 +64,7 @@ extension AirlockSigner {
                 throw ValidationError("--store-passphrase needs --passphrase")
             }
             if let slip39 {
-                _ = try SLIP39Backup.Layout(parsing: slip39)
+                _ = try SLIP39Backup.layout(slip39)
                 guard [128, 256].contains(strength) else { throw ValidationError("--strength must be 128 or 256") }
                 guard (0...15).contains(iterationExponent) else {
                     throw ValidationError("--iteration-exponent must be 0...15")
@@ -75,9 +75,7 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let vault = Vault(path: options.vaultPath)
-                if vault.exists, !force { throw VaultError.alreadyExists(path: options.vaultPath) }
-                try AirGapGuard.requireOffline(allowNetwork: options.allowNetwork)
+                let vault = try options.newVault(force: force)
                 guard showSecret || isatty(STDOUT_FILENO) == 1 else {
                     throw CLIError(
                         .refused,
@@ -87,31 +85,17 @@ extension AirlockSigner {
                 }
                 let chosenNetwork = Network(name: network) ?? .main
                 if let slip39 {
-                    try initSLIP39(vault: vault, layout: SLIP39Backup.Layout(parsing: slip39), network: chosenNetwork)
+                    try initSLIP39(vault: vault, layout: SLIP39Backup.layout(slip39), network: chosenNetwork)
                     return
                 }
-                let byteCount = words * 4 / 3
-                var entropy = SecureRandom.secret(byteCount)
+                var entropy = SecureRandom.secret(words * 4 / 3)
                 if dice { entropy = try DiceInput.mix(osEntropy: entropy, words: words) }
                 let mnemonic = try Mnemonic(entropy: entropy)
-                let password = try SecretInput.newSecret(
-                    file: options.passwordFile, prompt: "New vault password: ", what: "password")
-                var bip39Passphrase: SecretBytes?
-                if passphrase || options.passphraseFile != nil {
-                    bip39Passphrase = try SecretInput.newSecret(
-                        file: options.passphraseFile, prompt: "BIP39 passphrase: ", what: "passphrase")
-                }
-                try BackupCheck.show(mnemonic, json: options.json, words: words)
-                if isatty(STDIN_FILENO) == 1, !skipBackupCheck {
-                    guard Prompt.confirm("Have you written the words down?") else {
-                        throw CLIError(.refused, "aborted; nothing was written")
-                    }
-                    FileHandle.standardError.write(Data("\u{1B}[2J\u{1B}[H".utf8))
-                }
-                if !skipBackupCheck { try BackupCheck.run(mnemonic) }
+                let secrets = try options.newSecrets(passphrase: passphrase, what: "BIP39")
+                try showAndCheck(mnemonic)
                 let header = try vault.create(
-                    mnemonic: mnemonic, passphrase: bip39Passphrase, storePassphrase: storePassphrase,
-                    network: chosenNetwork, password: password,
+                    mnemonic: mnemonic, passphrase: secrets.passphrase, storePassphrase: storePassphrase,
+                    network: chosenNetwork, password: secrets.password,
                     kdf: Argon2Parameters(memoryBytes: kdfMemory << 20, iterations: 3), overwrite: force)
                 Diagnostics.print(
                     "Vault written to \(options.vaultPath) (network \(header.network.rawValue), "
@@ -122,23 +106,30 @@ extension AirlockSigner {
 }
 
 extension AirlockSigner.Init {
-    /// `init --slip39`: a new master secret, split into shares, each shown and checked, then sealed.
-    func initSLIP39(vault: Vault, layout: SLIP39Backup.Layout, network: Network) throws {
-        let masterSecret = SecureRandom.secret(strength / 8)
-        let password = try SecretInput.newSecret(
-            file: options.passwordFile, prompt: "New vault password: ", what: "password")
-        var slip39Passphrase: SecretBytes?
-        if passphrase || options.passphraseFile != nil {
-            slip39Passphrase = try SecretInput.newSecret(
-                file: options.passphraseFile, prompt: "SLIP-39 passphrase: ", what: "passphrase")
+    /// Shows the new words, then (unless --skip-backup-check) asks that they were written down and checks them back.
+    func showAndCheck(_ mnemonic: Mnemonic) throws {
+        try BackupCheck.show(mnemonic, json: options.json, words: words)
+        guard !skipBackupCheck else { return }
+        if isatty(STDIN_FILENO) == 1 {
+            guard Prompt.confirm("Have you written the words down?") else {
+                throw CLIError(.refused, "aborted; nothing was written")
+            }
+            FileHandle.standardError.write(Data("\u{1B}[2J\u{1B}[H".utf8))
         }
+        try BackupCheck.run(mnemonic)
+    }
+
+    /// `init --slip39`: a new master secret, split into shares, each shown and checked, then sealed.
+    func initSLIP39(vault: Vault, layout: SLIP39Layout, network: Network) throws {
+        let masterSecret = SecureRandom.secret(strength / 8)
+        let (password, slip39Passphrase) = try options.newSecrets(passphrase: passphrase, what: "SLIP-39")
         let encrypted = SLIP39.EncryptedMasterSecret(
             encrypting: masterSecret, passphrase: slip39Passphrase ?? SecretBytes(count: 0),
             iterationExponent: iterationExponent)
         let groups: [[SLIP39Share]]
         do throws(SLIP39Error) {
             groups = try SLIP39.split(encrypted, groupThreshold: layout.groupThreshold, groups: layout.groups)
-        } catch { throw CLIError(.usage, SLIP39Backup.explain(error)) }
+        } catch { throw CLIError(.usage, SLIP39ShareSet.explain(error)) }
         let fingerprint = try ExtendedPrivateKey(seed: masterSecret, network: network).fingerprint
         try SLIP39Backup.present(
             groups, groupThreshold: layout.groupThreshold, json: options.json, check: !skipBackupCheck,

@@ -57,51 +57,43 @@ extension AirlockSigner {
                 let chosenNetwork = network.flatMap { Network(name: $0) }
                 if let psbt = try psbtPayload(read.payload) {
                     let report = try PSBTReport(psbt, network: chosenNetwork)
-                    if json {
-                        try JSONOutput.print(InspectJSON.psbt(report.json))
-                    } else {
-                        print(report.text, terminator: "")
-                    }
-                    return
+                    return try emit(report.text, InspectJSON.psbt(report.json))
                 }
                 if case .ethSignRequest(let request) = read.payload {
                     let report = try EthPayloadReport(request: request)
-                    if json { try JSONOutput.print(report.json) } else { print(report.text, terminator: "") }
-                    return
+                    return try emit(report.text, report.json)
                 }
                 if case .ethSignature(let signature) = read.payload {
                     let report = EthPayloadReport(signature: signature)
-                    if json { try JSONOutput.print(report.json) } else { print(report.text, terminator: "") }
-                    return
+                    return try emit(report.text, report.json)
                 }
                 if case .transaction(let bytes) = read.payload, interpretation != .descriptor {
-                    try showTransaction(bytes, network: chosenNetwork ?? .main)
-                    return
+                    return try showTransaction(bytes, network: chosenNetwork ?? .main)
                 }
-                if case .address(let text) = read.payload, interpretation == .auto {
-                    try showAddress(text)
-                    return
-                }
-                let text: String
-                switch read.payload {
-                case .descriptor(let t), .text(let t): text = t.trimmingCharacters(in: .whitespacesAndNewlines)
-                default:
-                    throw CLIError(.invalidInput, "inspect cannot show a \(read.payload.kind.rawValue) payload")
-                }
-                let descriptor: Descriptor
-                do {
-                    descriptor = try Descriptor(string: text)
-                } catch {
-                    throw CLIError(.invalidInput, "invalid descriptor: \(error)")
-                }
-                let chosen = network.flatMap { Network(name: $0) } ?? descriptor.network ?? .main
-                let report = try DescriptorReport(descriptor, network: chosen, from: from, count: count)
-                if json {
-                    try JSONOutput.print(InspectJSON.descriptor(report.json))
-                } else {
-                    print(report.text, terminator: "")
-                }
+                if case .address(let text) = read.payload, interpretation == .auto { return try showAddress(text) }
+                try showDescriptor(read.payload)
             }
+        }
+
+        /// Prints `text` (as it is), or `document` under --json.
+        private func emit(_ text: String, _ document: some Encodable) throws {
+            if json { try JSONOutput.print(document) } else { print(text, terminator: "") }
+        }
+
+        /// A descriptor: its addresses from --from, --count of them.
+        private func showDescriptor(_ payload: Payload) throws {
+            let text: String
+            switch payload {
+            case .descriptor(let t), .text(let t): text = t.trimmingCharacters(in: .whitespacesAndNewlines)
+            default: throw CLIError(.invalidInput, "inspect cannot show a \(payload.kind.rawValue) payload")
+            }
+            let descriptor: Descriptor
+            do { descriptor = try Descriptor(string: text) } catch {
+                throw CLIError(.invalidInput, "invalid descriptor: \(error)")
+            }
+            let chosen = network.flatMap { Network(name: $0) } ?? descriptor.network ?? .main
+            let report = try DescriptorReport(descriptor, network: chosen, from: from, count: count)
+            try emit(report.text, InspectJSON.descriptor(report.json))
         }
     }
 }

@@ -61,34 +61,13 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let vault = Vault(path: options.vaultPath)
-                if vault.exists, !force { throw VaultError.alreadyExists(path: options.vaultPath) }
-                try AirGapGuard.requireOffline(allowNetwork: options.allowNetwork)
-                if slip39 {
-                    try restoreSLIP39(vault: vault)
-                    return
-                }
-                let mnemonic: Mnemonic
-                if let seedqr {
-                    mnemonic = try Self.readSeedQR(seedqr)
-                } else {
-                    let phrase =
-                        try mnemonicFile.map { try SecretInput.contents(ofFile: $0) }
-                        ?? Prompt.secret("Mnemonic words (separated by spaces): ")
-                    do throws(MnemonicError) { mnemonic = try Mnemonic(phrase: phrase) } catch {
-                        throw CLIError(.invalidInput, Self.explain(error))
-                    }
-                }
-                let password = try SecretInput.newSecret(
-                    file: options.passwordFile, prompt: "New vault password: ", what: "password")
-                var bip39Passphrase: SecretBytes?
-                if passphrase || options.passphraseFile != nil {
-                    bip39Passphrase = try SecretInput.newSecret(
-                        file: options.passphraseFile, prompt: "BIP39 passphrase: ", what: "passphrase")
-                }
+                let vault = try options.newVault(force: force)
+                if slip39 { return try restoreSLIP39(vault: vault) }
+                let mnemonic = try readMnemonic()
+                let secrets = try options.newSecrets(passphrase: passphrase, what: "BIP39")
                 let header = try vault.create(
-                    mnemonic: mnemonic, passphrase: bip39Passphrase, storePassphrase: storePassphrase,
-                    network: Network(name: network) ?? .main, password: password,
+                    mnemonic: mnemonic, passphrase: secrets.passphrase, storePassphrase: storePassphrase,
+                    network: Network(name: network) ?? .main, password: secrets.password,
                     kdf: Argon2Parameters(memoryBytes: kdfMemory << 20, iterations: 3), overwrite: force)
                 if options.json {
                     try JSONOutput.print(
@@ -123,18 +102,12 @@ extension AirlockSigner {
 extension AirlockSigner.Restore {
     /// `restore --slip39`: the encrypted master secret from the shares, sealed with the SLIP-39 passphrase's choice.
     func restoreSLIP39(vault: Vault) throws {
-        let shares = try SLIP39Backup.readShares(file: sharesFile)
-        let encrypted = try SLIP39Backup.recover(shares)
-        let password = try SecretInput.newSecret(
-            file: options.passwordFile, prompt: "New vault password: ", what: "password")
-        var slip39Passphrase: SecretBytes?
-        if passphrase || options.passphraseFile != nil {
-            slip39Passphrase = try SecretInput.newSecret(
-                file: options.passphraseFile, prompt: "SLIP-39 passphrase: ", what: "passphrase")
-        }
+        let shares = try SLIP39Backup.readShares(file: sharesFile).selected()
+        let encrypted = try SLIP39ShareSet(shares).recover()
+        let secrets = try options.newSecrets(passphrase: passphrase, what: "SLIP-39")
         let header = try vault.create(
-            secret: .slip39(encrypted), passphrase: slip39Passphrase, storePassphrase: storePassphrase,
-            network: Network(name: network) ?? .main, password: password,
+            secret: .slip39(encrypted), passphrase: secrets.passphrase, storePassphrase: storePassphrase,
+            network: Network(name: network) ?? .main, password: secrets.password,
             kdf: Argon2Parameters(memoryBytes: kdfMemory << 20, iterations: 3), overwrite: force)
         if options.json {
             try JSONOutput.print(
@@ -151,6 +124,17 @@ extension AirlockSigner.Restore {
 }
 
 extension AirlockSigner.Restore {
+    /// The mnemonic: from the SeedQR image, the --mnemonic-file, or typed.
+    func readMnemonic() throws -> Mnemonic {
+        if let seedqr { return try Self.readSeedQR(seedqr) }
+        let phrase =
+            try mnemonicFile.map { try SecretInput.contents(ofFile: $0) }
+            ?? Prompt.secret("Mnemonic words (separated by spaces): ")
+        do throws(MnemonicError) { return try Mnemonic(phrase: phrase) } catch {
+            throw CLIError(.invalidInput, Self.explain(error))
+        }
+    }
+
     /// The mnemonic of the one SeedQR in the image at `path`.
     static func readSeedQR(_ path: String) throws -> Mnemonic {
         var codes = try InputReader.rawCodes(ofImage: path)

@@ -80,24 +80,7 @@ extension AirlockSigner {
                 if json {
                     try JSONOutput.print(report)
                 } else {
-                    print("seccomp mode: \(report.seccompMode.map(String.init) ?? "unknown") (2 = filter)")
-                    for probe in report.inProcess { print("  \(probe.call): \(probe.result)") }
-                    if let child = report.preFilterChild {
-                        print("probe child, before its filter (control):")
-                        for probe in child.control { print("  \(probe.call): \(probe.result)") }
-                        print("probe child, after its filter:")
-                        for probe in child.filtered { print("  \(probe.call): \(probe.result)") }
-                    }
-                    if let sandbox = report.decoderChild {
-                        print("image decoder sandbox:")
-                        for probe in sandbox.filtered { print("  \(probe.call): \(probe.result)") }
-                    }
-                    print(
-                        "descriptors closed at start: \(report.closedAtStart.map(String.init).joined(separator: ", "))")
-                    print("dumpable: \(report.dumpable ? "yes" : "no"); RLIMIT_CORE: \(report.coreLimit ?? -1)")
-                    print(
-                        "network interfaces up: "
-                            + (report.interfacesUp.isEmpty ? "none" : report.interfacesUp.joined(separator: ", ")))
+                    print(Self.text(report))
                 }
                 guard report.ok else {
                     throw CLIError(
@@ -105,6 +88,30 @@ extension AirlockSigner {
                 }
                 if !json { print("OK: the air-gap filter blocks every way out.") }
             }
+        }
+
+        /// The report as the terminal shows it.
+        static func text(_ report: Report) -> String {
+            var lines: [String] = []
+            lines.append("seccomp mode: \(report.seccompMode.map(String.init) ?? "unknown") (2 = filter)")
+            for probe in report.inProcess { lines.append("  \(probe.call): \(probe.result)") }
+            if let child = report.preFilterChild {
+                lines.append("probe child, before its filter (control):")
+                for probe in child.control { lines.append("  \(probe.call): \(probe.result)") }
+                lines.append("probe child, after its filter:")
+                for probe in child.filtered { lines.append("  \(probe.call): \(probe.result)") }
+            }
+            if let sandbox = report.decoderChild {
+                lines.append("image decoder sandbox:")
+                for probe in sandbox.filtered { lines.append("  \(probe.call): \(probe.result)") }
+            }
+            lines.append(
+                "descriptors closed at start: \(report.closedAtStart.map(String.init).joined(separator: ", "))")
+            lines.append("dumpable: \(report.dumpable ? "yes" : "no"); RLIMIT_CORE: \(report.coreLimit ?? -1)")
+            lines.append(
+                "network interfaces up: "
+                    + (report.interfacesUp.isEmpty ? "none" : report.interfacesUp.joined(separator: ", ")))
+            return lines.joined(separator: "\n")
         }
 
         static func makeReport() -> Report {

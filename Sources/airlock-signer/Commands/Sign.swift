@@ -131,61 +131,51 @@ extension AirlockSigner {
                 }
                 let original = try parsePSBT(read.payload)
                 let unlocked = try vault.unlock()
-                try SigningHistoryNote.check(original, unlocked: unlocked)
-                let master = try vault.masterKey(of: unlocked)
-                var policy = try self.policy
-                policy.network = unlocked.network
-                // A malformed transaction (SigningSessionError) exits 2.
-                let decision = try SigningSession(vault: unlocked, master: master, policy: policy).review(original)
-                try Self.present(decision, json: json, yes: yes, stdinInput: input == ["-"])
-                let signed: SignedPSBT
-                do { signed = try decision.sign() } catch let error as SigningSessionError {
-                    throw CLIError(.refused, error.description)
-                }
-                try unlocked.recordSignature(
-                    unsignedPSBT: original.serialized(),
-                    summary: AuditSummary(review: decision.review).recording(
-                        allowFlags: allowFlagsUsed + vault.airGapOverrides, signedInputs: signed.signedInputs))
-                var complete = signed.psbt
-                var finalTransaction: Transaction?
-                if finalize, let finalized = signed.finalized {
-                    complete = finalized
-                    finalTransaction = try complete.extractTransaction()
-                }
-                let written = finalTransaction != nil && !trim ? complete : signed.answer(full: full, trim: trim)
-                let bytes = written.serialized()
-                let preferred: QRFormatOption? =
-                    switch read.format {
-                    case .bbqr: .bbqr
-                    case .ur: .ur
-                    default: nil
-                    }
-                let paths = try output.write(.psbt(bytes), fileBytes: bytes, json: json, preferredFormat: preferred)
-                if let finalTransaction, let txOut {
-                    try AtomicFileWriter.write(Array((finalTransaction.serialized().hexString + "\n").utf8), to: txOut)
-                }
-                if json {
-                    var object = SignOutput(decision, signed: signed.signedInputs)
-                    object.psbt = written.base64String
-                    object.written = paths
-                    object.complete = signed.isComplete
-                    object.multisig = SignOutput.multisig(decision, psbt: signed.psbt)
-                    object.transaction = finalTransaction?.serialized().hexString
-                    try JSONOutput.print(
-                        object, files: paths + (finalTransaction == nil ? [] : txOut.map { [$0] } ?? []))
-                } else {
-                    Diagnostics.print(
-                        "signed \(signed.signedInputs.count) of \(original.inputs.count) input(s): "
-                            + signed.signedInputs.map { "#\($0)" }.joined(separator: ", "))
-                    Diagnostics.print(
-                        signed.isComplete
-                            ? "complete: this signature completes the transaction"
-                            : "not complete yet: other cosigners still have to sign")
-                    if !output.isRequested { print(written.base64String) }
-                    if let finalTransaction, txOut == nil { print(finalTransaction.serialized().hexString) }
-                    OutputOptions.printWritten(paths + (finalTransaction == nil ? [] : txOut.map { [$0] } ?? []))
-                }
+                if let note = try PSBTSignFlow.history(of: original, in: unlocked) { Diagnostics.print(note) }
+                let flow = try PSBTSignFlow(
+                    original, vault: unlocked, master: try vault.masterKey(of: unlocked), policy: try policy)
+                try Self.present(flow.decision, json: json, yes: yes, stdinInput: input == ["-"])
+                let result = try flow.sign(
+                    allowFlags: allowFlagsUsed + vault.airGapOverrides, finalize: finalize, full: full, trim: trim)
+                try write(result, decision: flow.decision, format: read.format)
             }
+        }
+
+        /// Writes the answer (and the final transaction to --tx-out), then prints the summary or the JSON.
+        private func write(_ result: PSBTSignFlow.Result, decision: SigningDecision, format: FrameFormat) throws {
+            let bytes = result.written.serialized()
+            let preferred: QRFormatOption? =
+                switch format {
+                case .bbqr: .bbqr
+                case .ur: .ur
+                default: nil
+                }
+            let paths = try output.write(.psbt(bytes), fileBytes: bytes, json: json, preferredFormat: preferred)
+            let transactionHex = result.transaction?.serialized().hexString
+            if let transactionHex, let txOut {
+                try AtomicFileWriter.write(Array((transactionHex + "\n").utf8), to: txOut)
+            }
+            let files = paths + (transactionHex == nil ? [] : txOut.map { [$0] } ?? [])
+            let signed = result.signed
+            if json {
+                var object = SignOutput(decision, signed: signed.signedInputs)
+                object.psbt = result.written.base64String
+                object.written = paths
+                object.complete = signed.isComplete
+                object.multisig = SignOutput.multisig(decision, psbt: signed.psbt)
+                object.transaction = transactionHex
+                return try JSONOutput.print(object, files: files)
+            }
+            Diagnostics.print(
+                "signed \(signed.signedInputs.count) of \(decision.psbt.inputs.count) input(s): "
+                    + signed.signedInputs.map { "#\($0)" }.joined(separator: ", "))
+            Diagnostics.print(
+                signed.isComplete
+                    ? "complete: this signature completes the transaction"
+                    : "not complete yet: other cosigners still have to sign")
+            if !output.isRequested { print(result.written.base64String) }
+            if let transactionHex, txOut == nil { print(transactionHex) }
+            OutputOptions.printWritten(files)
         }
 
         /// The `--allow-*` flags given, for the journal.

@@ -49,17 +49,9 @@ extension AirlockSigner {
                     token = try EthereumToken(chainID: chainId, address: address, symbol: symbol, decimals: decimals)
                 } catch { throw CLIError(.usage, "\(error)") }
                 let unlocked = try options.unlock()
-                let builtIn = EthereumToken.builtIn.first { $0.chainID == token.chainID && $0.address == token.address }
-                var text =
-                    "Token: \(token.symbol), \(token.decimals) decimals\nContract: \(token.address.checksummed)\n"
-                    + "Chain: \(token.chainID)"
-                if let builtIn {
-                    text +=
-                        "\n!!! the built-in list names this contract \(builtIn.symbol) with \(builtIn.decimals) "
-                        + "decimals; the added entry is used first"
-                }
                 try ReviewGate.run(
-                    review: text, json: options.json, yes: yes, question: "Add this token?", what: "added",
+                    review: token.additionReview, json: options.json, yes: yes, question: "Add this token?",
+                    what: "added",
                     aftermath: "; nothing stored")
                 try unlocked.addToken(token)
                 if options.json {

@@ -72,3 +72,25 @@ struct VaultOptions: ParsableArguments {
         return try unlocked.masterKey()
     }
 }
+
+extension VaultOptions {
+    /// `init` and `restore`: the vault at `--vault`, refused when it exists (unless `force`) or while the machine is
+    /// online (unless allowed).
+    func newVault(force: Bool) throws -> Vault {
+        let vault = Vault(path: vaultPath)
+        if vault.exists, !force { throw VaultError.alreadyExists(path: vaultPath) }
+        try AirGapGuard.requireOffline(allowNetwork: allowNetwork)
+        return vault
+    }
+
+    /// The new vault's password, and its passphrase (named `what`: BIP39 or SLIP-39) when `passphrase` or
+    /// `--passphrase-file` asks for one.
+    func newSecrets(passphrase: Bool, what: String) throws -> (password: SecretBytes, passphrase: SecretBytes?) {
+        let password = try SecretInput.newSecret(file: passwordFile, prompt: "New vault password: ", what: "password")
+        guard passphrase || passphraseFile != nil else { return (password, nil) }
+        return (
+            password,
+            try SecretInput.newSecret(file: passphraseFile, prompt: "\(what) passphrase: ", what: "passphrase")
+        )
+    }
+}

@@ -90,3 +90,22 @@ public enum EthereumTokenError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 }
+
+extension EthereumToken {
+    /// The built-in token at this token's contract and chain, if the built-in list has one.
+    public var shadowedBuiltIn: EthereumToken? {
+        Self.builtIn.first { $0.chainID == chainID && $0.address == address }
+    }
+
+    /// What `token add` shows before adding: symbol, decimals, contract, chain, and a warning when the token takes
+    /// the place of a built-in entry at the same contract (the added entry is used first).
+    public var additionReview: String {
+        var text = "Token: \(symbol), \(decimals) decimals\nContract: \(address.checksummed)\nChain: \(chainID)"
+        if let builtIn = shadowedBuiltIn {
+            text +=
+                "\n!!! the built-in list names this contract \(builtIn.symbol) with \(builtIn.decimals) "
+                + "decimals; the added entry is used first"
+        }
+        return text
+    }
+}

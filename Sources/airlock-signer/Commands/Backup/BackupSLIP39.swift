@@ -52,7 +52,7 @@ extension AirlockSigner {
                 throw ValidationError("--shares takes MofN; use --groups for groups")
             }
             if let groups, !groups.contains(":") { throw ValidationError("--groups takes G_of_N:MofN,MofN,…") }
-            _ = try SLIP39Backup.Layout(parsing: shares ?? groups ?? "")
+            _ = try SLIP39Backup.layout(shares ?? groups ?? "")
             guard (0...15).contains(iterationExponent) else {
                 throw ValidationError("--iteration-exponent must be 0...15")
             }
@@ -60,7 +60,7 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let layout = try SLIP39Backup.Layout(parsing: shares ?? groups ?? "")
+                let layout = try SLIP39Backup.layout(shares ?? groups ?? "")
                 guard showSecret || isatty(STDOUT_FILENO) == 1 else {
                     throw CLIError(
                         .refused,
@@ -68,29 +68,15 @@ extension AirlockSigner {
                             + "terminal, or pass --show-secret")
                 }
                 let unlocked = try options.unlock()
-                let encrypted: SLIP39.EncryptedMasterSecret
-                if let existing = unlocked.secret.slip39 {
-                    if slip39Passphrase || slip39PassphraseFile != nil {
-                        throw CLIError(
-                            .usage,
-                            "a SLIP-39 vault's shares keep its SLIP-39 passphrase; --slip39-passphrase is for a "
-                                + "BIP39 vault")
-                    }
-                    encrypted = existing
-                } else {
-                    let seed = try seedOfBIP39Vault(unlocked)
-                    var passphrase = SecretBytes(count: 0)
-                    if slip39Passphrase || slip39PassphraseFile != nil {
-                        passphrase = try SecretInput.newSecret(
-                            file: slip39PassphraseFile, prompt: "New SLIP-39 passphrase: ", what: "passphrase")
-                    }
-                    encrypted = SLIP39.EncryptedMasterSecret(
-                        encrypting: seed, passphrase: passphrase, iterationExponent: iterationExponent)
-                }
-                let made: [[SLIP39Share]]
-                do throws(SLIP39Error) {
-                    made = try SLIP39.split(encrypted, groupThreshold: layout.groupThreshold, groups: layout.groups)
-                } catch { throw CLIError(.usage, SLIP39Backup.explain(error)) }
+                let asked = slip39Passphrase || slip39PassphraseFile != nil
+                let made = try unlocked.slip39Shares(
+                    layout, iterationExponent: iterationExponent, seed: { try seedOfBIP39Vault(unlocked) },
+                    newPassphrase: !asked
+                        ? nil
+                        : {
+                            try SecretInput.newSecret(
+                                file: slip39PassphraseFile, prompt: "New SLIP-39 passphrase: ", what: "passphrase")
+                        })
                 try SLIP39Backup.present(
                     made, groupThreshold: layout.groupThreshold, json: options.json, check: !skipBackupCheck,
                     masterFingerprint: unlocked.header.masterFingerprint.hexString)

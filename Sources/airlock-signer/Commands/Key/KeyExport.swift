@@ -69,95 +69,58 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                if chosenFormat != .keystore, !showSecret {
-                    throw CLIError(.refused, "refusing to print a private key without --show-secret")
-                }
+                try KeyExportPlan.check(chosenFormat.plan, showSecret: showSecret)
                 if !yes, isatty(STDIN_FILENO) != 1 {
                     throw CLIError(.refused, "not exported: no terminal to confirm on (pass --yes)")
                 }
                 let unlocked = try options.unlock()
-                let (key, compressed, keyPath, label) = try choose(unlocked)
-                let shownAddress =
-                    chain == .eth
-                    ? key.ethereumAddress.checksummed
-                    : ImportedKey(chain: .bitcoin, key: key, compressed: compressed).address(network: unlocked.network)
-                let shownLabel = label.map { DisplayText.show($0) }
-                let destination: String =
-                    switch chosenFormat {
-                    case .keystore:
-                        out.map { "keystore v3 file \($0) (sealed with its own password)" }
-                            ?? "keystore v3 text on standard output (sealed with its own password)"
-                    case .wif, .hex: "\(chosenFormat.rawValue) on standard output, in the clear"
-                    }
-                let review = [
-                    "Export a private key (whoever holds it can spend without this vault)",
-                    "  address: \(shownAddress)",
-                    "  key: " + (keyPath ?? "imported" + (shownLabel.map { " '\($0.text)'" } ?? "")),
-                    "  as: \(destination)",
-                ].joined(separator: "\n")
+                let plan = try KeyExportPlan(
+                    vault: unlocked, chain: chain == .eth ? .ethereum : .bitcoin, address: address, path: path,
+                    index: index, master: { try options.masterKey(of: unlocked) })
+                let review = plan.review(destination: destination)
                 try ReviewGate.run(
-                    review: review, hiddenCharacters: shownLabel?.hadHiddenCharacters ?? false, json: options.json,
-                    yes: yes, question: "Export the private key of \(shownAddress)?", what: "exported",
+                    review: review.text, hiddenCharacters: review.hiddenCharacters, json: options.json,
+                    yes: yes, question: "Export the private key of \(plan.address)?", what: "exported",
                     answer: keystorePasswordFile == "-" ? .controllingTerminal : .terminal)
-                var secret: String?
-                var keystore: String?
-                var written: [String] = []
-                switch chosenFormat {
-                case .wif:
-                    secret = WIF(privateKey: key, isCompressed: compressed, network: unlocked.network).base58String
-                case .hex:
-                    secret = (chain == .eth ? "0x" : "") + key.secret.unsafeCopyToArray().hexString
-                case .keystore:
-                    let password = try SecretInput.newSecret(
-                        file: keystorePasswordFile, prompt: "Keystore password: ", what: "keystore password")
-                    let text = KeystoreV3.encrypt(
-                        key: key, password: password,
-                        kdf: kdf == .scrypt ? .standard : .pbkdf2(iterations: 262_144))
-                    if let out {
-                        try AtomicFileWriter.write(Array((text + "\n").utf8), to: out, mode: 0o600)
-                        written = [out]
-                    } else {
-                        keystore = text
-                    }
-                }
+                let (secret, keystore, written) = try export(plan)
                 if options.json {
                     try JSONOutput.print(
                         KeyJSON(
-                            chain: chain.rawValue, address: shownAddress, path: keyPath, label: nil,
+                            chain: chain.rawValue, address: plan.address, path: plan.path, label: nil,
                             format: chosenFormat.rawValue, secret: secret, keystore: keystore, written: written),
                         files: written)
                 } else {
                     if let secret { print(secret) }
                     if let keystore { print(keystore) }
-                    Diagnostics.print("\(shownAddress)" + (keyPath.map { " (\($0))" } ?? " (imported)"))
+                    Diagnostics.print("\(plan.address)" + (plan.path.map { " (\($0))" } ?? " (imported)"))
                     OutputOptions.printWritten(written)
                 }
             }
         }
 
-        /// The key asked for, whether its Bitcoin public key is compressed, and its path (nil when imported).
-        private func choose(_ unlocked: UnlockedVault) throws -> (PrivateKey, Bool, String?, String?) {
-            if let address {
-                let wanted = chain == .eth ? ImportedKey.Chain.ethereum : .bitcoin
-                let match = unlocked.importedKeys.first {
-                    $0.chain == wanted && $0.address(network: unlocked.network).lowercased() == address.lowercased()
-                }
-                guard let match else {
-                    throw CLIError(.invalidInput, "no imported \(chain.rawValue) key has address \(address)")
-                }
-                return (match.key, match.compressed, nil, match.label.isEmpty ? nil : match.label)
+        /// Where the key goes, for the review.
+        var destination: String {
+            switch chosenFormat {
+            case .keystore:
+                out.map { "keystore v3 file \($0) (sealed with its own password)" }
+                    ?? "keystore v3 text on standard output (sealed with its own password)"
+            case .wif, .hex: "\(chosenFormat.rawValue) on standard output, in the clear"
             }
-            let master = try options.masterKey(of: unlocked)
-            let text =
-                path
-                ?? (chain == .eth
-                    ? "m/44'/60'/0'/0/\(index ?? 0)" : "m/84'/\(unlocked.network.coinType)'/0'/0/\(index ?? 0)")
-            let derivation: DerivationPath
-            do { derivation = try DerivationPath(string: text) } catch {
-                throw CLIError(.usage, "--path: '\(text)' is not a derivation path")
-            }
-            let key = try master.derive(derivation).privateKey
-            return (key, true, text, nil)
+        }
+
+        /// The secret to print, or the keystore to print, or the file written.
+        private func export(_ plan: KeyExportPlan) throws -> (String?, String?, [String]) {
+            guard chosenFormat == .keystore else { return (plan.secret(chosenFormat.plan), nil, []) }
+            let password = try SecretInput.newSecret(
+                file: keystorePasswordFile, prompt: "Keystore password: ", what: "keystore password")
+            let text = plan.keystore(password: password, scrypt: kdf == .scrypt)
+            guard let out else { return (nil, text, []) }
+            try AtomicFileWriter.write(Array((text + "\n").utf8), to: out, mode: 0o600)
+            return (nil, nil, [out])
         }
     }
+}
+
+extension AirlockSigner.KeyExport.Format {
+    var plan: KeyExportPlan.Format { KeyExportPlan.Format(rawValue: rawValue) ?? .keystore }
 }

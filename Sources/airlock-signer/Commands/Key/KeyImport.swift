@@ -34,102 +34,29 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let content = try SecretInput.contents(ofFile: input)
-                let trimmed = Self.trimmed(content)
-                guard trimmed.count > 0 else { throw CLIError(.invalidInput, "\(input) holds no key") }
-                let first = trimmed.withUnsafeBytes { $0[0] }
-                let imported: ImportedKey
-                if first == UInt8(ascii: "{") {
-                    if chain == .btc { throw CLIError(.invalidInput, "a keystore v3 file holds an Ethereum key") }
-                    let password =
-                        try keystorePasswordFile.map { try Prompt.secret(fromFile: $0) }
-                        ?? Prompt.secret("Keystore password: ")
-                    let (key, _) = try KeystoreV3.decrypt(json: trimmed.unsafeCopyToArray(), password: password)
-                    imported = ImportedKey(chain: .ethereum, key: key, label: label)
-                } else if let secret = Self.hexKey(trimmed) {
-                    guard let chain else {
-                        throw CLIError(.usage, "a hex key needs --chain btc or --chain eth")
-                    }
-                    let key: PrivateKey
-                    do { key = try PrivateKey(secret: secret) } catch {
-                        throw CLIError(.invalidInput, "the hex is not a valid secp256k1 private key")
-                    }
-                    imported = ImportedKey(chain: chain == .eth ? .ethereum : .bitcoin, key: key, label: label)
+                let candidate: KeyImportReader.Candidate
+                do {
+                    candidate = try KeyImportReader.read(
+                        SecretInput.contents(ofFile: input), chain: chain.map { $0 == .eth ? .ethereum : .bitcoin },
+                        label: label,
+                        keystorePassword: {
+                            try keystorePasswordFile.map { try Prompt.secret(fromFile: $0) }
+                                ?? Prompt.secret("Keystore password: ")
+                        })
+                } catch KeyImportError.empty { throw CLIError(.invalidInput, "\(input) holds no key") }
+                let unlocked = try options.unlock()
+                let imported = try candidate.key(for: unlocked.network)
+                try unlocked.importKey(imported)
+                let address = imported.address(network: unlocked.network)
+                if options.json {
+                    try JSONOutput.print(
+                        KeyJSON(
+                            chain: imported.chain.name, address: address, path: nil, label: DisplayText.clean(label),
+                            format: nil, secret: nil, keystore: nil, written: nil))
                 } else {
-                    if chain == .eth { throw CLIError(.invalidInput, "a WIF key is a Bitcoin key (use hex for eth)") }
-                    let wif: WIF
-                    do { wif = try WIF(base58: String(decoding: trimmed.unsafeCopyToArray(), as: UTF8.self)) } catch {
-                        throw CLIError(.invalidInput, "not a WIF key, 64 hex digits or a keystore v3 file")
-                    }
-                    let unlocked = try options.unlock()
-                    guard (wif.network == .main) == (unlocked.network == .main) else {
-                        throw CLIError(
-                            .invalidInput,
-                            "the WIF key is for \(wif.network.rawValue) but this vault is on \(unlocked.network.rawValue)"
-                        )
-                    }
-                    return try store(
-                        ImportedKey(chain: .bitcoin, key: wif.privateKey, compressed: wif.isCompressed, label: label),
-                        in: unlocked)
+                    print(address)
+                    Diagnostics.print("imported the \(imported.chain.name) key of \(address) into \(options.vaultPath)")
                 }
-                try store(imported, in: try options.unlock())
-            }
-        }
-
-        private func store(_ imported: ImportedKey, in unlocked: UnlockedVault) throws {
-            try unlocked.importKey(imported)
-            let address = imported.address(network: unlocked.network)
-            if options.json {
-                try JSONOutput.print(
-                    KeyJSON(
-                        chain: imported.chain.name, address: address, path: nil, label: DisplayText.clean(label),
-                        format: nil, secret: nil, keystore: nil, written: nil))
-            } else {
-                print(address)
-                Diagnostics.print("imported the \(imported.chain.name) key of \(address) into \(options.vaultPath)")
-            }
-        }
-
-        /// The content without surrounding white space.
-        static func trimmed(_ content: SecretBytes) -> SecretBytes {
-            let bounds: Range<Int> = content.withUnsafeBytes { bytes in
-                let space: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
-                var start = 0
-                var end = bytes.count
-                while start < end, space.contains(bytes[start]) { start += 1 }
-                while end > start, space.contains(bytes[end - 1]) { end -= 1 }
-                return start..<end
-            }
-            return content.slice(bounds)
-        }
-
-        /// 64 hex digits (optional `0x`) decoded into secret memory, or nil.
-        static func hexKey(_ text: SecretBytes) -> SecretBytes? {
-            text.withUnsafeBytes { bytes -> SecretBytes? in
-                var start = 0
-                if bytes.count == 66, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x") {
-                    start = 2
-                }
-                guard bytes.count - start == 64 else { return nil }
-                func nibble(_ c: UInt8) -> UInt8? {
-                    switch c {
-                    case 0x30...0x39: c - 0x30
-                    case 0x61...0x66: c - 0x61 + 10
-                    case 0x41...0x46: c - 0x41 + 10
-                    default: nil
-                    }
-                }
-                let out = SecretBytes(count: 32)
-                let ok = out.withUnsafeMutableBytes { target -> Bool in
-                    for i in 0..<32 {
-                        guard let high = nibble(bytes[start + 2 * i]), let low = nibble(bytes[start + 2 * i + 1]) else {
-                            return false
-                        }
-                        target[i] = high << 4 | low
-                    }
-                    return true
-                }
-                return ok ? out : nil
             }
         }
     }

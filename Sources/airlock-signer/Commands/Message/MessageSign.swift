@@ -62,46 +62,31 @@ extension AirlockSigner {
             }
         }
 
+        /// The address given with --address.
+        private func parsed(_ address: String) throws -> Bitcoin.Address {
+            do { return try Bitcoin.Address(string: address) } catch {
+                throw CLIError(.invalidInput, "not an address: \(address) (\(error))")
+            }
+        }
+
         func run() async throws {
             try await ErrorReporting.run {
                 let bytes = try MessageVerifyOptions.messageBytes(text: message, file: messageFile)
                 let unlocked = try options.unlock()
-                let master = try options.masterKey(of: unlocked)
-                let signer = MessageSigner(master: master, network: unlocked.network)
-                let location: MessageSigner.Location
-                if let address {
-                    let parsed: Bitcoin.Address
-                    do { parsed = try Bitcoin.Address(string: address) } catch {
-                        throw CLIError(.invalidInput, "not an address: \(address) (\(error))")
-                    }
-                    location = try signer.locate(parsed, account: account, indexLimit: searchLimit)
-                } else {
-                    location = .init(script: script, account: account, change: change, index: index ?? 0)
-                }
+                let signer = MessageSigner(master: try options.masterKey(of: unlocked), network: unlocked.network)
+                let location =
+                    try address.map { try signer.locate(parsed($0), account: account, indexLimit: searchLimit) }
+                    ?? MessageSigner.Location(script: script, account: account, change: change, index: index ?? 0)
                 let review = try signer.review(message: bytes, at: location, format: format)
-                var lines = [
-                    "Sign a message (not a transaction)",
-                    "address: \(review.address)", "key: \(review.origin) (\(review.script.rawValue))",
-                    "format: \(review.format.rawValue)", "message (\(bytes.count) bytes):",
-                ]
-                lines += review.displayLines.map { "  | \($0)" }
-                lines += review.warnings.map { "!!! \($0)" }
                 try ReviewGate.run(
-                    review: lines.joined(separator: "\n"), json: options.json, yes: yes, question: "Sign this message?",
+                    review: review.reviewText, json: options.json, yes: yes, question: "Sign this message?",
                     answer: messageFile == "-" ? .controllingTerminal : .terminal)
                 let signature = try signer.sign(review).description
                 let written = try output.write(
                     .text(signature), fileBytes: Array((signature + "\n").utf8), json: options.json,
                     preferredFormat: .base64)
                 if options.json {
-                    try JSONOutput.print(
-                        MessageSignJSON(
-                            address: review.address.description, origin: review.origin.description,
-                            script: review.script.rawValue, format: review.format.rawValue,
-                            message: review.text ?? review.displayLines.joined(separator: "\n"),
-                            messageBytes: bytes.count, signature: signature, warnings: review.warnings,
-                            written: written, hiddenCharacters: review.hasHiddenCharacters ? true : nil),
-                        files: written)
+                    try JSONOutput.print(review.report(signature: signature, written: written), files: written)
                 } else {
                     if !output.isRequested { print(signature) }
                     OutputOptions.printWritten(written)
@@ -109,21 +94,6 @@ extension AirlockSigner {
             }
         }
     }
-}
-
-/// The `--json` output of `message sign`.
-struct MessageSignJSON: Encodable {
-    let address: String
-    let origin: String
-    let script: String
-    let format: String
-    let message: String
-    let messageBytes: Int
-    let signature: String
-    let warnings: [String]
-    let written: [String]
-    /// Whether the message held hidden characters (given as it is in `message`; escaped on the screen).
-    let hiddenCharacters: Bool?
 }
 
 extension MessageFormat: ExpressibleByArgument {}

@@ -85,59 +85,31 @@ extension AirlockSigner {
                         .invalidInput,
                         "expected a multisig descriptor or wallet text, got \(read.payload.kind.rawValue)")
                 }
-                var wallet: MultisigWallet
-                var bsms: BSMSDescriptorRecord?
-                if let token, text.trimmingCharacters(in: .whitespacesAndNewlines).allSatisfy(\.isHexDigit) {
-                    let plaintext = try BSMSToken(hex: token).decrypt(text)
-                    bsms = try BSMSDescriptorRecord(text: String(decoding: plaintext, as: UTF8.self))
-                } else if text.hasPrefix("BSMS 1.0") {
-                    bsms = try BSMSDescriptorRecord(text: text)
-                }
-                if let bsms {
-                    wallet = try MultisigWallet(name: name ?? "bsms", descriptor: try bsms.descriptor().description)
-                } else if text.lowercased().contains("policy:") {
-                    wallet = try MultisigWallet(coldcardText: text, name: name)
-                } else {
-                    let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
-                    wallet = try MultisigWallet(name: name ?? "multisig", descriptor: line)
-                }
-                wallet = try named(wallet)
+                let parsed = try MultisigRegistration(text: text, token: token, name: name)
+                let registration = MultisigRegistration(wallet: try named(parsed.wallet), bsms: parsed.bsms)
                 let unlocked = try options.unlock()
                 let passphrase = try options.passphraseFile.map { try SecretInput.line(fromFile: $0) }
-                let master = try unlocked.masterKey(passphrase: passphrase)
-                let policy = try MultisigPolicy(
-                    wallet, master: master, network: unlocked.network, registration: true)
-                var review = policy.text
-                if let bsms {
-                    // BIP129 round 2: the record's first address must be the descriptor's, and is shown to compare.
-                    let first = try bsms.checkedFirstAddress(network: unlocked.network)
-                    let restrictions = bsms.restrictions.isEmpty ? "none" : bsms.restrictions.joined(separator: ",")
-                    review += "\n  BSMS 1.0 record, path restrictions \(restrictions)"
-                    review += "\n  first address: \(first)  (checked: the descriptor gives the same)"
-                }
-                var refusals: [String] = []
-                if let ownKeys = policy.ownKeysRefusal {
-                    if allowOwnKeys {
-                        review += "\n  ! registered anyway (--allow-own-keys): ONE SIGNER COMPLETES THE SPEND"
-                    } else {
-                        refusals.append(
-                            "not registered: \(ownKeys); pass --allow-own-keys to register it anyway; nothing stored")
-                    }
-                }
+                let review = try registration.review(
+                    master: try unlocked.masterKey(passphrase: passphrase), network: unlocked.network,
+                    allowOwnKeys: allowOwnKeys)
                 try ReviewGate.run(
-                    review: review, refusals: refusals, json: options.json, yes: yes,
+                    review: review.text, refusals: review.refusals, json: options.json, yes: yes,
                     question: "Register this wallet?", what: "registered", aftermath: "; nothing stored",
                     answer: input == ["-"] ? .controllingTerminal : .terminal)
-                try unlocked.register(wallet, passphrase: passphrase)
-                if options.json {
-                    var object = MultisigJSON(wallet)
-                    object.warnings = policy.warnings
-                    object.pathsWithoutThisVault = policy.pathsWithoutThisVault
-                    try JSONOutput.print(object)
-                } else {
-                    print("Registered '\(DisplayText.clean(wallet.name))': \(DisplayText.clean(wallet.summary))")
-                    print(wallet.descriptorText)
-                }
+                try unlocked.register(registration.wallet, passphrase: passphrase)
+                try Self.print(registration.wallet, policy: review.policy, json: options.json)
+            }
+        }
+
+        static func print(_ wallet: MultisigWallet, policy: MultisigPolicy, json: Bool) throws {
+            if json {
+                var object = MultisigJSON(wallet)
+                object.warnings = policy.warnings
+                object.pathsWithoutThisVault = policy.pathsWithoutThisVault
+                try JSONOutput.print(object)
+            } else {
+                Swift.print("Registered '\(DisplayText.clean(wallet.name))': \(DisplayText.clean(wallet.summary))")
+                Swift.print(wallet.descriptorText)
             }
         }
     }
