@@ -82,8 +82,8 @@ let package = Package(
         .executableTarget(
             name: "airlock-signer",
             dependencies: [
-                "Signer", "Bitcoin", "BitcoinCrypto", "Descriptors", "SeedBackup", "Chance", "AirgapTransport",
-                "QRImage", "CLISupport",
+                "Signer", "Bitcoin", "BitcoinCrypto", "Descriptors", "SeedBackup", "Chance", "Ethereum",
+                "AirgapTransport", "QRImage", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -97,6 +97,9 @@ let package = Package(
                 "Bitcoin", "BitcoinCrypto", "ChainCore", "Ethereum",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                // EmbeddedChannel: `HTTPClient.parse` runs a recorded response through the live client's codecs.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOSOCKS", package: "swift-nio-extras"),
             ],

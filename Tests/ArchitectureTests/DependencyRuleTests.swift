@@ -5,11 +5,19 @@ import Testing
 /// The offline/online line of docs/architecture.md section 1 and rule R8, checked from the package graph itself.
 @Suite("Dependency rule (docs/architecture.md section 1)")
 struct DependencyRuleTests {
-    /// Modules, products and packages the signer must never reach, directly or transitively.
+    /// Modules, products and packages the signer must never reach, directly or transitively: the online side's
+    /// modules, SQLite and every networking product (with `isForbidden`, any other NIO product too).
     static let forbidden: Set<String> = [
-        "ChainBackends", "Watcher", "FoundationNetworking",
-        "NIO", "NIOCore", "NIOPosix", "NIOSSL", "NIOHTTP1", "NIOFoundationCompat", "AsyncHTTPClient", "GRDB",
+        "ChainCore", "ChainBackends", "Watcher", "FoundationNetworking",
+        "NIO", "NIOCore", "NIOPosix", "NIOSSL", "NIOHTTP1", "NIOSOCKS", "NIOEmbedded", "NIOExtras", "NIOTLS",
+        "NIOFoundationCompat", "NIOConcurrencyHelpers", "AsyncHTTPClient", "GRDB", "GRDBSQLite",
     ]
+
+    /// Whether the signer may not reach `name`: a name of `forbidden`, or any product or module of swift-nio and its
+    /// companion packages (all named `NIO…`, their internals `_NIO…`).
+    static func isForbidden(_ name: String) -> Bool {
+        forbidden.contains(name) || name.hasPrefix("NIO") || name.hasPrefix("_NIO")
+    }
 
     /// The package description of `swift package describe --type json`, decoded.
     struct Description: Decodable {
@@ -17,9 +25,13 @@ struct DependencyRuleTests {
             let name: String
             let targetDependencies: [String]?
             let productDependencies: [String]?
+            /// "executable", "library", "test", "system-target" ...
+            var type: String? = nil
+            /// The target's directory, from the package root.
+            var path: String? = nil
 
             enum CodingKeys: String, CodingKey {
-                case name
+                case name, type, path
                 case targetDependencies = "target_dependencies"
                 case productDependencies = "product_dependencies"
             }
@@ -66,7 +78,26 @@ struct DependencyRuleTests {
         let description = try Self.describe()
         let reach = Self.closure(of: "airlock-signer", in: description)
         #expect(reach.contains("Signer"), "the graph walk found the signer's own modules")
-        #expect(reach.isDisjoint(with: Self.forbidden), "signer reaches \(reach.intersection(Self.forbidden))")
+        #expect(reach.contains("ArgumentParser"), "the graph walk followed product dependencies")
+        let reached = reach.filter(Self.isForbidden).sorted()
+        #expect(reached.isEmpty, "signer reaches \(reached)")
+    }
+
+    @Test("the signer's forbidden set holds ChainCore, the online modules and every NIO product")
+    func forbiddenSetIsComplete() throws {
+        for name in ["ChainCore", "ChainBackends", "Watcher", "NIOSOCKS", "NIOHTTP1", "NIOSSL", "NIOCore", "NIOPosix"] {
+            #expect(Self.isForbidden(name), "\(name) is not forbidden to the signer")
+        }
+        // Every NIO product the package graph knows (ChainBackends' and the tests'), by the prefix rule.
+        let description = try Self.describe()
+        let products = Set(description.targets.flatMap { $0.productDependencies ?? [] })
+        let nio = products.filter { $0.hasPrefix("NIO") }
+        #expect(nio.count >= 5, "found the NIO products: \(nio.sorted())")
+        #expect(nio.allSatisfy(Self.isForbidden))
+        // Control: what the signer does use stays allowed.
+        for name in ["Signer", "Bitcoin", "BitcoinCrypto", "Ethereum", "CLISupport", "ArgumentParser", "CSecp256k1"] {
+            #expect(!Self.isForbidden(name), "\(name) must stay allowed")
+        }
     }
 
     /// Networking modules and products: what `Watcher` and `ChainCore` must not reach (docs/architecture.md rule R8).
@@ -117,7 +148,22 @@ struct DependencyRuleTests {
             .init(name: "Signer", targetDependencies: ["Helper"], productDependencies: nil),
             .init(name: "Helper", targetDependencies: [], productDependencies: ["NIOPosix"]),
         ])
-        #expect(!Self.closure(of: "airlock-signer", in: synthetic).isDisjoint(with: Self.forbidden))
+        #expect(Self.closure(of: "airlock-signer", in: synthetic).contains(where: Self.isForbidden))
+        // The same for an edge to ChainCore, and to a NIO product that is not named in `forbidden`.
+        for bad in ["ChainCore", "NIOSOCKS", "NIOHTTP2"] {
+            let edge = Description(targets: [
+                .init(name: "airlock-signer", targetDependencies: ["Signer"], productDependencies: nil),
+                .init(name: "Signer", targetDependencies: ["Helper"], productDependencies: nil),
+                .init(name: "Helper", targetDependencies: [bad], productDependencies: [bad]),
+            ])
+            #expect(Self.closure(of: "airlock-signer", in: edge).contains(where: Self.isForbidden), "\(bad)")
+        }
+        // Control: the same graph without the bad edge is clean.
+        let clean = Description(targets: [
+            .init(name: "airlock-signer", targetDependencies: ["Signer"], productDependencies: ["ArgumentParser"]),
+            .init(name: "Signer", targetDependencies: ["Bitcoin"], productDependencies: nil),
+        ])
+        #expect(!Self.closure(of: "airlock-signer", in: clean).contains(where: Self.isForbidden))
     }
 
     @Test("Watcher and ChainCore sources import no networking module")
@@ -131,9 +177,13 @@ struct DependencyRuleTests {
         }
     }
 
+    /// An import line: attributes, an access level, a kind (`import struct Foundation.URL`), then the module (group 3).
+    static let importPattern =
+        #"(?m)^\s*(@\w+(?:\([^)\n]*\))?\s+)*((?:internal|public|package|private|fileprivate) )?import\s+(?:(?:struct|class|enum|protocol|typealias|func|var|let) )?(\w+)"#
+
     /// The modules each Swift file under `Sources/<module>` (or a path from the package root) imports.
     static func imports(of modules: [String]) throws -> [String: Set<String>] {
-        let pattern = try Regex(#"(?m)^\s*(@\w+\s+)*(internal |public |package )?import\s+(\w+)"#)
+        let pattern = try Regex(importPattern)
         var result: [String: Set<String>] = [:]
         for module in modules {
             let dir = Vectors.packageRoot.appendingPathComponent(module.contains("/") ? module : "Sources/\(module)")
@@ -141,7 +191,7 @@ struct DependencyRuleTests {
             for case let file as String in files where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
                 result["\(module)/\(file)"] = Set(
-                    text.matches(of: pattern).map { String($0.output[3].substring ?? "") })
+                    text.matches(of: pattern).compactMap { $0.output[3].substring.map(String.init) })
             }
         }
         return result
@@ -153,7 +203,7 @@ struct DependencyRuleTests {
             "BitcoinCrypto", "Bitcoin", "Ethereum", "AirgapTransport", "QRImage", "Signer", "CLISupport",
             "airlock-signer",
         ]
-        let pattern = try Regex(#"(?m)^\s*(@\w+\s+)*(internal |public |package )?import\s+(\w+)"#)
+        let pattern = try Regex(Self.importPattern)
         var scanned = 0
         for module in offline {
             let dir = Vectors.packageRoot.appendingPathComponent("Sources/\(module)")
@@ -163,7 +213,7 @@ struct DependencyRuleTests {
                 scanned += 1
                 for match in text.matches(of: pattern) {
                     let imported = String(match.output[3].substring ?? "")
-                    #expect(!Self.forbidden.contains(imported), "\(module)/\(file) imports \(imported)")
+                    #expect(!Self.isForbidden(imported), "\(module)/\(file) imports \(imported)")
                 }
             }
         }

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -39,6 +40,12 @@ TOPIC = (
 
 def fail(message: str) -> None:
     sys.exit("eth bench: " + message)
+
+
+def children_cpu_ms() -> float:
+    """User + system CPU time of the finished child processes (the `airlock-watcher eth sync` runs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1e3
 
 
 def rpc(port: int, body):
@@ -75,7 +82,7 @@ def main() -> None:
             {"jsonrpc": "2.0", "id": 1, "method": "eth_getLogs", "params": [{"fromBlock": "0x0", "topics": [TOPIC]}]},
         )
         expected = sum(range(1, TRANSFERS + 1))
-        airlock_times = []
+        airlock_times, airlock_cpu = [], []
         for n in range(runs):
             data = work / f"airlock-{n}"
             shutil.rmtree(data, ignore_errors=True)
@@ -86,13 +93,14 @@ def main() -> None:
                 ["eth", "token", "add", token],
             ):
                 subprocess.run(base + args, check=True, capture_output=True)
-            started = time.perf_counter()
+            cpu, started = children_cpu_ms(), time.perf_counter()
             out = subprocess.run(
                 base + ["eth", "sync", "--json"], capture_output=True, env=dict(os.environ, AIRLOCK_NODE_TIMEOUT="600")
             )
             if out.returncode != 0:
                 fail(f"eth sync exited {out.returncode}: {out.stdout.decode()} {out.stderr.decode()}")
             airlock_times.append((time.perf_counter() - started) * 1000)
+            airlock_cpu.append(children_cpu_ms() - cpu)
             if json.loads(out.stdout)["new_transfers"] != TRANSFERS:
                 fail(f"airlock found {json.loads(out.stdout)['new_transfers']} transfers, not {TRANSFERS}")
             shown = json.loads(
@@ -125,6 +133,8 @@ def main() -> None:
             row = {"section": "eth", "workload": workload, "impl": impl, "ms": statistics.median(times)}
             row["detail"] = f"{TRANSFERS} Transfer logs"
             row["note"] = note
+            if impl == "airlock":
+                row["cpu_ms"] = statistics.median(airlock_cpu)  # the sync process's own CPU, not the node's
             print(json.dumps(row))
     finally:
         node.terminate()

@@ -13,6 +13,15 @@ enum Connector {
         host: String, port: Int, tls: NodeURL.TLSOptions?, timeout: Int,
         handler: some ChannelHandler & Sendable, proxy: SOCKSProxy? = nil
     ) async throws(ChainError) -> any Channel {
+        try await connect(host: host, port: port, tls: tls, timeout: timeout, proxy: proxy) { [handler] }
+    }
+
+    /// Connects as above, then adds the handlers `install` makes, in order, on the channel's event loop (for
+    /// handlers that are not `Sendable`, such as NIOHTTP1's codecs).
+    static func connect(
+        host: String, port: Int, tls: NodeURL.TLSOptions?, timeout: Int, proxy: SOCKSProxy? = nil,
+        install: @escaping @Sendable () throws -> [any ChannelHandler]
+    ) async throws(ChainError) -> any Channel {
         try SOCKSProxy.check(host: host, proxy: proxy)
         var sslContext: NIOSSLContext?
         if let tls {
@@ -30,7 +39,7 @@ enum Connector {
         if let proxy {
             return try await connectThrough(
                 proxy, host: host, port: port, sslContext: context, serverName: serverName, timeout: timeout,
-                handler: handler)
+                install: install)
         }
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(Int64(timeout)))
@@ -41,7 +50,7 @@ enum Connector {
                         let tlsHandler = try NIOSSLClientHandler(context: context, serverHostname: serverName)
                         try channel.pipeline.syncOperations.addHandler(tlsHandler)
                     }
-                    try channel.pipeline.syncOperations.addHandler(handler)
+                    try channel.pipeline.syncOperations.addHandlers(install())
                 }
             }
         do {
@@ -54,7 +63,7 @@ enum Connector {
     /// Connects to the proxy (the only address resolved here), asks it for `host:port`, then adds TLS and `handler`.
     private static func connectThrough(
         _ proxy: SOCKSProxy, host: String, port: Int, sslContext: NIOSSLContext?, serverName: String?, timeout: Int,
-        handler: some ChannelHandler & Sendable
+        install: @escaping @Sendable () throws -> [any ChannelHandler]
     ) async throws(ChainError) -> any Channel {
         let target = proxy.target(host: host, port: port)
         let readyBox = ReadyBox()
@@ -67,7 +76,7 @@ enum Connector {
                         if let sslContext {
                             handlers.append(try NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
                         }
-                        handlers.append(handler)
+                        handlers += try install()
                         return handlers
                     }
                     readyBox.handler = ready

@@ -1,16 +1,21 @@
 import ChainCore
-import Foundation
 import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import NIOSSL
 
 /// A response of `HTTPClient`.
 package struct HTTPResponse: Sendable {
     package var status: Int
+    /// Header names in lower case; a repeated header keeps its last value.
     package var headers: [String: String]
     package var body: [UInt8]
 }
 
-/// A small HTTP/1.1 client over SwiftNIO: one request per connection (`Connection: close`), the whole response read to
-/// the end, `Content-Length` and chunked bodies decoded, a size limit and a timeout.
+/// An HTTP/1.1 client over SwiftNIO with NIOHTTP1's codecs.
+///
+/// `HTTPRequestEncoder` and `HTTPResponseDecoder`: one request per connection (`Connection: close`), the whole
+/// response collected, a size limit and a timeout. TLS and the SOCKS proxy sit below the codecs (`Connector`).
 package struct HTTPClient: Sendable {
     let host: String
     let port: Int
@@ -18,159 +23,192 @@ package struct HTTPClient: Sendable {
     let timeout: Int
     /// The SOCKS proxy every connection goes through, if any.
     var proxy: SOCKSProxy?
-    /// Responses larger than this are refused.
+    /// Responses whose body is larger than this are refused.
     var maxResponseSize = 256 << 20
 
     func request(
         method: String, path: String, headers: [String: String] = [:], body: [UInt8] = []
     ) async throws(ChainError) -> HTTPResponse {
-        let collector = CollectingHandler(limit: maxResponseSize)
-        let channel = try await Connector.connect(
-            host: host, port: port, tls: tls, timeout: timeout, handler: collector, proxy: proxy)
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
-        head += "User-Agent: airlock-watcher\r\nContent-Length: \(body.count)\r\n"
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
-        head += "\r\n"
-        var buffer = channel.allocator.buffer(capacity: head.utf8.count + body.count)
-        buffer.writeString(head)
-        buffer.writeBytes(body)
+        let collector = HTTPResponseCollector(limit: maxResponseSize)
+        let channel = try await Connector.connect(host: host, port: port, tls: tls, timeout: timeout, proxy: proxy) {
+            try Self.codecs(collector)
+        }
         let seconds = timeout
         let timer = channel.eventLoop.scheduleTask(in: .seconds(Int64(seconds))) {
             collector.timedOut = true
             channel.close(promise: nil)
         }
         defer { timer.cancel() }
+        let head = requestHead(method: method, path: path, headers: headers, bodySize: body.count)
+        var buffer = channel.allocator.buffer(capacity: body.count)
+        buffer.writeBytes(body)
         do {
-            try await channel.writeAndFlush(buffer)
+            try await channel.eventLoop.flatSubmit { [buffer] in
+                channel.write(HTTPClientRequestPart.head(head), promise: nil)
+                channel.write(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
+                return channel.writeAndFlush(HTTPClientRequestPart.end(nil))
+            }.get()
         } catch {
             throw .connectionClosed(host: host, port: port)
         }
-        let raw: [UInt8]
+        let result = await collector.outcome.futureResult(on: channel.eventLoop)
+        channel.close(promise: nil)
+        switch result {
+        case .success(let response): return response
+        case .failure where collector.timedOut: throw .timeout(operation: "\(method) \(path)", seconds: seconds)
+        case .failure(let error): throw error
+        }
+    }
+
+    func requestHead(method: String, path: String, headers: [String: String], bodySize: Int) -> HTTPRequestHead {
+        var fields = HTTPHeaders([
+            ("Host", "\(host):\(port)"), ("Connection", "close"), ("User-Agent", "airlock-watcher"),
+            ("Content-Length", "\(bodySize)"),
+        ])
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.add(name: name, value: value) }
+        return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path, headers: fields)
+    }
+
+    /// NIOHTTP1's request encoder and response decoder, then `collector`: the handlers above TLS and SOCKS.
+    static func codecs(_ collector: HTTPResponseCollector) throws -> [any ChannelHandler] {
+        [
+            HTTPRequestEncoder(),
+            ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)), collector,
+        ]
+    }
+
+    /// A recorded response (the bytes a server sent to a `POST /`) through the same codecs as a live request, on an
+    /// `EmbeddedChannel`: for transcript tests and the fuzz target.
+    package static func parse(_ raw: [UInt8], limit: Int = 256 << 20) throws(ChainError) -> HTTPResponse {
+        let collector = HTTPResponseCollector(limit: limit)
+        let channel = EmbeddedChannel()
+        let outcome: Result<HTTPResponse, ChainError>
         do {
-            raw = try await collector.done.futureResult(on: channel.eventLoop).get()
-        } catch let error as ChainError {
-            throw error
+            try channel.pipeline.syncOperations.addHandlers(codecs(collector))
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8332)).wait()
+            let client = HTTPClient(host: "recorded", port: 0, tls: nil, timeout: 1)
+            let head = client.requestHead(method: "POST", path: "/", headers: [:], bodySize: 0)
+            try channel.writeOutbound(HTTPClientRequestPart.head(head))
+            try channel.writeOutbound(HTTPClientRequestPart.end(nil))
+            try channel.writeInbound(channel.allocator.buffer(bytes: raw))
         } catch {
-            throw .protocolViolation("\(error)")
+            // The decoder's errors reach the collector through `errorCaught` and settle the outcome below.
         }
-        if collector.timedOut, (try? Self.parse(raw)) == nil {
-            throw .timeout(operation: "\(method) \(path)", seconds: seconds)
-        }
-        return try Self.parse(raw)
-    }
-
-    /// Parses a complete HTTP/1.1 response.
-    package static func parse(_ raw: [UInt8]) throws(ChainError) -> HTTPResponse {
-        let separator: [UInt8] = [13, 10, 13, 10]
-        guard let headEnd = raw.firstRange(of: separator) else {
-            throw .protocolViolation("incomplete HTTP response (\(raw.count) bytes)")
-        }
-        let headText = String(decoding: raw[..<headEnd.lowerBound], as: UTF8.self)
-        var lines = headText.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
-        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), let status = Int(statusLine[1]) else {
-            throw .protocolViolation("not an HTTP response")
-        }
-        var headers: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
-        }
-        var body = Array(raw[headEnd.upperBound...])
-        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
-            body = try dechunk(body)
-        } else if let lengthText = headers["content-length"] {
-            guard let length = Int(lengthText), length >= 0 else { throw .protocolViolation("bad Content-Length") }
-            guard body.count >= length else {
-                throw .protocolViolation("HTTP body cut short: \(body.count) of \(length) bytes")
-            }
-            body = Array(body.prefix(length))
-        }
-        return HTTPResponse(status: status, headers: headers, body: body)
-    }
-
-    static func dechunk(_ data: [UInt8]) throws(ChainError) -> [UInt8] {
-        var out: [UInt8] = []
-        var index = 0
-        while true {
-            guard let lineEnd = data[index...].firstRange(of: [13, 10]) else {
-                throw .protocolViolation("chunked body cut short")
-            }
-            let sizeText =
-                String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self)
-                .split(separator: ";").first.map(String.init) ?? ""
-            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
-                throw .protocolViolation("bad chunk size '\(sizeText)'")
-            }
-            index = lineEnd.upperBound
-            if size == 0 { return out }
-            // Compared by subtraction: a server's size near Int.max must not overflow `index + size`.
-            guard size <= data.count - index - 2, data[index + size] == 13, data[index + size + 1] == 10 else {
-                throw .protocolViolation("chunked body cut short")
-            }
-            out += data[index..<index + size]
-            index += size + 2
-        }
+        _ = try? channel.finish()
+        outcome = collector.settled ?? .failure(.protocolViolation("incomplete HTTP response"))
+        return try outcome.get()
     }
 }
 
-/// Collects every byte until the peer closes; fails past a size limit.
-final class CollectingHandler: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = ByteBuffer
+/// Collects the parts NIOHTTP1's decoder reads into one `HTTPResponse`; fails past a size limit, on a malformed
+/// response, or when the connection ends before the response does.
+final class HTTPResponseCollector: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPClientResponsePart
 
-    private var bytes: [UInt8] = []
     private let limit: Int
+    private var status: Int?
+    private var headers: [String: String] = [:]
+    private var body: [UInt8] = []
+    /// Set by the request's timer (on the channel's event loop) before it closes the channel.
     var timedOut = false
-    let done = DeferredPromise()
+    let outcome = DeferredResult()
+    private(set) var settled: Result<HTTPResponse, ChainError>?
 
     init(limit: Int) { self.limit = limit }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var buffer = unwrapInboundIn(data)
-        bytes += buffer.readBytes(length: buffer.readableBytes) ?? []
-        if bytes.count > limit {
-            done.fail(ChainError.protocolViolation("HTTP response larger than \(limit) bytes"), on: context.eventLoop)
+        guard settled == nil else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            status = Int(head.status.code)
+            for (name, value) in head.headers { headers[name.lowercased()] = value }
+            if let length = headers["content-length"].flatMap({ Int($0) }), length > limit {
+                fail(.protocolViolation("HTTP response larger than \(limit) bytes"), context: context)
+            }
+        case .body(let buffer):
+            guard buffer.readableBytes <= limit - body.count else {
+                return fail(.protocolViolation("HTTP response larger than \(limit) bytes"), context: context)
+            }
+            buffer.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        case .end:
+            settle(.success(HTTPResponse(status: status ?? 0, headers: headers, body: body)))
             context.close(promise: nil)
         }
     }
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A TLS peer that closes without close_notify may still have sent a whole response: the decoder judges that
+        // at the end of input (a body without length ends there; a cut-short one fails).
+        if let tlsError = error as? NIOSSLError, case .uncleanShutdown = tlsError { return }
+        if let parserError = error as? HTTPParserError {
+            fail(.protocolViolation(describe(parserError)), context: context)
+        } else if error as? NIOHTTPDecoderError == .unsolicitedResponse {
+            fail(.protocolViolation("an HTTP response arrived before the request was sent"), context: context)
+        } else {
+            fail(.connectionFailed(host: "server", port: 0, reason: "\(error)"), context: context)
+        }
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
-        done.succeed(bytes, on: context.eventLoop)
+        settle(.failure(.protocolViolation(cutShort)))
         context.fireChannelInactive()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A TLS peer that closes without close_notify still sent a whole response; judge it by parsing.
-        if (try? HTTPClient.parse(bytes)) != nil {
-            done.succeed(bytes, on: context.eventLoop)
-        } else {
-            done.fail(ChainError.connectionFailed(host: "server", port: 0, reason: "\(error)"), on: context.eventLoop)
+    /// What was missing when the response ended early.
+    private var cutShort: String {
+        guard status != nil else { return "incomplete HTTP response (the connection closed before its headers ended)" }
+        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true { return "chunked body cut short" }
+        if let length = headers["content-length"] { return "HTTP body cut short: \(body.count) of \(length) bytes" }
+        return "incomplete HTTP response"
+    }
+
+    private func describe(_ error: HTTPParserError) -> String {
+        switch error {
+        case .invalidEOFState: return cutShort
+        case .invalidContentLength, .unexpectedContentLength: return "bad Content-Length"
+        case .invalidChunkSize: return "bad chunk size"
+        case .headerOverflow: return "HTTP headers too large"
+        default: return status == nil ? "not an HTTP response" : "malformed HTTP response (\(error.debugDescription))"
         }
+    }
+
+    private func fail(_ error: ChainError, context: ChannelHandlerContext) {
+        settle(.failure(error))
         context.close(promise: nil)
+    }
+
+    private func settle(_ result: Result<HTTPResponse, ChainError>) {
+        guard settled == nil else { return }
+        settled = result
+        outcome.settle(result)
     }
 }
 
-/// A promise created lazily on the channel's event loop, settled once.
-final class DeferredPromise: @unchecked Sendable {
-    private var promise: EventLoopPromise<[UInt8]>?
-    private var result: Result<[UInt8], any Error>?
+/// A result settled once on a channel's event loop, awaited from a task that may start waiting before or after.
+final class DeferredResult: @unchecked Sendable {
+    private var promise: EventLoopPromise<HTTPResponse>?
+    private var result: Result<HTTPResponse, ChainError>?
 
-    func futureResult(on loop: any EventLoop) -> EventLoopFuture<[UInt8]> {
-        loop.submit { () -> EventLoopFuture<[UInt8]> in
-            if let result = self.result { return loop.makeCompletedFuture(result) }
-            let promise = self.promise ?? loop.makePromise(of: [UInt8].self)
+    /// The settled result, read on `loop` (the channel's event loop, where `settle` runs).
+    func futureResult(on loop: any EventLoop) async -> Result<HTTPResponse, ChainError> {
+        let future = loop.submit { () -> EventLoopFuture<HTTPResponse> in
+            if let result = self.result { return loop.makeCompletedFuture(result.mapError { $0 as any Error }) }
+            let promise = self.promise ?? loop.makePromise(of: HTTPResponse.self)
             self.promise = promise
             return promise.futureResult
         }.flatMap { $0 }
+        do {
+            return .success(try await future.get())
+        } catch let error as ChainError {
+            return .failure(error)
+        } catch {
+            return .failure(.protocolViolation("\(error)"))
+        }
     }
 
-    func succeed(_ value: [UInt8], on loop: any EventLoop) { settle(.success(value)) }
-    func fail(_ error: any Error, on loop: any EventLoop) { settle(.failure(error)) }
-
-    private func settle(_ value: Result<[UInt8], any Error>) {
+    func settle(_ value: Result<HTTPResponse, ChainError>) {
         guard result == nil else { return }
         result = value
-        promise?.completeWith(value)
+        promise?.completeWith(value.mapError { $0 as any Error })
     }
 }
