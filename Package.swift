@@ -16,7 +16,7 @@ let package = Package(
         // The offline libraries as one product, for the libFuzzer package in Fuzz/ (built apart with -sanitize=fuzzer).
         .library(
             name: "AirlockOffline",
-            targets: ["BitcoinCrypto", "Bitcoin", "Ethereum", "AirgapTransport", "QRImage", "Signer"]),
+            targets: ["Codecs", "BitcoinCrypto", "Bitcoin", "Ethereum", "AirgapTransport", "QRImage", "Signer"]),
         // The one-input functions of the libFuzzer targets, for Fuzz/ and for the corpus replay in FuzzReplayTests.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
@@ -44,17 +44,22 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
 
         // Offline side.
+        // Hex, base64 and the one strict JSON parser and writer: Foundation only, at the bottom of the graph.
+        .target(name: "Codecs", swiftSettings: strict),
         .target(name: "BitcoinCrypto", dependencies: ["CSecp256k1", "CSodium", "CNettle"], swiftSettings: strict),
-        .target(name: "Bitcoin", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
-        .target(name: "Ethereum", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
-        .target(name: "AirgapTransport", dependencies: ["Bitcoin", "BitcoinCrypto", "CZlib"], swiftSettings: strict),
+        .target(name: "Bitcoin", dependencies: ["BitcoinCrypto", "Codecs"], swiftSettings: strict),
+        .target(name: "Ethereum", dependencies: ["BitcoinCrypto", "Codecs"], swiftSettings: strict),
+        .target(
+            name: "AirgapTransport", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "CZlib"],
+            swiftSettings: strict),
         .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG", "CJPEG", "CGIF"], swiftSettings: strict),
         .target(
-            name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "Ethereum", "CAirGap"], swiftSettings: strict),
+            name: "Signer", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum", "CAirGap"],
+            swiftSettings: strict),
         .target(
             name: "CLISupport",
             dependencies: [
-                "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Ethereum", "CMalloc",
+                "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -62,18 +67,19 @@ let package = Package(
         .executableTarget(
             name: "airlock-signer",
             dependencies: [
-                "Signer", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage", "CLISupport",
+                "Signer", "Bitcoin", "BitcoinCrypto", "Codecs", "AirgapTransport", "QRImage", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
 
         // Online side. ChainCore is what the wallet and the backends share, with no networking (docs/architecture.md rule R8).
-        .target(name: "ChainCore", dependencies: ["Bitcoin", "BitcoinCrypto", "Ethereum"], swiftSettings: strict),
+        .target(
+            name: "ChainCore", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum"], swiftSettings: strict),
         .target(
             name: "ChainBackends",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "ChainCore", "Ethereum",
+                "Bitcoin", "BitcoinCrypto", "ChainCore", "Codecs", "Ethereum",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -84,7 +90,7 @@ let package = Package(
         .target(
             name: "Watcher",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "ChainCore", "Ethereum", "AirgapTransport",
+                "Bitcoin", "BitcoinCrypto", "ChainCore", "Codecs", "Ethereum", "AirgapTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -94,7 +100,7 @@ let package = Package(
             name: "airlock-watcher",
             dependencies: [
                 "Watcher", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto", "AirgapTransport", "QRImage",
-                "CLISupport", "Ethereum",
+                "CLISupport", "Codecs", "Ethereum",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -112,7 +118,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "Ethereum", "AirgapTransport", "QRImage", "Signer", "ChainCore",
+                "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum", "AirgapTransport", "QRImage", "Signer", "ChainCore",
                 "ChainBackends",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -122,15 +128,18 @@ let package = Package(
 
         // Tests: one target per module, vectors read from Tests/Vectors through TestSupport.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "TestSupport"]),
         .testTarget(
             name: "BitcoinCryptoTests", dependencies: ["BitcoinCrypto", "CSecp256k1", "CSodium", "TestSupport"]),
-        .testTarget(name: "BitcoinTests", dependencies: ["Bitcoin", "BitcoinCrypto", "TestSupport"]),
-        .testTarget(name: "EthereumTests", dependencies: ["Ethereum", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(name: "BitcoinTests", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
+        .testTarget(
+            name: "EthereumTests", dependencies: ["Ethereum", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(
             name: "AirgapTransportTests", dependencies: ["AirgapTransport", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
         .testTarget(name: "QRImageTests", dependencies: ["QRImage", "TestSupport"]),
         .testTarget(
-            name: "SignerTests", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport"]),
+            name: "SignerTests",
+            dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum", "TestSupport"]),
         .testTarget(
             name: "CLISupportTests",
             dependencies: [
@@ -141,7 +150,8 @@ let package = Package(
         .testTarget(
             name: "ChainBackendsTests",
             dependencies: [
-                "ChainBackends", "ChainCore", "Watcher", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport",
+                "ChainBackends", "ChainCore", "Watcher", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum",
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -149,7 +159,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
-        .testTarget(name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(
+            name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(
             name: "WatcherTests",
             dependencies: ["Watcher", "ChainCore", "Bitcoin", "Ethereum", "AirgapTransport", "TestSupport"]),

@@ -1,4 +1,5 @@
 import BitcoinCrypto
+import Codecs
 
 extension ChanceMultisig {
     /// The PSBT (BIP174 v0) of this text: the unsigned transaction, the redeem script on every input, each position's

@@ -1,5 +1,6 @@
 import Bitcoin
 import ChainCore
+import Codecs
 import Foundation
 
 /// Bitcoin Core's JSON-RPC over HTTP as a `ChainSource`.
@@ -239,7 +240,7 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         guard !requests.isEmpty else { return }
         let timestamp = try await importTimestamp()
         requests = requests.map { request in
-            guard case .object(var fields) = request else { return request }
+            guard var fields = request.object else { return request }
             fields["timestamp"] = timestamp
             return .object(fields)
         }

@@ -1,5 +1,6 @@
 import Bitcoin
 import ChainCore
+import Codecs
 import Foundation
 
 /// An account read from import text: its receive and change descriptors and the network they are for.

@@ -2,6 +2,7 @@ import AirgapTransport
 import ArgumentParser
 import Bitcoin
 import CLISupport
+import Codecs
 import Ethereum
 import Signer
 
@@ -156,7 +157,7 @@ enum EthereumSignCommand {
             .ethSignature(answer), fileBytes: Array((urText + "\n").utf8), json: vault.json, preferredFormat: preferred)
         if vault.json {
             try JSONOutput.print(
-                report("signed", signature: Ethereum.Hex.encode(signature.bytes), ur: urText, written: written),
+                report("signed", signature: Hex.encode(signature.bytes), ur: urText, written: written),
                 files: written)
         } else {
             if !output.isRequested { print(urText) }
