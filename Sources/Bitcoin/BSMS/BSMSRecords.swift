@@ -1,4 +1,5 @@
 import BitcoinCrypto
+import Codecs
 import Foundation
 
 /// BIP129 round 1: a signer's key record, `BSMS 1.0`, the token, `[fp/path]KEY`, a description (≤ 80 characters)
@@ -33,7 +34,7 @@ public struct BSMSKeyRecord: Sendable, Equatable {
         self.token = token
         self.key = key
         self.keyDescription = description
-        self.signature = Data(signature).base64EncodedString()
+        self.signature = Base64.encode(signature)
     }
 
     /// The record's five lines.

@@ -81,7 +81,7 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
             else { throw .connectionFailed(host: url, port: 0, reason: "cannot read the cookie file \(path)") }
             credentials = text
         }
-        return "Basic " + Data(credentials.utf8).base64EncodedString()
+        return "Basic " + Base64.encode(Array(credentials.utf8))
     }
 
     /// One JSON-RPC call on `/`, or on `/wallet/<wallet>` with `onWallet`; throws the node's error.

@@ -44,7 +44,7 @@ struct VaultFile: Sendable, Equatable {
             "cipher": [
                 "algorithm": VaultHeader.cipherName,
                 "nonce": nonce.hexString,
-                "ciphertext": Data(ciphertext).base64EncodedString(),
+                "ciphertext": Base64.encode(ciphertext),
             ],
         ]
         if !header.ethereumTokens.isEmpty {
@@ -154,7 +154,8 @@ struct VaultFile: Sendable, Equatable {
             throw .corrupt(reason: "cipher algorithm is not \(VaultHeader.cipherName)")
         }
         self.nonce = try Self.hex(cipher, "nonce", length: PasswordSeal.nonceLength, in: "cipher")
-        guard let sealedText = cipher["ciphertext"]?.stringValue, let sealed = Data(base64Encoded: sealedText),
+        guard let sealedText = cipher["ciphertext"]?.stringValue,
+            let sealed = try? Base64.decode(sealedText, requirePadding: true),
             sealed.count > PasswordSeal.tagLength
         else { throw .corrupt(reason: "cipher.ciphertext is missing, not base64 or too short") }
         self.ciphertext = Array(sealed)
