@@ -1,14 +1,16 @@
 /// Hexadecimal text of bytes, the one implementation every module uses (Bitcoin's `[UInt8](hex:)` and `.hexString`,
 /// Ethereum's `0x` quantities and data, the QR text forms, the server protocols).
 public enum Hex {
-    private static let lower = Array("0123456789abcdef".utf8)
-    private static let upper = Array("0123456789ABCDEF".utf8)
+    @usableFromInline static let lower = Array("0123456789abcdef".utf8)
+    @usableFromInline static let upper = Array("0123456789ABCDEF".utf8)
 
     /// The lower-case hex digit of a nibble (0–15).
-    @inline(__always) static func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
+    @inlinable @inline(__always) static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+    }
 
     /// Hex text of `bytes`, lower case (upper case when `uppercase`), no prefix.
-    public static func encode(_ bytes: some Sequence<UInt8>, uppercase: Bool = false) -> String {
+    @inlinable public static func encode(_ bytes: some Sequence<UInt8>, uppercase: Bool = false) -> String {
         let digits = uppercase ? upper : lower
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
@@ -21,7 +23,7 @@ public enum Hex {
 
     /// Lower-case hex text of `bytes` reversed (a txid's displayed form), straight into the string's storage (the
     /// sync's and the store's hot path).
-    public static func encodeReversed(_ bytes: [UInt8]) -> String {
+    @inlinable public static func encodeReversed(_ bytes: [UInt8]) -> String {
         String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
             for (i, byte) in bytes.reversed().enumerated() {
                 out[2 * i] = digit(byte >> 4)
@@ -35,7 +37,7 @@ public enum Hex {
     /// decoded straight from the string's UTF-8 into one array.
     ///
     /// - Throws: `HexError.oddLength` or `.invalidCharacter` naming the first offending position.
-    public static func decode(_ text: String, reversed: Bool) throws(HexError) -> [UInt8] {
+    @inlinable public static func decode(_ text: String, reversed: Bool) throws(HexError) -> [UInt8] {
         var text = text
         return try text.withUTF8 { chars in decode(utf8: UnsafeRawBufferPointer(chars), reversed: reversed) }.get()
     }
@@ -53,7 +55,9 @@ public enum Hex {
     }
 
     /// The bytes of hex text given as its UTF-8 bytes, in order or `reversed`; see `decode(_:reversed:)`.
-    public static func decode(utf8 chars: UnsafeRawBufferPointer, reversed: Bool) -> Result<[UInt8], HexError> {
+    @inlinable public static func decode(utf8 chars: UnsafeRawBufferPointer, reversed: Bool) -> Result<
+        [UInt8], HexError
+    > {
         guard chars.count % 2 == 0 else { return .failure(.oddLength(chars.count)) }
         let count = chars.count / 2
         var bad: Int?
@@ -83,10 +87,10 @@ public enum Hex {
     }
 
     /// Each byte's value as a hex digit, or 0xFF.
-    private static let nibbles: [UInt8] = (0...255).map { nibble(UInt8($0)) ?? 0xFF }
+    @usableFromInline static let nibbles: [UInt8] = (0...255).map { nibble(UInt8($0)) ?? 0xFF }
 
     /// The value of a hex digit (either case), or nil.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func nibble(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): c &- UInt8(ascii: "0")

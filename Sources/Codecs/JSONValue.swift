@@ -60,6 +60,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     // MARK: Reading values
 
     /// The member `key` of an object, or nil (also when this is not an object).
+    @inlinable
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         // Byte for byte, as other JSON readers compare names (Swift's `==` equates canonically equivalent text).
@@ -68,6 +69,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     /// The members of an object in order, or nil.
+    @inlinable
     public var members: [(String, JSONValue)]? {
         guard case .object(let members) = self else { return nil }
         return members
@@ -83,18 +85,25 @@ public indirect enum JSONValue: Sendable, Equatable {
     public var keys: [String] { members?.map(\.0) ?? [] }
 
     /// The text of a string, or nil.
+    @inlinable
     public var string: String? { if case .string(let s) = self { s } else { nil } }
     /// The text of a string, or nil (the same as `string`).
+    @inlinable
     public var stringValue: String? { string }
     /// The items of an array, or nil.
+    @inlinable
     public var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     /// The items of an array, or nil (the same as `array`).
+    @inlinable
     public var arrayValue: [JSONValue]? { array }
     /// The value of `true` or `false`, or nil.
+    @inlinable
     public var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
     /// The value of `true` or `false`, or nil (the same as `bool`).
+    @inlinable
     public var boolValue: Bool? { bool }
     /// Whether this is `null`.
+    @inlinable
     public var isNull: Bool { if case .null = self { true } else { false } }
 
     /// The number's literal text, or nil.
@@ -102,18 +111,21 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// A number as the nearest finite `Double` (one that underflows becomes 0), or nil: not a number, or beyond the
     /// range of a `Double`.
+    @inlinable
     public var double: Double? {
         guard case .number(let text) = self, let value = Double(text), value.isFinite else { return nil }
         return value
     }
 
     /// A number literal that is a plain integer (no fraction, no exponent) fitting `Int`, or nil.
+    @inlinable
     public var intValue: Int? {
         guard case .number(let text) = self else { return nil }
         return Int(text)
     }
 
     /// A number whose value is an integer within ±9·10^15 (`1e3` and `5.0` count), or nil.
+    @inlinable
     public var int: Int? {
         guard case .number(let text) = self else { return nil }
         if let n = Int(text) { return abs(n) < 9_000_000_000_000_000 ? n : nil }
