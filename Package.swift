@@ -17,7 +17,8 @@ let package = Package(
         .library(
             name: "AirlockOffline",
             targets: [
-                "BitcoinCrypto", "Bitcoin", "Descriptors", "SeedBackup", "MessageSigning", "Chance", "Ethereum",
+                "Codecs", "BitcoinCrypto", "Bitcoin", "Descriptors", "SeedBackup", "MessageSigning", "Chance",
+                "Ethereum",
                 "AirgapTransport", "QRImage", "Signer",
             ]),
         // The one-input functions of the libFuzzer targets, for Fuzz/ and for the corpus replay in FuzzReplayTests.
@@ -47,25 +48,31 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
 
         // Offline side.
+        // Hex, base64 and the one strict JSON parser and writer: Foundation only, at the bottom of the graph.
+        .target(name: "Codecs", swiftSettings: strict),
         .target(name: "BitcoinCrypto", dependencies: ["CSecp256k1", "CSodium", "CNettle"], swiftSettings: strict),
         // Bitcoin: primitives and PSBT (as rust-bitcoin); the modules beside it depend on it, never the other way.
-        .target(name: "Bitcoin", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
+        .target(name: "Bitcoin", dependencies: ["BitcoinCrypto", "Codecs"], swiftSettings: strict),
         // BIP322 and legacy message signing and verifying.
-        .target(name: "MessageSigning", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
+        .target(name: "MessageSigning", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs"], swiftSettings: strict),
         // Descriptors, miniscript, policies, BSMS, and the PSBT work that needs them (as rust-miniscript).
         .target(
-            name: "Descriptors", dependencies: ["Bitcoin", "BitcoinCrypto", "MessageSigning"], swiftSettings: strict),
+            name: "Descriptors", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "MessageSigning"],
+            swiftSettings: strict),
         // Seed backups: BIP39 words, SeedQR, SLIP-39 shares.
-        .target(name: "SeedBackup", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
+        .target(name: "SeedBackup", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs"], swiftSettings: strict),
         // The Chance wallet's `multisig:` text protocol.
-        .target(name: "Chance", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
-        .target(name: "Ethereum", dependencies: ["BitcoinCrypto"], swiftSettings: strict),
-        .target(name: "AirgapTransport", dependencies: ["Bitcoin", "BitcoinCrypto", "CZlib"], swiftSettings: strict),
+        .target(name: "Chance", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs"], swiftSettings: strict),
+        .target(name: "Ethereum", dependencies: ["BitcoinCrypto", "Codecs"], swiftSettings: strict),
+        .target(
+            name: "AirgapTransport", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "CZlib"],
+            swiftSettings: strict),
         .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG", "CJPEG", "CGIF"], swiftSettings: strict),
         .target(
             name: "Signer",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "Descriptors", "SeedBackup", "MessageSigning", "Chance", "Ethereum",
+                "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "MessageSigning", "Chance",
+                "Ethereum",
                 "CAirGap",
             ],
             swiftSettings: strict
@@ -73,7 +80,8 @@ let package = Package(
         .target(
             name: "CLISupport",
             dependencies: [
-                "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Descriptors", "MessageSigning", "Chance",
+                "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "MessageSigning",
+                "Chance",
                 "Ethereum", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -82,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "airlock-signer",
             dependencies: [
-                "Signer", "Bitcoin", "BitcoinCrypto", "Descriptors", "SeedBackup", "Chance", "Ethereum",
+                "Signer", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "Chance", "Ethereum",
                 "AirgapTransport", "QRImage", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -90,11 +98,12 @@ let package = Package(
         ),
 
         // Online side. ChainCore is what the wallet and the backends share, with no networking (docs/architecture.md rule R8).
-        .target(name: "ChainCore", dependencies: ["Bitcoin", "BitcoinCrypto", "Ethereum"], swiftSettings: strict),
+        .target(
+            name: "ChainCore", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum"], swiftSettings: strict),
         .target(
             name: "ChainBackends",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "ChainCore", "Ethereum",
+                "Bitcoin", "BitcoinCrypto", "Codecs", "ChainCore", "Ethereum",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -108,7 +117,8 @@ let package = Package(
         .target(
             name: "Watcher",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "Descriptors", "Chance", "ChainCore", "Ethereum", "AirgapTransport",
+                "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "Chance", "ChainCore", "Ethereum",
+                "AirgapTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -117,7 +127,7 @@ let package = Package(
         .executableTarget(
             name: "airlock-watcher",
             dependencies: [
-                "Watcher", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto", "Descriptors", "Chance",
+                "Watcher", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "Chance",
                 "AirgapTransport", "QRImage", "CLISupport", "Ethereum",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -126,7 +136,8 @@ let package = Package(
         .executableTarget(
             name: "airlock-bench",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "Descriptors", "SeedBackup", "Ethereum", "AirgapTransport", "QRImage",
+                "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "Ethereum", "AirgapTransport",
+                "QRImage",
                 "Signer", "Watcher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -137,7 +148,8 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "Bitcoin", "BitcoinCrypto", "Chance", "Ethereum", "AirgapTransport", "QRImage", "Signer", "ChainCore",
+                "Bitcoin", "BitcoinCrypto", "Codecs", "Chance", "Ethereum", "AirgapTransport", "QRImage", "Signer",
+                "ChainCore",
                 "ChainBackends",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -147,37 +159,49 @@ let package = Package(
 
         // Tests: one target per module, vectors read from Tests/Vectors through TestSupport.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "TestSupport"]),
         .testTarget(
-            name: "BitcoinCryptoTests", dependencies: ["BitcoinCrypto", "CSecp256k1", "CSodium", "TestSupport"]),
-        .testTarget(name: "BitcoinTests", dependencies: ["Bitcoin", "BitcoinCrypto", "TestSupport"]),
+            name: "BitcoinCryptoTests",
+            dependencies: ["BitcoinCrypto", "Codecs", "CSecp256k1", "CSodium", "TestSupport"]),
+        .testTarget(name: "BitcoinTests", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(
             name: "DescriptorsTests",
-            dependencies: ["Descriptors", "MessageSigning", "SeedBackup", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
-        .testTarget(name: "SeedBackupTests", dependencies: ["SeedBackup", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+            dependencies: [
+                "Descriptors", "MessageSigning", "SeedBackup", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport",
+            ]),
         .testTarget(
-            name: "MessageSigningTests", dependencies: ["MessageSigning", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
-        .testTarget(name: "ChanceTests", dependencies: ["Chance", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+            name: "SeedBackupTests", dependencies: ["SeedBackup", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(
-            name: "EthereumTests", dependencies: ["Ethereum", "Bitcoin", "BitcoinCrypto", "SeedBackup", "TestSupport"]),
+            name: "MessageSigningTests",
+            dependencies: ["MessageSigning", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(
-            name: "AirgapTransportTests", dependencies: ["AirgapTransport", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+            name: "ChanceTests", dependencies: ["Chance", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
+        .testTarget(
+            name: "EthereumTests",
+            dependencies: ["Ethereum", "Bitcoin", "BitcoinCrypto", "Codecs", "SeedBackup", "TestSupport"]),
+        .testTarget(
+            name: "AirgapTransportTests",
+            dependencies: ["AirgapTransport", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(name: "QRImageTests", dependencies: ["QRImage", "TestSupport"]),
         .testTarget(
             name: "SignerTests",
             dependencies: [
-                "Signer", "Bitcoin", "BitcoinCrypto", "Descriptors", "SeedBackup", "Chance", "Ethereum", "TestSupport",
+                "Signer", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "Chance", "Ethereum",
+                "TestSupport",
             ]),
         .testTarget(
             name: "CLISupportTests",
             dependencies: [
-                "CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport",
+                "CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum",
+                "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "ChainBackendsTests",
             dependencies: [
-                "ChainBackends", "ChainCore", "Watcher", "Bitcoin", "BitcoinCrypto", "Ethereum", "TestSupport",
+                "ChainBackends", "ChainCore", "Watcher", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum",
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -185,7 +209,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
-        .testTarget(name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "TestSupport"]),
+        .testTarget(
+            name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(
             name: "WatcherTests",
             dependencies: [

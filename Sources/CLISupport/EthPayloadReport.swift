@@ -1,5 +1,6 @@
 import AirgapTransport
 import Bitcoin
+import Codecs
 import Ethereum
 import Foundation
 
@@ -279,12 +280,12 @@ public struct EthPayloadReport {
     }
 
     /// The top-level fields of a typed-data object, values as short text.
-    static func fields(_ value: Ethereum.JSONValue) -> [(name: String, value: String)] {
+    static func fields(_ value: JSONValue) -> [(name: String, value: String)] {
         guard case .object(let members) = value else { return [] }
         return members.map { ($0.0, short(render($0.1))) }
     }
 
-    static func render(_ value: Ethereum.JSONValue) -> String {
+    static func render(_ value: JSONValue) -> String {
         switch value {
         case .null: "null"
         case .bool(let b): b ? "true" : "false"

@@ -1,4 +1,5 @@
 import Bitcoin
+import Codecs
 
 /// Converts the numbers, lengths and indexes of one server's replies with a check: a value that is missing, not an
 /// integer or out of range becomes `ChainError.invalidField` naming the server and the field, never a trap.

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Codecs
 
 extension ChanceMultisig {
     /// The PSBT (BIP174 v0) of this text: the unsigned transaction, the redeem script on every input, each position's

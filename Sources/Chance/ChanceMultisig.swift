@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Codecs
 import Foundation
 
 /// The Chance wallet's `multisig:` text protocol for legacy P2SH multisig (docs/architecture.md section 3).
@@ -67,8 +68,8 @@ public struct ChanceMultisig: Sendable, Equatable {
         let text = string.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix(Self.prefix) else { throw .missingPrefix }
         // The strict parser: a member named twice (two signature lists for one key) is refused.
-        let object: StrictJSON
-        do { object = try StrictJSON(json: Array(text.dropFirst(Self.prefix.count).utf8)) } catch {
+        let object: JSONValue
+        do { object = try JSONValue(json: Array(text.dropFirst(Self.prefix.count).utf8)) } catch {
             switch error {
             case .malformed: throw .invalidJSON("malformed JSON")
             case .duplicateMember: throw .invalidJSON("\(error)")

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Codecs
 import Foundation
 
 /// A message signature as text: BIP322 `smp` (a witness stack), `ful` (the signed `to_sign`), `pof` (a finalized
@@ -21,10 +22,9 @@ public enum MessageSignature: Sendable, Equatable {
         let prefix = String(text.prefix(3))
         let body = ["smp", "ful", "pof"].contains(prefix) ? String(text.dropFirst(3)) : text
         guard !body.isEmpty else { throw .invalidEncoding("the signature is empty (signature too short)") }
-        guard let data = Data(base64Encoded: body) else {
+        guard let bytes = try? Base64.decode(body, requirePadding: true) else {
             throw .invalidEncoding("the signature is not base64 (after any smp/ful/pof prefix)")
         }
-        let bytes = Array(data)
         do {
             switch prefix {
             case "ful":
@@ -61,10 +61,10 @@ public enum MessageSignature: Sendable, Equatable {
     /// The text form, with the BIP322 prefix (legacy: plain base64).
     public var description: String {
         switch self {
-        case .simple(let witness): "smp" + Data(witness.serialized()).base64EncodedString()
-        case .full(let transaction): "ful" + Data(transaction.serialized()).base64EncodedString()
+        case .simple(let witness): "smp" + Base64.encode(witness.serialized())
+        case .full(let transaction): "ful" + Base64.encode(transaction.serialized())
         case .proofOfFunds(let psbt): "pof" + psbt.base64String
-        case .legacy(let bytes): Data(bytes).base64EncodedString()
+        case .legacy(let bytes): Base64.encode(bytes)
         }
     }
 

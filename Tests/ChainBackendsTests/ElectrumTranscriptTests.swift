@@ -1,6 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
 import ChainCore
+import Codecs
 import Foundation
 import NIOCore
 import NIOEmbedded

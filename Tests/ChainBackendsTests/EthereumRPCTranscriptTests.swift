@@ -1,10 +1,10 @@
 import ChainCore
+import Codecs
 import Foundation
 import Synchronization
 import Testing
 
 import struct Ethereum.EthereumAddress
-import enum Ethereum.Hex
 import enum Ethereum.Keccak256
 import struct Ethereum.UInt256
 

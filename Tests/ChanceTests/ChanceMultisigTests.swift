@@ -1,6 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
 import Chance
+import Codecs
 import Foundation
 import TestSupport
 import Testing
@@ -111,7 +112,7 @@ struct ChanceMultisigTests {
             // A field named twice: two readers would see two different texts (strict JSON).
             (
                 good.replacingOccurrences(of: "\"rawTx\":", with: "\"rawTx\":\"00\",\"rawTx\":"),
-                .invalidJSON("\(StrictJSONError.duplicateMember(name: "rawTx", offset: 14))")
+                .invalidJSON("\(JSONError.duplicateMember(name: "rawTx", offset: 14))")
             ),
             (good.replacingOccurrences(of: "\"rawTx\":\"\(raw)\",", with: ""), .missingField("rawTx")),
             (

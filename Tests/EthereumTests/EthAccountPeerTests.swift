@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Codecs
 import Foundation
 import SeedBackup
 import TestSupport

@@ -1,4 +1,5 @@
 import BitcoinCrypto
+import Codecs
 import Foundation
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import BitcoinCrypto
+import Codecs
 import Testing
 
 @testable import Ethereum

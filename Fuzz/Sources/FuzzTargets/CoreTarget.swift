@@ -1,6 +1,7 @@
 // FuzzCore: bytes as a Bitcoin Core JSON-RPC reply ({"result": …, "error": …, "id": …}) through the field checks the
 // Core client applies to getblockchaininfo, estimatesmartfee, scantxoutset and listsinceblock. Any trap is a bug.
 import ChainCore
+import Codecs
 
 extension FuzzTargets {
     /// One input of FuzzCore.

@@ -3,6 +3,7 @@ import Bitcoin
 // with three requests waiting) and every answer's fields through the checks the client applies. Any trap is a bug.
 import ChainBackends
 import ChainCore
+import Codecs
 import NIOCore
 import NIOEmbedded
 

@@ -3,6 +3,7 @@
 import Bitcoin
 import ChainBackends
 import ChainCore
+import Codecs
 
 extension FuzzTargets {
     /// One input of FuzzEsplora.

@@ -1,58 +1,34 @@
+import Codecs
+
 /// Hex, base32 (RFC 4648, no padding), base64 (RFC 4648) and Electrum's base43, for the QR text forms.
 ///
 /// - SeeAlso: https://datatracker.ietf.org/doc/html/rfc4648
 package enum TextCodec {
-    private static let hexDigits = Array("0123456789abcdef".utf8)
     private static let base32Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
-    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     /// Electrum's base43 alphabet (electrum/bitcoin.py `__b43chars`).
     package static let base43Alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ$*+-./:".utf8)
 
-    // MARK: Hex
+    // MARK: Hex (Codecs' one implementation)
 
     /// Returns lower-case hex (or upper-case when `uppercase`) of `bytes`.
     package static func hexString(_ bytes: some Sequence<UInt8>, uppercase: Bool = false) -> String {
-        var out: [UInt8] = []
-        for b in bytes {
-            out.append(hexDigits[Int(b >> 4)])
-            out.append(hexDigits[Int(b & 0xF)])
-        }
-        let text = String(decoding: out, as: UTF8.self)
-        return uppercase ? text.uppercased() : text
+        Hex.encode(bytes, uppercase: uppercase)
     }
 
     /// Decodes hex text of either case.
     ///
     /// - Throws: `TextEncodingError` on an odd length or a non-hex character.
     package static func bytes(hex text: String) throws(TextEncodingError) -> [UInt8] {
-        let chars = Array(text.utf8)
-        guard chars.count % 2 == 0 else { throw .invalidLength(encoding: "hex", length: chars.count) }
-        var out: [UInt8] = []
-        out.reserveCapacity(chars.count / 2)
-        var i = 0
-        while i < chars.count {
-            guard let hi = nibble(chars[i]) else { throw .invalidCharacter(encoding: "hex", offset: i) }
-            guard let lo = nibble(chars[i + 1]) else { throw .invalidCharacter(encoding: "hex", offset: i + 1) }
-            out.append(hi << 4 | lo)
-            i += 2
+        do { return try Hex.decode(text, reversed: false) } catch {
+            switch error {
+            case .oddLength(let length): throw .invalidLength(encoding: "hex", length: length)
+            case .invalidCharacter(_, let offset): throw .invalidCharacter(encoding: "hex", offset: offset)
+            }
         }
-        return out
     }
 
     /// Returns whether `text` is non-empty, of even length and made only of hex digits.
-    package static func isHex(_ text: String) -> Bool {
-        let chars = Array(text.utf8)
-        return !chars.isEmpty && chars.count % 2 == 0 && chars.allSatisfy { nibble($0) != nil }
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    package static func isHex(_ text: String) -> Bool { Hex.isHex(text) }
 
     // MARK: Base32
 
@@ -92,7 +68,7 @@ package enum TextCodec {
     }
 
     /// Packs characters of `bitsPerCharacter` bits each (their values from `value`) into bytes, most significant
-    /// bit first, and checks that the leftover padding bits are zero (base32 and base64 share this).
+    /// bit first, and checks that the leftover padding bits are zero.
     ///
     /// - Throws: `TextEncodingError.invalidCharacter` or `.nonCanonicalPadding`.
     private static func unpack(
@@ -115,49 +91,20 @@ package enum TextCodec {
         return out
     }
 
-    // MARK: Base64
+    // MARK: Base64 (Codecs' one implementation)
 
     /// Returns padded RFC 4648 base64 of `bytes`.
-    package static func base64String(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var i = 0
-        while i < bytes.count {
-            let b0 = UInt32(bytes[i])
-            let b1 = i + 1 < bytes.count ? UInt32(bytes[i + 1]) : 0
-            let b2 = i + 2 < bytes.count ? UInt32(bytes[i + 2]) : 0
-            let n = b0 << 16 | b1 << 8 | b2
-            out.append(base64Alphabet[Int((n >> 18) & 63)])
-            out.append(base64Alphabet[Int((n >> 12) & 63)])
-            out.append(i + 1 < bytes.count ? base64Alphabet[Int((n >> 6) & 63)] : UInt8(ascii: "="))
-            out.append(i + 2 < bytes.count ? base64Alphabet[Int(n & 63)] : UInt8(ascii: "="))
-            i += 3
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    package static func base64String(_ bytes: [UInt8]) -> String { Base64.encode(bytes) }
 
     /// Decodes RFC 4648 base64; padding is optional, whitespace is not allowed.
     ///
     /// - Throws: `TextEncodingError` on a character outside the alphabet, a bad length or non-zero padding bits.
     package static func bytes(base64 text: String) throws(TextEncodingError) -> [UInt8] {
-        var chars = Array(text.utf8)
-        var padding = 0
-        while chars.last == UInt8(ascii: "="), padding < 2 {
-            chars.removeLast()
-            padding += 1
-        }
-        if padding > 0, (chars.count + padding) % 4 != 0 {
-            throw .invalidLength(encoding: "base64", length: chars.count + padding)
-        }
-        guard chars.count % 4 != 1 else { throw .invalidLength(encoding: "base64", length: chars.count) }
-        return try unpack(chars, bitsPerCharacter: 6, encoding: "base64") { c in
-            switch c {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): c - UInt8(ascii: "A")
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): c - UInt8(ascii: "a") + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0") + 52
-            case UInt8(ascii: "+"): 62
-            case UInt8(ascii: "/"): 63
-            default: nil
+        do { return try Base64.decode(text) } catch {
+            switch error {
+            case .invalidLength(let length): throw .invalidLength(encoding: "base64", length: length)
+            case .invalidCharacter(let offset): throw .invalidCharacter(encoding: "base64", offset: offset)
+            case .nonCanonicalPadding: throw .nonCanonicalPadding(encoding: "base64")
             }
         }
     }

@@ -1,4 +1,5 @@
 import BitcoinCrypto
+import Codecs
 import Foundation
 
 extension PSBT {
@@ -22,8 +23,8 @@ extension PSBT {
     /// - Throws: `PSBTError.invalidEncoding` for text that is not base64, else as `init(serialized:)`.
     public init(base64 text: String) throws(PSBTError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let data = Data(base64Encoded: trimmed) else { throw .invalidEncoding }
-        try self.init(serialized: Array(data))
+        guard let data = try? Base64.decode(trimmed, requirePadding: true) else { throw .invalidEncoding }
+        try self.init(serialized: data)
     }
 
     /// Parses a PSBT given as binary, base64 or hex (as files and QR payloads come).

@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 
 extension PSBT {
@@ -12,5 +13,5 @@ extension PSBT {
     }
 
     /// The PSBT as base64 text.
-    public var base64String: String { Data(serialized()).base64EncodedString() }
+    public var base64String: String { Base64.encode(serialized()) }
 }

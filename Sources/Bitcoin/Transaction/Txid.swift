@@ -1,4 +1,5 @@
 import BitcoinCrypto
+import Codecs
 
 /// A transaction id: SHA-256d of the transaction without witness data.
 ///
@@ -22,14 +23,14 @@ public struct Txid: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: `EncodingError.oddLength`, `.invalidCharacter` or `.invalidLength`.
     public init(hex: String) throws(EncodingError) {
-        try self.init(hash: Hex.decode(hex, reversed: true))
+        try self.init(hash: [UInt8](hex: hex, reversed: true))
     }
 
     /// Parses the displayed hex form given as its UTF-8 bytes (a text column read in place by the store).
     ///
     /// - Throws: `EncodingError.oddLength`, `.invalidCharacter` or `.invalidLength`.
     public init(hexUTF8 text: UnsafeRawBufferPointer) throws(EncodingError) {
-        try self.init(hash: Hex.decode(text, reversed: true).get())
+        try self.init(hash: [UInt8](hexUTF8: text, reversed: true))
     }
 
     /// Decoded hash bytes, checked to be 32.

@@ -1,4 +1,5 @@
 import ChainCore
+import Codecs
 import Foundation
 
 /// Where a Bitcoin Core rescan starts for newly imported descriptors: the wallet's birthday.

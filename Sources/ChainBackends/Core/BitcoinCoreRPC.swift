@@ -1,5 +1,6 @@
 import Bitcoin
 import ChainCore
+import Codecs
 import Foundation
 
 /// Bitcoin Core's JSON-RPC over HTTP as a `ChainSource`.
@@ -80,7 +81,7 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
             else { throw .connectionFailed(host: url, port: 0, reason: "cannot read the cookie file \(path)") }
             credentials = text
         }
-        return "Basic " + Data(credentials.utf8).base64EncodedString()
+        return "Basic " + Base64.encode(Array(credentials.utf8))
     }
 
     /// One JSON-RPC call on `/`, or on `/wallet/<wallet>` with `onWallet`; throws the node's error.
@@ -239,7 +240,7 @@ public final class BitcoinCoreRPC: ChainSource, @unchecked Sendable {
         guard !requests.isEmpty else { return }
         let timestamp = try await importTimestamp()
         requests = requests.map { request in
-            guard case .object(var fields) = request else { return request }
+            guard var fields = request.object else { return request }
             fields["timestamp"] = timestamp
             return .object(fields)
         }

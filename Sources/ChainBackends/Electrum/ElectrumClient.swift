@@ -1,6 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
 import ChainCore
+import Codecs
 import Synchronization
 
 /// An Electrum server (protocol 1.4, TCP or TLS) as a `ChainSource`: histories by script hash in batches, every

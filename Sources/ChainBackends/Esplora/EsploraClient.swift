@@ -1,6 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
 import ChainCore
+import Codecs
 
 /// An Esplora REST server (Blockstream's or mempool.space's API) as a `ChainSource`: `/scripthash/…/txs` (paged through
 /// `/txs/chain/LAST`), `/tx/…/hex`, `/blocks/tip/…`, `/fee-estimates`, `POST /tx`.

@@ -1,9 +1,9 @@
 import ChainCore
+import Codecs
 import Foundation
 import Synchronization
 
 import struct Ethereum.EthereumAddress
-import enum Ethereum.Hex
 import enum Ethereum.RevertReason
 import struct Ethereum.UInt256
 import struct Ethereum.Wei

@@ -1,5 +1,6 @@
 import Bitcoin
 import ChainCore
+import Codecs
 
 /// The txid a JSON-RPC server answers to a broadcast (`sendrawtransaction`, `blockchain.transaction.broadcast`); an
 /// error the server reports is the node's rejection of the transaction.

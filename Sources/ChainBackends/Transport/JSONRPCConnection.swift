@@ -1,4 +1,5 @@
 import ChainCore
+import Codecs
 import NIOCore
 
 /// One JSON-RPC request of a batch.

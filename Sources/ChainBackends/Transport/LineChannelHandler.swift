@@ -1,4 +1,5 @@
 import ChainCore
+import Codecs
 import NIOCore
 
 /// Newline-delimited JSON-RPC over one channel: writes requests, routes each response (or each element of a batch

@@ -1,3 +1,4 @@
+import Codecs
 public import Ethereum
 
 /// Strict readers of the JSON-RPC encodings of Ethereum's execution API.

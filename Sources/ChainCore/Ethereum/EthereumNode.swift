@@ -1,3 +1,4 @@
+import Codecs
 public import Ethereum
 
 /// A block a state read refers to.

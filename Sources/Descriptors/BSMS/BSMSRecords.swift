@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Codecs
 import Foundation
 import MessageSigning
 
@@ -35,7 +36,7 @@ public struct BSMSKeyRecord: Sendable, Equatable {
         self.token = token
         self.key = key
         self.keyDescription = description
-        self.signature = Data(signature).base64EncodedString()
+        self.signature = Base64.encode(signature)
     }
 
     /// The record's five lines.

@@ -1,4 +1,5 @@
 public import BitcoinCrypto
+import Codecs
 
 /// A 20-byte Ethereum account address, written with the EIP-55 mixed-case checksum.
 ///

@@ -1,4 +1,5 @@
 public import BitcoinCrypto
+import Codecs
 
 /// Ethereum keystore v3 files (the Web3 Secret Storage Definition, as Geth and eth-keyfile write them): a private key
 /// encrypted with AES-128-CTR under the first half of a password-derived key, authenticated by

@@ -1,3 +1,5 @@
+import Codecs
+
 extension TypedData {
     /// The struct's `encodeType`: `Name(type field,…)` followed by the types it references, sorted by name.
     ///

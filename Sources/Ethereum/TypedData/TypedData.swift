@@ -1,3 +1,5 @@
+import Codecs
+
 /// EIP-712 typed structured data, in the JSON form of `eth_signTypedData_v4`: `types`, `primaryType`, `domain`,
 /// `message`.
 ///
@@ -33,7 +35,7 @@ public struct TypedData: Sendable, Equatable {
         let root: JSONValue
         do { root = try JSONValue(json: bytes) } catch {
             switch error {
-            case .malformed(let offset): throw .invalidJSON(offset: offset)
+            case .malformed(let offset, _): throw .invalidJSON(offset: offset)
             case .duplicateMember(let name, _): throw .duplicateMember(name)
             }
         }

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Codecs
 import Foundation
 
 /// One line of the signing journal: sequence number, time, the SHA-256 of the unsigned PSBT, the summary, the previous
@@ -211,11 +212,11 @@ public struct AuditEntry: Sendable, Equatable {
     /// - Throws: `AuditError.malformedLine`.
     init(line: String, number: Int) throws(AuditError) {
         func fail(_ reason: String) -> AuditError { .malformedLine(line: number, reason: reason) }
-        let o: StrictJSON
-        do { o = try StrictJSON(json: line) } catch { throw fail("\(error)") }
+        let o: JSONValue
+        do { o = try JSONValue(json: line) } catch { throw fail("\(error)") }
         guard case .object = o else { throw fail("not a JSON object") }
         func int(_ key: String) -> Int? { o[key]?.intValue }
-        func amount(_ value: StrictJSON?) -> Amount? {
+        func amount(_ value: JSONValue?) -> Amount? {
             guard case .number(let literal)? = value, let v = UInt64(literal) else { return nil }
             return try? Amount(sats: v)
         }
@@ -279,7 +280,7 @@ public struct AuditEntry: Sendable, Equatable {
     }
 
     /// Parses the fields of an Ethereum entry (`"chain": "eth"`), which is always keyed.
-    private init(ethereumLine o: StrictJSON, sequence: Int, time: String, number: Int) throws(AuditError) {
+    private init(ethereumLine o: JSONValue, sequence: Int, time: String, number: Int) throws(AuditError) {
         func fail(_ reason: String) -> AuditError { .malformedLine(line: number, reason: reason) }
         func hex(_ key: String) -> [UInt8]? {
             guard let text = o[key]?.stringValue, let bytes = try? [UInt8](hex: text), bytes.count == 32 else {

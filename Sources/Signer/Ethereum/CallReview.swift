@@ -1,4 +1,5 @@
 import Bitcoin
+import Codecs
 import Ethereum
 import Foundation
 
@@ -56,7 +57,7 @@ struct CallReview {
         if let call {
             self.call(call, contract: contract)
         } else if !tx.data.isEmpty {
-            let text = "selector 0x\(Ethereum.Hex.encode(tx.data.prefix(4))), \(tx.data.count) bytes (not decoded)"
+            let text = "selector 0x\(Hex.encode(tx.data.prefix(4))), \(tx.data.count) bytes (not decoded)"
             lines.append(.init("Calldata", text))
             summary = text
         }

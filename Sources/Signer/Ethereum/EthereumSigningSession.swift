@@ -1,5 +1,6 @@
 public import Bitcoin
 public import BitcoinCrypto
+import Codecs
 public import Ethereum
 
 /// Reviews and signs one EIP-4527 request with a key of this vault's seed (docs/architecture.md section 10): the library
@@ -166,7 +167,7 @@ public struct EthereumSigningSession: Sendable {
             call = review.summary
             if decoded == nil, tx.to != nil, !tx.data.isEmpty {
                 let what =
-                    "the calldata (selector 0x\(Ethereum.Hex.encode(tx.data.prefix(4))), \(tx.data.count) bytes) "
+                    "the calldata (selector 0x\(Hex.encode(tx.data.prefix(4))), \(tx.data.count) bytes) "
                     + "calls a function the signer cannot decode"
                 if allowBlind {
                     warnings.append("blind signing (--allow-blind): \(what)")
@@ -210,7 +211,7 @@ public struct EthereumSigningSession: Sendable {
             content = .typedData(data)
         case .personalMessage:
             let message = PersonalMessage(bytes: request.signData)
-            let hex = "0x" + Ethereum.Hex.encode(message.bytes)
+            let hex = "0x" + Hex.encode(message.bytes)
             if let text = message.readableText, message.bytes.count != 32 {
                 lines.append(.init("Message", text, multiline: true))
             } else {

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Codecs
 import Ethereum
 import Foundation
 import SeedBackup
@@ -225,7 +226,7 @@ public final class UnlockedVault: Sendable {
         let entry = try auditLog.append(
             signData: signData, record: EthereumAuditRecord(review: review),
             summary: AuditSummary(
-                txid: "0x" + Ethereum.Hex.encode(identifier), destinations: [], allowFlags: allowFlags),
+                txid: "0x" + Hex.encode(identifier), destinations: [], allowFlags: allowFlags),
             key: auditKey, anchor: header.auditHead, time: time)
         var next = header
         next.auditHead = AuditHead(count: entry.sequence, hash: entry.hash)

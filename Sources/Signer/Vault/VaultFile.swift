@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Codecs
 import Ethereum
 import Foundation
 
@@ -43,7 +44,7 @@ struct VaultFile: Sendable, Equatable {
             "cipher": [
                 "algorithm": VaultHeader.cipherName,
                 "nonce": nonce.hexString,
-                "ciphertext": Data(ciphertext).base64EncodedString(),
+                "ciphertext": Base64.encode(ciphertext),
             ],
         ]
         if !header.ethereumTokens.isEmpty {
@@ -68,8 +69,8 @@ struct VaultFile: Sendable, Equatable {
     ///
     /// - Throws: `VaultError.corrupt` naming the field, `.unsupportedVersion`, `.invalidKDFParameters`.
     init(serialized bytes: [UInt8]) throws(VaultError) {
-        let root: StrictJSON
-        do { root = try StrictJSON(json: bytes) } catch { throw .corrupt(reason: "\(error)") }
+        let root: JSONValue
+        do { root = try JSONValue(json: bytes) } catch { throw .corrupt(reason: "\(error)") }
         guard case .object = root else { throw .corrupt(reason: "not a JSON object") }
         guard root["format"]?.stringValue == VaultHeader.formatName else {
             throw .corrupt(reason: "format is not '\(VaultHeader.formatName)'")
@@ -153,7 +154,8 @@ struct VaultFile: Sendable, Equatable {
             throw .corrupt(reason: "cipher algorithm is not \(VaultHeader.cipherName)")
         }
         self.nonce = try Self.hex(cipher, "nonce", length: PasswordSeal.nonceLength, in: "cipher")
-        guard let sealedText = cipher["ciphertext"]?.stringValue, let sealed = Data(base64Encoded: sealedText),
+        guard let sealedText = cipher["ciphertext"]?.stringValue,
+            let sealed = try? Base64.decode(sealedText, requirePadding: true),
             sealed.count > PasswordSeal.tagLength
         else { throw .corrupt(reason: "cipher.ciphertext is missing, not base64 or too short") }
         self.ciphertext = Array(sealed)
@@ -164,7 +166,7 @@ struct VaultFile: Sendable, Equatable {
         self.header.ethereumTokens = tokens
     }
 
-    private static func string(_ object: StrictJSON, _ key: String, in parent: String? = nil) throws(VaultError)
+    private static func string(_ object: JSONValue, _ key: String, in parent: String? = nil) throws(VaultError)
         -> String
     {
         guard let value = object[key]?.stringValue else {
@@ -173,7 +175,7 @@ struct VaultFile: Sendable, Equatable {
         return value
     }
 
-    private static func integer(_ object: StrictJSON, _ key: String, in parent: String? = nil) throws(VaultError)
+    private static func integer(_ object: JSONValue, _ key: String, in parent: String? = nil) throws(VaultError)
         -> Int
     {
         guard let value = object[key]?.intValue else {
@@ -183,7 +185,7 @@ struct VaultFile: Sendable, Equatable {
     }
 
     private static func hex(
-        _ object: StrictJSON, _ key: String, length: Int, in parent: String? = nil
+        _ object: JSONValue, _ key: String, length: Int, in parent: String? = nil
     ) throws(VaultError) -> [UInt8] {
         let text = try string(object, key, in: parent)
         guard let bytes = try? [UInt8](hex: text), bytes.count == length else {

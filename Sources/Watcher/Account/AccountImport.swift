@@ -1,5 +1,6 @@
 import Bitcoin
 import ChainCore
+import Codecs
 import Descriptors
 import Foundation
 

@@ -1,3 +1,4 @@
+import Codecs
 import Ethereum
 import Foundation
 import GRDB

@@ -1,5 +1,6 @@
 import AirgapTransport
 import BitcoinCrypto
+import Codecs
 import Ethereum
 
 /// Checks an EIP-4527 `eth-signature` against the request the watcher made and assembles the signed transaction

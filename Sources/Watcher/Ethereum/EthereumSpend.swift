@@ -1,6 +1,7 @@
 import AirgapTransport
 import BitcoinCrypto
 import ChainCore
+import Codecs
 import Ethereum
 import Foundation
 

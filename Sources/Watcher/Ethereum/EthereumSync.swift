@@ -1,5 +1,6 @@
 import BitcoinCrypto
 import ChainCore
+import Codecs
 import Ethereum
 import Foundation
 import GRDB

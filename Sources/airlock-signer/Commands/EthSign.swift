@@ -2,6 +2,7 @@ import AirgapTransport
 import ArgumentParser
 import Bitcoin
 import CLISupport
+import Codecs
 import Ethereum
 import Signer
 

@@ -1,19 +1,37 @@
-/// A strict, direct parser of UTF-8 JSON text (RFC 8259) into `JSONValue`, for everything read from servers.
+extension JSONValue {
+    /// Parses UTF-8 JSON text, strictly (RFC 8259; `JSONParser` lists what is refused).
+    ///
+    /// - Throws: `JSONError.malformed` with the byte offset of the problem, `.duplicateMember` when an object names
+    ///   a member twice.
+    public init(json bytes: some Collection<UInt8>) throws(JSONError) {
+        let result =
+            bytes.withContiguousStorageIfAvailable { buffer in
+                Result { () throws(JSONError) in try JSONParser.parse(buffer) }
+            }
+            ?? Array(bytes).withUnsafeBufferPointer { buffer in
+                Result { () throws(JSONError) in try JSONParser.parse(buffer) }
+            }
+        self = try result.get()
+    }
+
+    /// Parses JSON text.
+    ///
+    /// - Throws: `JSONError`.
+    public init(json text: String) throws(JSONError) {
+        var text = text
+        self = try text.withUTF8 { buffer in Result { () throws(JSONError) in try JSONParser.parse(buffer) } }.get()
+    }
+}
+
+/// The strict, direct parser of UTF-8 JSON text (RFC 8259) into `JSONValue`, written for the watcher's sync, which
+/// reads every server answer through it (docs/benchmarks.md, "Sync pipelining, start-up and growth").
 ///
 /// Refused: anything but one value surrounded by JSON whitespace (space, tab, LF, CR) — a byte order mark, trailing
 /// garbage, a trailing comma, a leading zero, `1.`, `.5`, `+1`, an invalid escape, a lone or reversed UTF-16
 /// surrogate, a control character (U+0000–U+001F) inside a string, invalid UTF-8 (overlong forms, encoded
-/// surrogates, beyond U+10FFFF, truncated), a number whose value overflows `Double`, and arrays or objects nested
-/// deeper than `JSONValue.maxDepth`. A number becomes the nearest `Double` (as Foundation's decoder gave);
-/// one that underflows becomes 0. An object's repeated key keeps its first value (as Foundation's `JSONDecoder`
-/// did). docs/benchmarks.md ("Sync pipelining, start-up and growth") says why this replaced Foundation.
+/// surrogates, beyond U+10FFFF, truncated), an object naming a member twice, and arrays or objects nested deeper than
+/// `JSONValue.maxDepth`. A number is kept as its text, whatever its size.
 struct JSONParser {
-    /// Where and why the text was refused.
-    struct Failure: Error {
-        let offset: Int
-        let reason: String
-    }
-
     private let bytes: UnsafeBufferPointer<UInt8>
     private var offset = 0
     /// Bytes of a string being unescaped (reused between strings).
@@ -22,7 +40,7 @@ struct JSONParser {
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// Parses the whole of `bytes` as one JSON text.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
@@ -31,7 +49,7 @@ struct JSONParser {
         return value
     }
 
-    private func fail(_ reason: String) -> Failure { Failure(offset: offset, reason: reason) }
+    private func fail(_ reason: String) -> JSONError { .malformed(offset: offset, reason: reason) }
 
     @inline(__always) private mutating func skipSpace() {
         while offset < bytes.count {
@@ -42,7 +60,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func value(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func value(depth: Int) throws(JSONError) -> JSONValue {
         guard offset < bytes.count else { throw fail("the text ends where a value should be") }
         switch bytes[offset] {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
@@ -62,10 +80,12 @@ struct JSONParser {
         }
     }
 
-    private mutating func object(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func object(depth: Int) throws(JSONError) -> JSONValue {
         guard depth <= JSONValue.maxDepth else { throw fail("nested deeper than \(JSONValue.maxDepth)") }
         offset += 1  // {
-        var members: [String: JSONValue] = [:]
+        var members: [(String, JSONValue)] = []
+        // The names seen, once an object grows past a few members (a linear scan is quicker below that).
+        var names: Set<String> = []
         skipSpace()
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
             offset += 1
@@ -73,13 +93,21 @@ struct JSONParser {
         }
         while true {
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw fail("expected a key") }
+            let keyOffset = offset
             let key = try string()
+            if members.count < 8 {
+                for (name, _) in members where name == key {
+                    throw .duplicateMember(name: key, offset: keyOffset)
+                }
+            } else {
+                if names.isEmpty { names = Set(members.map(\.0)) }
+                guard names.insert(key).inserted else { throw .duplicateMember(name: key, offset: keyOffset) }
+            }
             skipSpace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             offset += 1
             skipSpace()
-            let member = try value(depth: depth)
-            if members[key] == nil { members[key] = member }  // a repeated key keeps its first value
+            members.append((key, try value(depth: depth)))
             skipSpace()
             guard offset < bytes.count else { throw fail("unclosed object") }
             switch bytes[offset] {
@@ -94,7 +122,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func array(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func array(depth: Int) throws(JSONError) -> JSONValue {
         guard depth <= JSONValue.maxDepth else { throw fail("nested deeper than \(JSONValue.maxDepth)") }
         offset += 1  // [
         var items: [JSONValue] = []
@@ -119,70 +147,50 @@ struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: StaticString) throws(Failure) {
+    private mutating func literal(_ word: StaticString) throws(JSONError) {
         let count = word.utf8CodeUnitCount
-        guard bytes.count - offset >= count else { throw fail("unknown literal") }
         let start = word.utf8Start
-        for i in 0..<count where bytes[offset + i] != start[i] { throw fail("unknown literal") }
+        // The offset named is the first byte that differs (or the end of the text).
+        for i in 0..<count where offset + i >= bytes.count || bytes[offset + i] != start[i] {
+            throw .malformed(offset: offset + i, reason: "unknown literal")
+        }
         offset += count
     }
 
-    /// A number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, as the nearest finite `Double`.
-    private mutating func number() throws(Failure) -> Double {
+    /// A number, `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, as its text.
+    private mutating func number() throws(JSONError) -> String {
         let start = offset
-        var negative = false
-        if bytes[offset] == UInt8(ascii: "-") {
-            negative = true
-            offset += 1
-        }
+        if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
         let digitsStart = offset
-        var integer: UInt64 = 0
-        while offset < bytes.count, let digit = Self.digit(bytes[offset]) {
-            if offset - digitsStart < 18 { integer = integer &* 10 &+ UInt64(digit) }
-            offset += 1
-        }
+        while offset < bytes.count, Self.isDigit(bytes[offset]) { offset += 1 }
         let digitCount = offset - digitsStart
         guard digitCount > 0 else { throw fail("a number without digits") }
         guard bytes[digitsStart] != UInt8(ascii: "0") || digitCount == 1 else {
-            throw Failure(offset: digitsStart, reason: "a number with a leading zero")
+            throw .malformed(offset: digitsStart, reason: "a number with a leading zero")
         }
-        var simple = digitCount <= 15  // exact in a Double
         if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
-            simple = false
             offset += 1
             let fraction = offset
-            while offset < bytes.count, Self.digit(bytes[offset]) != nil { offset += 1 }
+            while offset < bytes.count, Self.isDigit(bytes[offset]) { offset += 1 }
             guard offset > fraction else { throw fail("a number with no digit after '.'") }
         }
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E") {
-            simple = false
             offset += 1
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
                 offset += 1
             }
             let exponent = offset
-            while offset < bytes.count, Self.digit(bytes[offset]) != nil { offset += 1 }
+            while offset < bytes.count, Self.isDigit(bytes[offset]) { offset += 1 }
             guard offset > exponent else { throw fail("a number with no digit in its exponent") }
         }
-        if simple {
-            let value = Double(integer)
-            return negative ? -value : value
-        }
-        // The grammar is checked, so the text is ASCII; Double(_:) rounds to nearest (strtod).
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else {
-            throw Failure(offset: start, reason: "a number beyond the range of a double")
-        }
-        return value
+        // The grammar is checked, so the text is ASCII (up to 15 bytes it fits a small string, no allocation).
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
     }
 
-    @inline(__always) private static func digit(_ byte: UInt8) -> UInt8? {
-        let d = byte &- 0x30
-        return d < 10 ? d : nil
-    }
+    @inline(__always) private static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
     /// A string at `offset` (its opening quote), unescaped, checked as UTF-8.
-    private mutating func string() throws(Failure) -> String {
+    private mutating func string() throws(JSONError) -> String {
         offset += 1  // "
         let start = offset
         // Fast path: printable ASCII up to the closing quote, no escape.
@@ -204,7 +212,7 @@ struct JSONParser {
             case UInt8(ascii: "\""):
                 offset += 1
                 guard let text = String(validating: scratch, as: UTF8.self) else {
-                    throw Failure(offset: start, reason: "a string that is not UTF-8")
+                    throw .malformed(offset: start, reason: "a string that is not UTF-8")
                 }
                 return text
             case UInt8(ascii: "\\"):
@@ -221,7 +229,7 @@ struct JSONParser {
     }
 
     /// The escape after a backslash, appended to `scratch` as UTF-8.
-    private mutating func escape() throws(Failure) {
+    private mutating func escape() throws(JSONError) {
         guard offset < bytes.count else { throw fail("unclosed string") }
         let e = bytes[offset]
         offset += 1
@@ -247,22 +255,15 @@ struct JSONParser {
             guard let scalar = Unicode.Scalar(unit) else { throw fail("not a Unicode scalar") }
             UTF8.encode(scalar) { scratch.append($0) }
         default:
-            throw Failure(offset: offset - 1, reason: "an invalid escape")
+            throw .malformed(offset: offset - 1, reason: "an invalid escape")
         }
     }
 
-    private mutating func hex4() throws(Failure) -> UInt32 {
+    private mutating func hex4() throws(JSONError) -> UInt32 {
         guard bytes.count - offset >= 4 else { throw fail("a \\u escape without four hex digits") }
         var value: UInt32 = 0
         for i in 0..<4 {
-            let b = bytes[offset + i]
-            let digit: UInt8
-            switch b {
-            case 0x30...0x39: digit = b - 0x30
-            case 0x61...0x66: digit = b - 0x61 + 10
-            case 0x41...0x46: digit = b - 0x41 + 10
-            default: throw fail("a \\u escape without four hex digits")
-            }
+            guard let digit = Hex.nibble(bytes[offset + i]) else { throw fail("a \\u escape without four hex digits") }
             value = value << 4 | UInt32(digit)
         }
         offset += 4
