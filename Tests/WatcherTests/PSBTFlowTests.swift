@@ -1,6 +1,7 @@
 import AirgapTransport
 import Bitcoin
 import ChainCore
+import Descriptors
 import Foundation
 import Testing
 

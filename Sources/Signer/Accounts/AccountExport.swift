@@ -1,5 +1,6 @@
 public import Bitcoin
 public import BitcoinCrypto
+import Descriptors
 import Foundation
 
 /// `export` (docs/signer.md): the accounts of the seed a coordinator imports, and their text as a descriptor,

@@ -1,5 +1,6 @@
 public import Bitcoin
 public import BitcoinCrypto
+public import SeedBackup
 
 /// A SLIP-39 share layout asked for on the command line: the group threshold and each group's threshold and count.
 public struct SLIP39Layout: Equatable, Sendable {

@@ -1,5 +1,6 @@
 public import Bitcoin
 public import BitcoinCrypto
+public import Codecs
 public import Ethereum
 
 /// Why an EIP-4527 request cannot even be read as a request for a key (invalid input, before any review).
@@ -156,7 +157,7 @@ public struct EthereumSignFlow: Sendable {
     /// The report of a signature, for `--json`.
     public func signedReport(_ signature: EthereumSignature, ur: String, written: [String]) -> EthereumSignReport {
         EthereumSignReport(
-            review, verdict: "signed", signature: Ethereum.Hex.encode(signature.bytes), ur: ur, written: written)
+            review, verdict: "signed", signature: Hex.encode(signature.bytes), ur: ur, written: written)
     }
 }
 

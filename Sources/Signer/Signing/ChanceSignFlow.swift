@@ -1,5 +1,6 @@
 public import Bitcoin
 public import BitcoinCrypto
+public import Chance
 
 /// Why a Chance wallet `multisig:` text is not signed.
 public enum ChanceSignError: Error, Equatable, Sendable, CustomStringConvertible {

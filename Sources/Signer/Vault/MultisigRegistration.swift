@@ -1,5 +1,6 @@
 public import Bitcoin
 public import BitcoinCrypto
+public import Descriptors
 
 /// `multisig register` (docs/signer.md): the wallet text read (a BIP129 BSMS record, encrypted or not, a Coldcard
 /// wallet file, or a descriptor), the policy reviewed against this vault's keys, the own-keys rule decided.

@@ -1,5 +1,6 @@
 import Bitcoin
 import ChainCore
+import Chance
 import Foundation
 
 /// What `broadcast` is given: a signed PSBT (several already combined), a raw transaction, or a Chance `multisig:`

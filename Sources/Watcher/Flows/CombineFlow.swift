@@ -1,4 +1,5 @@
 import Bitcoin
+import Chance
 import Foundation
 
 /// What `combine` made: the BIP174 Combiner over several signers' PSBTs (with the copy this watcher kept), or the

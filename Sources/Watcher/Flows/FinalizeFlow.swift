@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 import Foundation
 
 /// The BIP174 Finalizer as the watcher runs it: the PSBT is first combined with the copy this watcher kept, then

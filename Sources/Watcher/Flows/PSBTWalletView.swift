@@ -1,4 +1,5 @@
 import Bitcoin
+import Descriptors
 import Foundation
 
 /// What the wallet knows of a PSBT (`inspect`): which inputs spend its coins and which outputs pay it back (with the

@@ -1,5 +1,6 @@
 import AirgapTransport
 import Bitcoin
+import Chance
 import Foundation
 
 /// The forms `convert --to` writes.

@@ -1,6 +1,7 @@
 import AirgapTransport
 import Bitcoin
 import BitcoinCrypto
+import Descriptors
 
 /// `import IN`: an account read from a file, stdin or QR codes becomes a new watch-only wallet.
 ///

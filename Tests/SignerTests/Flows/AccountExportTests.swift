@@ -1,6 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
 import Foundation
+import SeedBackup
 import Testing
 
 @testable import Signer

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import SeedBackup
 import Testing
 
 @testable import Signer

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import SeedBackup
 import TestSupport
 import Testing
 
