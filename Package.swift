@@ -192,7 +192,8 @@ let package = Package(
         .testTarget(
             name: "CLISupportTests",
             dependencies: [
-                "CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum",
+                "CLISupport", "AirgapTransport", "QRImage", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors",
+                "Ethereum",
                 "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Descriptors
 import Ethereum
 import Testing
 
