@@ -4,7 +4,8 @@ import Testing
 
 /// No command's `run()` in the executables is longer than `limit` lines.
 ///
-/// The executables parse arguments, call one library entry point and print (docs/architecture.md, "Where decisions live"; issue 28 item 3).
+/// The executables parse arguments, call one library entry point and print (docs/architecture.md, "Where decisions
+/// live"; issue 28 item 3).
 /// Lines are counted as /work/runlen.py counts them: from the `func run()` line to the line where its braces close.
 @Suite("Executables: short run() functions")
 struct RunLengthTests {
