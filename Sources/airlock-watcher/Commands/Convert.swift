@@ -154,4 +154,3 @@ extension ConvertFormat: ExpressibleByArgument {
 }
 
 extension ConvertKind: ExpressibleByArgument {}
-

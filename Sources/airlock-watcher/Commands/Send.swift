@@ -150,5 +150,3 @@ struct Send: AsyncParsableCommand {
             signers: keys.map { $0.split(separator: ",").map(String.init) }, dryRun: dryRun)
     }
 }
-
-

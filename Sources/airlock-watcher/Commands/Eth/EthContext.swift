@@ -33,7 +33,6 @@ struct EthContext {
     }
 }
 
-
 /// Prints the request `send` or `bump` built: written to the files of `output` (or printed as UR text), then as JSON
 /// or as its summary.
 enum EthRequestOutput {
