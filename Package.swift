@@ -19,7 +19,7 @@ let package = Package(
             targets: [
                 "Codecs", "BitcoinCrypto", "Bitcoin", "Descriptors", "SeedBackup", "MessageSigning", "Chance",
                 "Ethereum",
-                "AirgapTransport", "QRImage", "Signer",
+                "AirgapTransport", "QRImage", "Signer", "EthereumSigner", "AirGap",
             ]),
         // The one-input functions of the libFuzzer targets, for Fuzz/ and for the corpus replay in FuzzReplayTests.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
@@ -68,15 +68,21 @@ let package = Package(
             name: "AirgapTransport", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "CZlib"],
             swiftSettings: strict),
         .target(name: "QRImage", dependencies: ["CQREncode", "CZBar", "CPNG", "CJPEG", "CGIF"], swiftSettings: strict),
+        // The signer's decisions: vault, audit journal, accounts, reviews and refusal rules, Bitcoin signing.
         .target(
             name: "Signer",
             dependencies: [
                 "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "MessageSigning", "Chance",
                 "Ethereum",
-                "CAirGap",
             ],
             swiftSettings: strict
         ),
+        // Ethereum requests (EIP-4527) on the signer: the call review, the session and the sign flow.
+        .target(
+            name: "EthereumSigner", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum"],
+            swiftSettings: strict),
+        // The signer's process hardening: seccomp filters, the network-interface check, no core dumps.
+        .target(name: "AirGap", dependencies: ["BitcoinCrypto", "CAirGap"], swiftSettings: strict),
         .target(
             name: "CLISupport",
             dependencies: [
@@ -90,8 +96,8 @@ let package = Package(
         .executableTarget(
             name: "airlock-signer",
             dependencies: [
-                "Signer", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "Chance", "Ethereum",
-                "AirgapTransport", "QRImage", "CLISupport",
+                "Signer", "EthereumSigner", "AirGap", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup",
+                "Chance", "Ethereum", "AirgapTransport", "QRImage", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -124,10 +130,30 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The watcher's commands as library flows over the wallet: send, bump, finalize, combine, broadcast, convert,
+        // import, wallets, backup, node.
+        .target(
+            name: "WatcherFlows",
+            dependencies: [
+                "Watcher", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "Chance", "ChainCore", "Ethereum",
+                "AirgapTransport",
+            ],
+            swiftSettings: strict
+        ),
+        // The watcher's Ethereum side: account sync, spends, broadcasts, their flows, and the choice of chain.
+        .target(
+            name: "WatcherEthereum",
+            dependencies: [
+                "Watcher", "Bitcoin", "BitcoinCrypto", "Codecs", "ChainCore", "Ethereum", "AirgapTransport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "airlock-watcher",
             dependencies: [
-                "Watcher", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "Chance",
+                "Watcher", "WatcherFlows", "WatcherEthereum", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto",
+                "Codecs", "Descriptors", "Chance",
                 "AirgapTransport", "QRImage", "CLISupport", "Ethereum",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -186,8 +212,8 @@ let package = Package(
         .testTarget(
             name: "SignerTests",
             dependencies: [
-                "Signer", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "Chance", "Ethereum",
-                "TestSupport",
+                "Signer", "EthereumSigner", "AirGap", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup",
+                "Chance", "Ethereum", "TestSupport",
             ]),
         .testTarget(
             name: "CLISupportTests",
@@ -215,8 +241,8 @@ let package = Package(
         .testTarget(
             name: "WatcherTests",
             dependencies: [
-                "Watcher", "ChainCore", "Bitcoin", "Descriptors", "SeedBackup", "Chance", "Ethereum", "AirgapTransport",
-                "TestSupport",
+                "Watcher", "WatcherFlows", "WatcherEthereum", "ChainCore", "Bitcoin", "Descriptors", "SeedBackup",
+                "Chance", "Ethereum", "AirgapTransport", "TestSupport",
             ]),
     ]
 )

@@ -24,10 +24,6 @@ extension MultisigError: FailureClassifying {
     }
 }
 
-extension AirGapError: FailureClassifying {
-    public var failureKind: FailureKind { .refused }
-}
-
 extension AuditError: FailureClassifying {
     public var failureKind: FailureKind {
         switch self {
@@ -59,18 +55,6 @@ extension MessageSigningError: FailureClassifying {
         case .wrongNetwork, .messageSize, .signing: .invalidInput
         }
     }
-}
-
-extension EthereumRequestError: FailureClassifying {
-    public var failureKind: FailureKind { .invalidInput }
-}
-
-extension EthereumSignRefusal: FailureClassifying {
-    public var failureKind: FailureKind { .refused }
-}
-
-extension SLIP39ShareError: FailureClassifying {
-    public var failureKind: FailureKind { .invalidInput }
 }
 
 extension KeyImportError: FailureClassifying {
@@ -112,8 +96,4 @@ extension ChanceSignError: FailureClassifying {
         case .notSigned: .refused
         }
     }
-}
-
-extension BackupCheckError: FailureClassifying {
-    public var failureKind: FailureKind { .refused }
 }

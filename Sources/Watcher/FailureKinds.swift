@@ -65,11 +65,3 @@ extension EthereumWalletError: FailureClassifying {
         }
     }
 }
-
-extension PSBTFlowError: FailureClassifying {
-    public var failureKind: FailureKind { .invalidInput }
-}
-
-extension ConversionError: FailureClassifying {
-    public var failureKind: FailureKind { .invalidInput }
-}

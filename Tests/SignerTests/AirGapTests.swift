@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AirGap
 @testable import Signer
 
 /// The air-gap guard of docs/architecture.md section 5.

@@ -4,6 +4,7 @@ import Ethereum
 import SeedBackup
 import Testing
 
+@testable import EthereumSigner
 @testable import Signer
 
 /// Issue 26 on the Ethereum review: hidden characters escaped and announced, blind data refused unless allowed,

@@ -4,6 +4,7 @@ import Ethereum
 import SeedBackup
 import Testing
 
+@testable import EthereumSigner
 @testable import Signer
 
 /// The Ethereum review and its refusals (docs/architecture.md section 10): each check with its attack case and a control that

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import Watcher
+@testable import WatcherEthereum
 
 /// The Ethereum flows of the watcher (issue 28): which chain a command is for, the amounts and gas a user's text gives,
 /// and the flows' refusals and reports; each decision with a bad case beside its control.

@@ -10,6 +10,7 @@ import TestSupport
 import Testing
 
 @testable import Watcher
+@testable import WatcherEthereum
 
 /// A node of fixed answers (no socket): one chain id, balances, nonces, token balances, logs and receipts.
 final class FixedEthereumNode: EthereumNode, @unchecked Sendable {

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import Watcher
+@testable import WatcherFlows
 
 /// The watcher's command flows (issue 28): what `node`, `import`, `receive`, `history`, `sync` and `wallets delete`
 /// decide, each with the case that must be refused (or warned about) beside the one that goes through.

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import Watcher
+@testable import WatcherFlows
 
 /// The decisions of the PSBT flows (`send`, `bump`, `finalize`, `combine`, `broadcast`, `inspect`) that used to live in
 /// the executable: the checked fee sum, the signed-size estimate, the recovery path and its valid-from height, the

@@ -53,6 +53,21 @@ public struct EthereumReview: Sendable {
     /// The token call in one line, for the audit journal (nil when there is none).
     public let call: String?
 
+    /// A review from its parts (made by EthereumSigner's session and sign flow).
+    package init(
+        content: Content, from: EthereumAddress, chainID: UInt64?, signingHash: [UInt8], lines: [Line],
+        warnings: [String], refusals: [EthereumRefusal], call: String?
+    ) {
+        self.content = content
+        self.from = from
+        self.chainID = chainID
+        self.signingHash = signingHash
+        self.lines = lines
+        self.warnings = warnings
+        self.refusals = refusals
+        self.call = call
+    }
+
     /// Whether any shown text held hidden characters (the review then carries `DisplayText.hiddenCharactersWarning`).
     public var hiddenCharacters: Bool { lines.contains(where: \.hiddenCharacters) }
 

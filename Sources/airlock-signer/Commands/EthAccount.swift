@@ -2,6 +2,7 @@ import AirgapTransport
 import Bitcoin
 import CLISupport
 import Ethereum
+import EthereumSigner
 import Signer
 
 /// `address --chain eth` and `export --chain eth` (docs/architecture.md section 10): BIP44 `m/44'/60'/0'/0/i` accounts, EIP-55

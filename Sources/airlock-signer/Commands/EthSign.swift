@@ -4,6 +4,7 @@ import Bitcoin
 import CLISupport
 import Codecs
 import Ethereum
+import EthereumSigner
 import Signer
 
 /// Signs an EIP-4527 `ur:eth-sign-request` for `airlock-signer sign` (docs/architecture.md section 10).

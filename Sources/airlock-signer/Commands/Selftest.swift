@@ -1,3 +1,4 @@
+import AirGap
 import ArgumentParser
 import CLISupport
 import Foundation

@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher balance`.
 struct Balance: AsyncParsableCommand {

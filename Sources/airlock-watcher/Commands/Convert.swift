@@ -5,6 +5,7 @@ import CLISupport
 import Chance
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher convert IN… --to FORMAT`: any payload either side reads, re-encoded for the other side or another
 /// wallet (issue 18 item 6; docs/watcher.md "convert").

@@ -5,6 +5,7 @@ import CLISupport
 import Descriptors
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher import IN [--name NAME]`.
 struct Import: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import CLISupport
 import Descriptors
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher inspect IN`: the signer's PSBT decoding, plus what the wallet knows of it.
 struct Inspect: AsyncParsableCommand {

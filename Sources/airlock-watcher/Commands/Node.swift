@@ -5,6 +5,7 @@ import ChainBackends
 import ChainCore
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher node set|show|test`.
 struct Node: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import CLISupport
 import Foundation
 import QRImage
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher receive [--qr PNG]`.
 struct Receive: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import ChainBackends
 import ChainCore
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher send`: plans the payment (coin selection, change, locktime, RBF) and writes it as an unsigned v0
 /// PSBT, which it also keeps in the data directory to combine with the signer's (possibly trimmed) answer.

@@ -4,6 +4,7 @@ import ChainBackends
 import ChainCore
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher sync`.
 struct Sync: AsyncParsableCommand {

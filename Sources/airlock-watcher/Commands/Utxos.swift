@@ -3,6 +3,7 @@ import Bitcoin
 import CLISupport
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher utxos [list] | freeze | unfreeze`.
 struct Utxos: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import Watcher
+import WatcherEthereum
 
 /// Reads from the command line what `ChainRouting` (in `Watcher`) needs to say which chain a top-level command is for.
 ///

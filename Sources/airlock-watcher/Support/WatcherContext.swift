@@ -4,6 +4,7 @@ import ChainBackends
 import ChainCore
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// What a command works with: the store in the data directory, the chosen wallet, and the chain source of the
 /// `node set` URL.

@@ -1,6 +1,7 @@
 import BitcoinCrypto
 import Testing
 
+@testable import SeedBackup
 @testable import Signer
 
 /// The backup check (`BackupWordCheck`): three distinct positions, three attempts each, a forgiving comparison.

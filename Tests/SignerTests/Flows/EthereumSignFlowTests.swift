@@ -4,6 +4,7 @@ import Ethereum
 import Foundation
 import Testing
 
+@testable import EthereumSigner
 @testable import Signer
 
 /// The eth-sign-request flow (`EthereumSignFlow`).

@@ -5,6 +5,7 @@ import ChainCore
 import Ethereum
 import Foundation
 import Watcher
+import WatcherEthereum
 
 /// `airlock-watcher eth broadcast`.
 struct EthBroadcast: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import CLISupport
 import ChainCore
 import Ethereum
 import Watcher
+import WatcherEthereum
 
 /// `airlock-watcher eth bump`.
 struct EthBump: AsyncParsableCommand {

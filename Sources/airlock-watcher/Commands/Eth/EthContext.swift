@@ -4,6 +4,7 @@ import ChainCore
 import Ethereum
 import Foundation
 import Watcher
+import WatcherEthereum
 
 /// What an `eth` command works with.
 ///

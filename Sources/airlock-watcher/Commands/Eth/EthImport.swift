@@ -4,6 +4,7 @@ import CLISupport
 import Ethereum
 import Foundation
 import Watcher
+import WatcherEthereum
 
 /// `airlock-watcher eth import IN|0xADDRESS`.
 struct EthImport: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import Ethereum
 import Foundation
 import QRImage
 import Watcher
+import WatcherEthereum
 
 /// `airlock-watcher eth receive`.
 struct EthReceive: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLISupport
 import Watcher
+import WatcherEthereum
 
 /// `airlock-watcher eth sync`.
 struct EthSync: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import Ethereum
 import Watcher
+import WatcherEthereum
 
 /// `airlock-watcher eth token add|list|remove`.
 struct EthToken: AsyncParsableCommand {

@@ -6,6 +6,7 @@ import ChainCore
 import Chance
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher broadcast IN …`: combine, finalize, extract and send a signed transaction.
 struct Broadcast: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Bitcoin
 import CLISupport
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher bump TXID --fee-rate N`: a replace-by-fee PSBT for an unconfirmed wallet transaction;
 /// `bump --cpfp TXID --fee-rate N`: a child that pays for it.

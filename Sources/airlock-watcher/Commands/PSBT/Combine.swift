@@ -5,6 +5,7 @@ import CLISupport
 import Chance
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher combine IN …`: the BIP174 Combiner over several signers' PSBTs.
 struct Combine: AsyncParsableCommand {

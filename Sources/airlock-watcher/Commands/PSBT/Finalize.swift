@@ -4,6 +4,7 @@ import CLISupport
 import Descriptors
 import Foundation
 import Watcher
+import WatcherFlows
 
 /// `airlock-watcher finalize IN`: the BIP174 Finalizer.
 struct Finalize: AsyncParsableCommand {

@@ -1,0 +1,230 @@
+import Bitcoin
+import ChainCore
+import Foundation
+import Watcher
+
+/// What `send` is asked to do, its options parsed (addresses are checked against the wallet's network here).
+public struct SendRequest: Sendable {
+    /// One payment: the address as given, and the amount (nil for the single "send everything" recipient).
+    public struct Payment: Sendable {
+        public var address: String
+        public var amount: Amount?
+
+        public init(address: String, amount: Amount?) {
+            self.address = address
+            self.amount = amount
+        }
+    }
+
+    /// How the fee rate is chosen.
+    public enum Rate: Sendable {
+        /// A rate given by the user.
+        case fixed(FeeRate)
+        /// The node's estimate for confirming within this many blocks.
+        case target(blocks: Int)
+    }
+
+    public var payments: [Payment]
+    public var rate: Rate
+    /// Coin control: spend exactly these coins (nil: any unfrozen coin).
+    public var coins: [OutPoint]?
+    public var rbf: Bool
+    /// Spend on the timelocked (recovery) path of a miniscript policy wallet.
+    public var recovery: Bool
+    /// With `recovery`: the master fingerprints (hex) of the keys that will sign.
+    public var signers: [String]?
+    /// Plan only: no PSBT is made or kept.
+    public var dryRun: Bool
+
+    public init(
+        payments: [Payment], rate: Rate, coins: [OutPoint]? = nil, rbf: Bool = true, recovery: Bool = false,
+        signers: [String]? = nil, dryRun: Bool = false
+    ) {
+        self.payments = payments
+        self.rate = rate
+        self.coins = coins
+        self.rbf = rbf
+        self.recovery = recovery
+        self.signers = signers
+        self.dryRun = dryRun
+    }
+}
+
+/// What `send` made: the plan, the unsigned PSBT (kept in the data directory to combine with the signer's answer),
+/// the summary the user checks, and for a recovery spend from when the node accepts it.
+public struct SendReport: Sendable {
+    public let plan: SpendPlan
+    /// The unsigned PSBT; nil for a dry run.
+    public let psbt: PSBT?
+    public let summary: TransactionSummary
+    public let recovery: RecoveryValidity?
+    public let rbf: Bool
+    public let network: Network
+
+    /// The stderr lines after the PSBT was written.
+    public var lines: [String] {
+        let tx = plan.transaction
+        return [
+            "unsigned transaction \(tx.txid.hexString): \(plan.inputs.count) input(s), \(plan.algorithm.displayName)"
+        ]
+            + summary.lines + (recovery.map { [$0.json.text] } ?? [])
+    }
+
+    /// The stdout lines of a dry run: the plan's inputs, fee and outputs.
+    public var planLines: [String] {
+        ["inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.displayName)"]
+            + plan.outputs.enumerated().map { i, output in
+                let address =
+                    (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
+                    ?? output.scriptPubKey.hexString
+                return "  \(address)  \(output.value.btcString) BTC" + (plan.change?.position == i ? "  (change)" : "")
+            }
+    }
+
+    /// `send --json`, with the files the PSBT was written to.
+    public func json(written: [String]) -> SendJSON {
+        let tx = plan.transaction
+        return SendJSON(
+            summary: summary.json, txid: tx.txid.hexString, psbt: psbt?.base64String ?? "", written: written,
+            inputs: plan.inputs.map {
+                SpentCoinJSON(outpoint: $0.utxo.outpoint.description, value: $0.utxo.value.sats)
+            },
+            changeIndex: plan.change?.index, algorithm: plan.algorithm.rawValue, locktime: Int(plan.lockTime.rawValue),
+            rbf: rbf, recovery: recovery?.json)
+    }
+
+    /// `send --dry-run --json`.
+    public var planJSON: SendPlanJSON {
+        let tx = plan.transaction
+        return SendPlanJSON(
+            txid: tx.txid.hexString, fee: plan.fee.sats, feeRateSatPerKvb: plan.feeRate.satsPerKVB,
+            algorithm: plan.algorithm.rawValue, waste: plan.waste, locktime: Int(plan.lockTime.rawValue), rbf: rbf,
+            inputs: plan.inputs.map {
+                SpentCoinJSON(outpoint: $0.utxo.outpoint.description, value: $0.utxo.value.sats)
+            },
+            outputs: plan.outputs.enumerated().map { i, o in
+                .init(script: o.scriptPubKey.hexString, value: o.value.sats, change: plan.change?.position == i)
+            },
+            unsignedTx: tx.serialized().hexString)
+    }
+}
+
+/// `send`: plans a payment from the wallet (coin selection, change, locktime, RBF, a recovery path), makes the
+/// unsigned PSBT and keeps it in the data directory.
+public struct SendFlow: Sendable {
+    let store: Store
+    let wallet: WalletRecord
+
+    public init(store: Store, wallet: WalletRecord) {
+        self.store = store
+        self.wallet = wallet
+    }
+
+    /// Runs `request`; `feeEstimate` is asked for the node's rate only when the request names a block target.
+    ///
+    /// - Throws: `PSBTFlowError`, `SpendError`, `StoreError`, `PSBTError`, or what `feeEstimate` throws.
+    public func run(
+        _ request: SendRequest, feeEstimate: (Int) async throws -> FeeRate,
+        using generator: inout some RandomNumberGenerator
+    ) async throws -> SendReport {
+        let recipients = try request.payments.map { payment in
+            Recipient(address: try address(payment.address), amount: payment.amount)
+        }
+        let rate: FeeRate
+        switch request.rate {
+        case .fixed(let fixed): rate = fixed
+        case .target(let blocks): rate = try await feeEstimate(blocks)
+        }
+        let path = request.recovery ? try Self.recoveryPath(of: Account(record: wallet), signers: request.signers) : nil
+        let planner = try SpendPlanner(store: store, wallet: wallet)
+        let plan = try planner.plan(
+            recipients: recipients, feeRate: rate, only: request.coins, rbf: request.rbf, path: path, using: &generator)
+        let tip = try path.map { _ in try store.syncedTip(walletID: wallet.requireID())?.height }
+        let validity = path.map { RecoveryValidity(path: $0, plan: plan, tipHeight: tip ?? nil) }
+        var psbt: PSBT?
+        if !request.dryRun {
+            let unsigned = try plan.psbt(account: planner.account)
+            try PSBTArchive(store: store).save(unsigned)
+            psbt = unsigned
+        }
+        let change: Set<Script> = plan.change.map { [plan.outputs[$0.position].scriptPubKey] } ?? []
+        let summary = TransactionSummary(
+            plan.transaction, fee: plan.fee, vsize: planner.estimatedVSize(of: plan), network: wallet.network,
+            own: change)
+        return SendReport(
+            plan: plan, psbt: psbt, summary: summary, recovery: validity, rbf: request.rbf, network: wallet.network)
+    }
+
+    /// The address, checked against the wallet's network.
+    func address(_ text: String) throws -> Address {
+        do {
+            return try Address(string: text, network: wallet.network)
+        } catch AddressError.wrongNetwork {
+            throw SpendError.wrongNetwork(address: text, wallet: wallet.network)
+        } catch {
+            throw PSBTFlowError.invalidAddress(text, reason: "\(error)")
+        }
+    }
+
+    /// The timelocked path a recovery spend takes: the one `signers` (fingerprints) can sign, else the fewest keys
+    /// that spend only with a timelock (`PolicyPath.recovery`), in a `wsh` miniscript or a `tr()` tree with miniscript
+    /// leaves.
+    ///
+    /// - Throws: `PSBTFlowError.noRecoveryPath` for a wallet without such a policy; `SpendError` from the choice.
+    public static func recoveryPath(of account: Account, signers: [String]?) throws -> PolicyPath {
+        let external = account.external
+        if let miniscript = external.miniscript {
+            return try PolicyPath.recovery(of: miniscript, fingerprints: signers)
+        }
+        if case .tr(_, let tree?) = external.expression, !external.tapLeafMiniscripts.isEmpty {
+            return try PolicyPath.recovery(ofTree: tree, fingerprints: signers)
+        }
+        throw PSBTFlowError.noRecoveryPath
+    }
+}
+
+extension SpendPlanner {
+    /// The virtual size of `plan` once signed: the unsigned transaction, whose inputs count 41 bytes each, plus each
+    /// input's signed size (`inputVSize`) beyond those 41.
+    public func estimatedVSize(of plan: SpendPlan) -> Int {
+        plan.transaction.vsize + plan.inputs.count * (inputVSize - 41)
+    }
+}
+
+/// A recovery spend's path and from when the node accepts it.
+public struct RecoveryValidity: Sendable {
+    public let path: PolicyPath
+    public let sequence: UInt32
+    public let lockTime: UInt32
+    /// The first tip height at which the node accepts the transaction; nil when that cannot be told in blocks.
+    public let validFromHeight: Int?
+    /// The synced tip, when the wallet was synced.
+    public let tipHeight: Int?
+
+    public init(path: PolicyPath, plan: SpendPlan, tipHeight: Int?) {
+        self.path = path
+        sequence = plan.transaction.inputs.first?.sequence.rawValue ?? 0
+        lockTime = plan.lockTime.rawValue
+        validFromHeight = Self.validFrom(path: path, coinHeights: plan.inputs.map(\.utxo.height), lockTime: lockTime)
+        self.tipHeight = tipHeight
+    }
+
+    /// The height from which every coin may be spent on `path` (the latest of theirs); nil when one cannot be told in
+    /// blocks (an unconfirmed coin, a time-based lock).
+    public static func validFrom(path: PolicyPath, coinHeights: [Int?], lockTime: UInt32) -> Int? {
+        var from = 0
+        for height in coinHeights {
+            guard let valid = path.validFromTip(coinHeight: height, lockTime: lockTime) else { return nil }
+            from = max(from, valid)
+        }
+        return from
+    }
+
+    public var json: RecoveryJSON {
+        RecoveryJSON(
+            leaf: path.leaf, signers: path.signers, sequence: Int(sequence), locktime: Int(lockTime),
+            relativeTimelock: path.relativeTimelock.map(Int.init),
+            absoluteTimelock: path.absoluteTimelock.map(Int.init),
+            validFromHeight: validFromHeight, tipHeight: tipHeight)
+    }
+}

@@ -1,0 +1,110 @@
+import Bitcoin
+import Foundation
+import Watcher
+
+/// `history`: the wallet's transactions, newest first, with their confirmations at the last sync's tip and their
+/// BIP329 labels.
+public enum WalletHistory {
+    /// One transaction.
+    public struct Entry: Encodable, Sendable, Equatable {
+        public var txid: Txid
+        public var height: Int?
+        public var blockHash: String?
+        public var verified: Bool
+        /// What came in to the wallet's scripts.
+        public var received: Amount
+        /// What the wallet's coins spent by it were worth.
+        public var sent: Amount
+        /// The fee, when every input is known.
+        public var fee: Amount?
+        /// The transaction's label (untrusted text: shown through `DisplayText`).
+        public var label: String?
+        /// Blocks on top of and including its own (0 while unconfirmed), at the last sync's tip.
+        public var confirmations: Int
+        /// When this watcher first saw it (Unix time).
+        public var firstSeen: Int
+
+        /// What it did to the balance, in sats: received minus sent.
+        public var net: Int64 { Int64(received.sats) - Int64(sent.sats) }
+
+        enum CodingKeys: String, CodingKey {
+            case txid, height, blockHash, verified, received, sent, net, fee, label, confirmations, firstSeen
+        }
+
+        /// Amounts in sats; `first_seen` as `2026-11-26 14:02 UTC`; absent values as null.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(txid.hexString, forKey: .txid)
+            try container.encode(height, forKey: .height)
+            try container.encode(blockHash, forKey: .blockHash)
+            try container.encode(verified, forKey: .verified)
+            try container.encode(received.sats, forKey: .received)
+            try container.encode(sent.sats, forKey: .sent)
+            try container.encode(net, forKey: .net)
+            try container.encode(fee?.sats, forKey: .fee)
+            try container.encode(label, forKey: .label)
+            try container.encode(confirmations, forKey: .confirmations)
+            try container.encode(WalletHistory.date(firstSeen), forKey: .firstSeen)
+        }
+
+        /// `2026-11-26 14:02 UTC  +0.00100000 BTC  3 confirmations (block 812)  TXID  "label"`.
+        public var line: String {
+            let state =
+                height.map { "\(confirmations) confirmation\(confirmations == 1 ? "" : "s") (block \($0))" }
+                ?? "unconfirmed"
+            let change = (net < 0 ? "-" : "+") + (received > sent ? delta(received, sent) : delta(sent, received))
+            let shownLabel = label.map { "  \"" + DisplayText.clean($0) + "\"" } ?? ""
+            return "\(WalletHistory.date(firstSeen))  \(change) BTC  \(state)  \(txid)\(shownLabel)"
+        }
+
+        private func delta(_ larger: Amount, _ smaller: Amount) -> String {
+            (try? larger.subtracting(smaller))?.btcString ?? "?"
+        }
+    }
+
+    /// The transactions; `--json` is the array of entries.
+    public struct Report: Encodable, Sendable, Equatable {
+        public var entries: [Entry]
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(entries)
+        }
+
+        /// One line a transaction, or the hint to sync.
+        public var lines: [String] { entries.isEmpty ? ["no transactions (run sync first)"] : entries.map(\.line) }
+    }
+
+    /// The history of `wallet` as of its last sync.
+    public static func report(store: Store, wallet: WalletRecord) throws -> Report {
+        let id = try wallet.requireID()
+        let labels = Dictionary(
+            try store.labels(walletID: id).filter { $0.type == "tx" }.map { ($0.ref, $0.label ?? "") },
+            uniquingKeysWith: { first, _ in first })
+        let tip = try store.syncedTip(walletID: id)?.height
+        return Report(
+            entries: try store.history(walletID: id).map { item in
+                Entry(
+                    txid: item.txid, height: item.height, blockHash: item.blockHash, verified: item.verified,
+                    received: try Amount(sats: item.received), sent: try Amount(sats: item.sent),
+                    fee: try item.fee.map { sats throws(AmountError) in try Amount(sats: sats) },
+                    label: labels[item.txid.hexString], confirmations: confirmations(height: item.height, tip: tip),
+                    firstSeen: item.firstSeen)
+            })
+    }
+
+    /// Blocks on top of and including `height` at `tip`: 0 while unconfirmed, or when the tip is not yet there.
+    public static func confirmations(height: Int?, tip: Int?) -> Int {
+        guard let height, let tip, tip >= height else { return 0 }
+        return tip - height + 1
+    }
+
+    /// A Unix time as `2026-11-26 14:02 UTC`.
+    public static func date(_ seconds: Int) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+}
