@@ -8,7 +8,7 @@ struct DependencyRuleTests {
     /// Modules, products and packages the signer must never reach, directly or transitively: the online side's
     /// modules, SQLite and every networking product (with `isForbidden`, any other NIO product too).
     static let forbidden: Set<String> = [
-        "ChainCore", "ChainBackends", "Watcher", "FoundationNetworking",
+        "ChainCore", "ChainBackends", "Watcher", "WatcherFlows", "WatcherEthereum", "FoundationNetworking",
         "NIO", "NIOCore", "NIOPosix", "NIOSSL", "NIOHTTP1", "NIOSOCKS", "NIOEmbedded", "NIOExtras", "NIOTLS",
         "NIOFoundationCompat", "NIOConcurrencyHelpers", "AsyncHTTPClient", "GRDB", "GRDBSQLite",
     ]
@@ -85,7 +85,11 @@ struct DependencyRuleTests {
 
     @Test("the signer's forbidden set holds ChainCore, the online modules and every NIO product")
     func forbiddenSetIsComplete() throws {
-        for name in ["ChainCore", "ChainBackends", "Watcher", "NIOSOCKS", "NIOHTTP1", "NIOSSL", "NIOCore", "NIOPosix"] {
+        for name in [
+            "ChainCore", "ChainBackends", "Watcher", "WatcherFlows", "WatcherEthereum", "NIOSOCKS", "NIOHTTP1",
+            "NIOSSL",
+            "NIOCore", "NIOPosix",
+        ] {
             #expect(Self.isForbidden(name), "\(name) is not forbidden to the signer")
         }
         // Every NIO product the package graph knows (ChainBackends' and the tests'), by the prefix rule.
@@ -95,7 +99,11 @@ struct DependencyRuleTests {
         #expect(nio.count >= 5, "found the NIO products: \(nio.sorted())")
         #expect(nio.allSatisfy(Self.isForbidden))
         // Control: what the signer does use stays allowed.
-        for name in ["Signer", "Bitcoin", "BitcoinCrypto", "Ethereum", "CLISupport", "ArgumentParser", "CSecp256k1"] {
+        for name in [
+            "Signer", "EthereumSigner", "AirGap", "Bitcoin", "BitcoinCrypto", "Ethereum", "CLISupport",
+            "ArgumentParser",
+            "CSecp256k1",
+        ] {
             #expect(!Self.isForbidden(name), "\(name) must stay allowed")
         }
     }
@@ -106,13 +114,15 @@ struct DependencyRuleTests {
         "NIO", "NIOCore", "NIOPosix", "NIOSSL", "NIOHTTP1", "NIOFoundationCompat", "NIOEmbedded", "AsyncHTTPClient",
     ]
 
-    @Test("Watcher reaches ChainCore but no networking module nor ChainBackends")
+    @Test("Watcher, WatcherFlows and WatcherEthereum reach ChainCore but no networking module nor ChainBackends")
     func watcherIsWithoutNetworking() throws {
         let description = try Self.describe()
-        let reach = Self.closure(of: "Watcher", in: description)
-        #expect(reach.contains("ChainCore"), "the graph walk found the wallet's chain interface")
-        #expect(reach.contains("GRDB"), "the graph walk followed product dependencies")
-        #expect(reach.isDisjoint(with: Self.networking), "Watcher reaches \(reach.intersection(Self.networking))")
+        for module in ["Watcher", "WatcherFlows", "WatcherEthereum"] {
+            let reach = Self.closure(of: module, in: description)
+            #expect(reach.contains("ChainCore"), "the graph walk found \(module)'s chain interface")
+            #expect(reach.contains("GRDB"), "the graph walk followed product dependencies")
+            #expect(reach.isDisjoint(with: Self.networking), "\(module) reaches \(reach.intersection(Self.networking))")
+        }
     }
 
     @Test("ChainCore reaches no networking module")
@@ -168,7 +178,9 @@ struct DependencyRuleTests {
 
     @Test("Watcher and ChainCore sources import no networking module")
     func walletSourcesImportNoNetworking() throws {
-        let imports = try Self.imports(of: ["Watcher", "ChainCore", "Tests/WatcherTests", "Tests/ChainCoreTests"])
+        let imports = try Self.imports(of: [
+            "Watcher", "WatcherFlows", "WatcherEthereum", "ChainCore", "Tests/WatcherTests", "Tests/ChainCoreTests",
+        ])
         #expect(imports.count > 20, "scanned the wallet's files")
         #expect(imports.values.contains { $0.contains("ChainCore") }, "the scan sees the ChainCore imports")
         for (file, modules) in imports {
@@ -200,8 +212,8 @@ struct DependencyRuleTests {
     @Test("offline sources import no networking module")
     func offlineSourcesImportNoNetworking() throws {
         let offline = [
-            "BitcoinCrypto", "Bitcoin", "Ethereum", "AirgapTransport", "QRImage", "Signer", "CLISupport",
-            "airlock-signer",
+            "Codecs", "BitcoinCrypto", "Bitcoin", "Descriptors", "SeedBackup", "MessageSigning", "Chance", "Ethereum",
+            "AirgapTransport", "QRImage", "Signer", "EthereumSigner", "AirGap", "CLISupport", "airlock-signer",
         ]
         let pattern = try Regex(Self.importPattern)
         var scanned = 0
