@@ -143,7 +143,9 @@ struct RawTerminal {
         var bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            let n = bytes.withUnsafeMutableBytes { raw in
+                raw.baseAddress.map { Glibc.write(fd, $0 + done, raw.count - done) } ?? 0
+            }
             if n < 0, errno == EINTR { continue }
             if n <= 0 { return }
             done += n

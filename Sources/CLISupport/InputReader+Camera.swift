@@ -4,14 +4,16 @@ import Foundation
 import QRImage
 
 extension InputReader {
-    /// Reads one payload live from a camera (`--camera [DEVICE]`): frames come from ffmpeg as for a video, each one's
-    /// QR codes go to `PayloadDecoder`, and the reading stops as soon as the payload is whole. Progress ("frames 37 ·
-    /// 5 of 12 parts") goes to stderr.
+    /// Reads one payload live from a camera (`--camera [DEVICE]`).
+    ///
+    /// Frames come from ffmpeg as for a video, each one's QR codes go to `PayloadDecoder`, and the reading stops as
+    /// soon as the payload is whole. Progress ("frames 37 · 5 of 12 parts") goes to stderr.
     ///
     /// - Parameters:
     ///   - source: the device or the video file standing in for it (`CameraSource.open`).
     ///   - expected: the payload kinds the command accepts (nil: any).
     ///   - timeout: how long to wait for the whole payload (nil: until it comes or the stream ends).
+    /// - Returns: the payload, its framing, and the number of codes read.
     /// - Throws: `CLIError`: I/O (6) when the camera cannot be read or the timeout passes (naming the parts read so
     ///   far); invalid input (2) for codes of another or a mixed payload, or a video that ends before the payload is
     ///   whole.
@@ -21,15 +23,15 @@ extension InputReader {
         var decoder = PayloadDecoder(expecting: expected)
         var codes = 0
         let progress = ScanProgress(source: source)
-        let frames = try scan(source, timeout: timeout, state: { describeScan(decoder, codes: codes) }) {
-            found, frame in
+        func state() -> String { describeScan(decoder, codes: codes) }
+        let frames = try scan(source, timeout: timeout, state: state) { found, frame in
             for code in found {
                 codes += 1
                 do throws(PayloadError) { try decoder.receive(bytes: code) } catch {
                     throw CLIError(.invalidInput, "QR code in frame \(frame) from \(source.name): \(describe(error))")
                 }
             }
-            progress.show(frames: frame, state: describeScan(decoder, codes: codes), done: decoder.isComplete)
+            progress.show(frames: frame, state: state(), done: decoder.isComplete)
             return decoder.isComplete
         }
         progress.finish()
@@ -42,8 +44,9 @@ extension InputReader {
         }
     }
 
-    /// Reads the first QR code `accept` takes from a camera (a SeedQR for `restore --camera`); other codes are
-    /// skipped and counted. The bytes of skipped codes are wiped.
+    /// Reads the first QR code `accept` takes from a camera (a SeedQR for `restore --camera`).
+    ///
+    /// Other codes are skipped and counted; their bytes are wiped.
     ///
     /// - Parameters:
     ///   - source: the device or video file.
@@ -93,14 +96,15 @@ extension InputReader {
             throw CLIError(.invalidInput, "cannot set up the QR reader: \(error)")
         }
         var frames = 0
+        func failure(_ reason: String) -> CLIError {
+            source.kind == .device
+                ? CLIError(.io, "cannot read \(source.name): \(reason)")
+                : CLIError(.invalidInput, "cannot decode \(source.name): \(reason)")
+        }
         do {
             try VideoFrames.read(
                 arguments: source.ffmpegArguments(), deadline: timeout.map { ContinuousClock.now + $0 },
-                failure: { reason in
-                    source.kind == .device
-                        ? CLIError(.io, "cannot read \(source.name): \(reason)")
-                        : CLIError(.invalidInput, "cannot decode \(source.name): \(reason)")
-                }
+                failure: failure
             ) { frame in
                 frames += 1
                 let found = (try? reader.read(gray: frame.pixels, width: frame.width, height: frame.height)) ?? []
