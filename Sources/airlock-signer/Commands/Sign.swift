@@ -43,6 +43,13 @@ extension AirlockSigner {
                   airlock-signer sign frames/ --json --yes --qr signed.png --qr-sheet
                   airlock-signer sign tx.psbt --max-fee 0.2btc --max-fee-rate 300 --out signed.psbt
                   airlock-signer sign chance.txt --prev-tx funding.hex --out chance-signed.txt --finalize
+                  airlock-signer sign --camera --show
+                  airlock-signer sign --camera /dev/video2 --timeout 120 --out signed.psbt --show
+
+                With --camera [DEVICE] the request is read live from a camera (default /dev/video0; a video file \
+                stands in for one): progress is shown on stderr and the reading stops as soon as every part is in, \
+                then the review runs as always. --show then displays the answer full-screen as an animated QR code \
+                (--fps frames a second, sized to the terminal, with its frame counter) until a key is pressed.
                 """)
 
         @OptionGroup var vault: VaultOptions

@@ -46,6 +46,7 @@ extension AirlockSigner {
                   echo 'wsh(sortedmulti(2,[…]tpub…/<0;1>/*,…))' | airlock-signer multisig register - --name team
                   airlock-signer multisig register inheritance-wsh-miniscript.txt --name heirs --yes
                   airlock-signer multisig register heirs.txt --cosigner 0ddba11a=Alice --cosigner 5a61ff8e=Dad --yes
+                  airlock-signer multisig register --camera --name team
                 """)
 
         @OptionGroup var options: VaultOptions
