@@ -124,15 +124,20 @@ public struct OutputOptions: ParsableArguments, Sendable {
     ///   - preferredFormat: the QR format to use when `--qr-format` is not given (the framing the input came in).
     ///   - texts: the QR texts when the caller framed the payload itself (`convert`); nil frames `payload` here.
     ///   - caption: the text under each frame; nil describes `payload` (`FrameCaption.describing`).
+    ///   - show: also show the codes full-screen on the terminal until a key is pressed (`--show`, `FullScreenQR`),
+    ///     after the files are written; UR then loops with fountain parts, as `--animate` does.
     /// - Returns: the paths written, in order; print them with `printWritten`.
     /// - Throws: `CLIError`; a payload that cannot be put in QR codes fails before `--out` is written.
     @discardableResult
     public func write(
         _ payload: Payload, fileBytes: [UInt8], json: Bool = false, preferredFormat: QRFormatOption? = nil,
-        texts: [String]? = nil, caption: FrameCaption? = nil
+        texts: [String]? = nil, caption: FrameCaption? = nil, show: Bool = false
     ) throws -> [String] {
         var written: [String] = []
-        let frameTexts = qr != nil || terminal ? try texts ?? frames(for: payload, preferred: preferredFormat) : []
+        let encoder = show ? FrameEncoder(density: qrDensity, urExtraParts: nil) : nil
+        let frameTexts =
+            qr != nil || terminal || show
+            ? try texts ?? frames(for: payload, encoder: encoder, preferred: preferredFormat) : []
         var codes: [QRCode] = []
         for text in frameTexts {
             do { codes.append(try QRCode(text: text)) } catch {
@@ -143,7 +148,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
             try AtomicFileWriter.write(fileBytes, to: out)
             written.append(out)
         }
-        guard qr != nil || terminal else { return written }
+        guard qr != nil || terminal || show else { return written }
         let caption = caption ?? FrameCaption.describing(payload)
         if let qr {
             written +=
@@ -163,6 +168,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
                 if json { Diagnostics.print(block) } else { print(block) }
             }
         }
+        if show { try FullScreenQR(codes: codes, caption: caption, framesPerSecond: fps).run() }
         return written
     }
 

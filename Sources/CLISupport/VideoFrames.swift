@@ -34,6 +34,19 @@ public enum VideoFrames {
             && Array(prefix[8..<12]) == Array("AVI ".utf8)
     }
 
+    /// Raised by `read(arguments:…)` when its deadline passes before the stream ends or `body` stops it.
+    public struct TimedOut: Error, Sendable {}
+
+    /// ffmpeg's command line (run through `env`): `input` (the input options and `-i SOURCE`), then frames sampled
+    /// at `framesPerSecond`, converted to 8-bit gray and written as concatenated PGM images to standard output.
+    public static func ffmpegArguments(
+        input: [String], framesPerSecond: Int = defaultFramesPerSecond, ffmpeg: String = "ffmpeg"
+    ) -> [String] {
+        ["env", ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error"] + input + [
+            "-vf", "fps=\(framesPerSecond)", "-pix_fmt", "gray", "-f", "image2pipe", "-vcodec", "pgm", "-",
+        ]
+    }
+
     /// Decodes the video at `path` and calls `body` with each sampled frame, in order, until `body` returns false or
     /// the video ends; ffmpeg is stopped at once in the first case.
     ///
@@ -50,23 +63,39 @@ public enum VideoFrames {
         path: String, framesPerSecond: Int = defaultFramesPerSecond, ffmpeg: String = "ffmpeg",
         _ body: (Frame) throws -> Bool
     ) throws -> Int {
+        try read(
+            arguments: ffmpegArguments(input: ["-i", path], framesPerSecond: framesPerSecond, ffmpeg: ffmpeg),
+            failure: { CLIError(.invalidInput, "cannot decode the video \(path): \($0)") }, body)
+    }
+
+    /// Runs ffmpeg with `arguments` (from `ffmpegArguments`) and calls `body` with each frame it writes, until `body`
+    /// returns false, the stream ends, or `deadline` passes; ffmpeg is stopped at once in the first and last case.
+    ///
+    /// - Parameters:
+    ///   - arguments: the command line, `env` first.
+    ///   - deadline: when to give up waiting (nil: never).
+    ///   - failure: the error for ffmpeg's complaint (its last line) when it fails before `body` stopped it.
+    ///   - body: called with each frame; returns whether to go on.
+    /// - Returns: the number of frames handed to `body`.
+    /// - Throws: `TimedOut` past the deadline; `failure(…)`; `CLIError` (I/O) when ffmpeg cannot be started;
+    ///   whatever `body` throws.
+    @discardableResult
+    public static func read(
+        arguments: [String], deadline: ContinuousClock.Instant? = nil, failure: (String) -> CLIError,
+        _ body: (Frame) throws -> Bool
+    ) throws -> Int {
         // posix_spawn (ChildProcess), not Foundation's Process: under the signer's seccomp filter Process cannot
         // create CFSocket's wakeup sockets and never sees the child end.
-        let arguments = [
-            "env", ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-i", path, "-vf",
-            "fps=\(framesPerSecond)", "-pix_fmt", "gray", "-f", "image2pipe", "-vcodec", "pgm", "-",
-        ]
         let environment = ProcessInfo.processInfo.environment["PATH"].map { ["PATH=\($0)"] } ?? []
         let process: ChildProcess.Running
         do {
             process = try ChildProcess.start(
                 "/usr/bin/env", arguments: arguments, environment: environment, captureStandardError: true)
         } catch {
-            throw CLIError(.io, "cannot start ffmpeg to read the video \(path): \(error)")
+            throw CLIError(.io, "cannot start ffmpeg: \(error)")
         }
         process.closeInput()
-        let output = FileHandle(fileDescriptor: process.output, closeOnDealloc: false)
-        var reader = PGMStream(handle: output)
+        var reader = PGMStream(descriptor: process.output, deadline: deadline)
         var count = 0
         var stoppedEarly = false
         do {
@@ -92,8 +121,7 @@ public enum VideoFrames {
         let complaint = String(decoding: process.readErrors(), as: UTF8.self)
         let status = process.wait()
         if !stoppedEarly, status != 0 || (count == 0 && !complaint.isEmpty) {
-            let reason = complaint.split(separator: "\n").last.map(String.init) ?? "exit \(status)"
-            throw CLIError(.invalidInput, "cannot decode the video \(path): \(reason)")
+            throw failure(complaint.split(separator: "\n").last.map(String.init) ?? "exit \(status)")
         }
         return count
     }
@@ -101,11 +129,17 @@ public enum VideoFrames {
 
 /// Reads concatenated binary PGM images (`P5`, 8-bit) from a pipe.
 struct PGMStream {
-    let handle: FileHandle
+    let descriptor: Int32
+    /// When to stop waiting for more bytes (`VideoFrames.TimedOut`); nil waits as long as the writer takes.
+    let deadline: ContinuousClock.Instant?
     private var buffer: [UInt8] = []
     private var position = 0
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
-    init(handle: FileHandle) { self.handle = handle }
+    init(descriptor: Int32, deadline: ContinuousClock.Instant? = nil) {
+        self.descriptor = descriptor
+        self.deadline = deadline
+    }
 
     /// The next frame, or nil at the end of the stream.
     mutating func next() throws -> VideoFrames.Frame? {
@@ -158,9 +192,23 @@ struct PGMStream {
             position = 0
         }
         while buffer.count - position < count {
-            let chunk = handle.availableData
-            guard !chunk.isEmpty else { return false }
-            buffer += chunk
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline).components
+                let milliseconds = left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000
+                guard milliseconds > 0 else { throw VideoFrames.TimedOut() }
+                var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&waiting, 1, Int32(min(milliseconds, 60_000)))
+                if ready < 0, errno == EINTR { continue }
+                guard ready > 0 else { continue }  // the loop checks the deadline again
+            }
+            let fd = descriptor
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else {
+                throw CLIError(.io, "cannot read ffmpeg's frames: \(String(cString: strerror(errno)))")
+            }
+            guard n > 0 else { return false }
+            buffer += chunk[0..<n]
         }
         return true
     }

@@ -38,3 +38,37 @@ extension QRCode {
         return output
     }
 }
+
+extension QRCode {
+    /// The code's lines for a full-screen display: half blocks as in `terminalString` (bright white on black, light
+    /// modules inked, so it reads dark on light on any theme), each module `scale` columns wide and `scale` half
+    /// lines high, with a quiet zone of `margin` modules; no line ends or resets (the caller places each line).
+    ///
+    /// - Returns: `(size + 2 * margin) * scale / 2` lines (rounded up) of `(size + 2 * margin) * scale` characters.
+    public func halfBlockLines(scale: Int, margin: Int = QRCode.defaultMargin) -> [String] {
+        let scale = max(1, scale)
+        let margin = max(0, margin)
+        let side = (size + 2 * margin) * scale
+        // A pixel is light (inked) outside the code or on a light module.
+        func light(_ x: Int, _ y: Int) -> Bool {
+            guard y < side else { return true }
+            return !isDark(x: x / scale - margin, y: y / scale - margin)
+        }
+        var lines: [String] = []
+        lines.reserveCapacity(side / 2 + 1)
+        for row in stride(from: 0, to: side, by: 2) {
+            var line = ""
+            line.reserveCapacity(side * 3)
+            for column in 0..<side {
+                switch (light(column, row), light(column, row + 1)) {
+                case (true, true): line += "\u{2588}"
+                case (true, false): line += "\u{2580}"
+                case (false, true): line += "\u{2584}"
+                case (false, false): line += " "
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}

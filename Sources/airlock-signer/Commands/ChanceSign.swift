@@ -22,7 +22,7 @@ extension AirlockSigner.Sign {
         let answer = signed.text.description
         let paths = try output.write(
             .chanceMultisig(answer), fileBytes: Array((answer + "\n").utf8), json: json,
-            preferredFormat: format == .bbqr ? .bbqr : nil)
+            preferredFormat: format == .bbqr ? .bbqr : nil, show: show)
         if let finalTransaction, let txOut {
             try AtomicFileWriter.write(Array((finalTransaction.serialized().hexString + "\n").utf8), to: txOut)
         }
@@ -42,7 +42,7 @@ extension AirlockSigner.Sign {
                     ? "complete: \(signed.text.threshold) of \(signed.text.keys.count) key positions have signed"
                         + (finalize ? "" : " (--finalize gives the final transaction)")
                     : "not complete yet: \(signed.text.signatures.count) of the \(signed.text.threshold) signatures")
-            if !output.isRequested { print(answer) }
+            if !output.isRequested, !show { print(answer) }
             if let finalTransaction, txOut == nil { print(finalTransaction.serialized().hexString) }
             OutputOptions.printWritten(paths + (finalTransaction == nil ? [] : txOut.map { [$0] } ?? []))
         }

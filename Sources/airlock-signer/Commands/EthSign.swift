@@ -14,7 +14,7 @@ import Signer
 enum EthereumSignCommand {
     static func run(
         _ request: UREthSignRequest, format: FrameFormat, vault: VaultOptions, output: OutputOptions, yes: Bool,
-        maxFeeEth: String, allowBlind: Bool, stdinInput: Bool = false
+        maxFeeEth: String, allowBlind: Bool, stdinInput: Bool = false, show: Bool = false
     ) throws {
         let maxFee: Wei
         do { maxFee = try Wei(etherString: maxFeeEth) } catch {
@@ -37,11 +37,11 @@ enum EthereumSignCommand {
         let urText = try URRegistryItem.ethSignature(answer).ur().string
         let written = try output.write(
             .ethSignature(answer), fileBytes: Array((urText + "\n").utf8), json: vault.json,
-            preferredFormat: format == .ur ? .ur : nil)
+            preferredFormat: format == .ur ? .ur : nil, show: show)
         if vault.json {
             try JSONOutput.print(flow.signedReport(signature, ur: urText, written: written), files: written)
         } else {
-            if !output.isRequested { print(urText) }
+            if !output.isRequested, !show { print(urText) }
             OutputOptions.printWritten(written)
         }
     }

@@ -21,6 +21,7 @@ extension AirlockSigner {
                   airlock-signer restore --slip39
                   airlock-signer restore --slip39 --shares-file shares.txt --passphrase
                   airlock-signer restore --seedqr card-photo.jpg
+                  airlock-signer restore --camera /dev/video0 --network test
 
                 With --slip39 the shares are typed one per line until enough are given (each group's threshold, for \
                 the group threshold of groups), or read from --shares-file (one share a line; blank lines and lines \
@@ -28,7 +29,9 @@ extension AirlockSigner {
                 another passphrase gives another wallet, as on a Trezor.
 
                 With --seedqr IN the words come from a SeedQR (SeedSigner's Standard or Compact; told apart by \
-                the payload) in a PNG, JPEG or GIF image, a photo of a card included.
+                the payload) in a PNG, JPEG or GIF image, a photo of a card included. With --camera [DEVICE] the \
+                SeedQR is read live from a camera (default /dev/video0; a video file stands in for one): the first \
+                SeedQR seen is used, other QR codes are skipped.
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -42,13 +45,17 @@ extension AirlockSigner {
         @Option(help: "Read the SLIP-39 shares from PATH, one a line ('-' is stdin; with --slip39).")
         var sharesFile: String?
         @Option(help: "Read the words from a SeedQR (standard or compact) in the image IN.") var seedqr: String?
+        @OptionGroup var camera: CameraOptions
+        @Argument(help: "With --camera: the camera device (default /dev/video0) or a video file showing the SeedQR.")
+        var device: String?
 
         func validate() throws {
             guard Network(name: network) != nil else { throw ValidationError("unknown network '\(network)'") }
             guard kdfMemory >= 64, kdfMemory <= 4096 else { throw ValidationError("--kdf-memory must be 64...4096") }
-            if seedqr != nil, slip39 || mnemonicFile != nil {
-                throw ValidationError("give one of --seedqr, --slip39 and --mnemonic-file")
+            if [seedqr != nil, slip39, mnemonicFile != nil, camera.camera].filter({ $0 }).count > 1 {
+                throw ValidationError("give one of --seedqr, --camera, --slip39 and --mnemonic-file")
             }
+            if device != nil, !camera.camera { throw ValidationError("a DEVICE argument needs --camera") }
             if sharesFile != nil, !slip39 { throw ValidationError("--shares-file needs --slip39") }
             if slip39, mnemonicFile != nil { throw ValidationError("--mnemonic-file is for BIP39 words, not --slip39") }
             if slip39, options.passwordFile == "-", sharesFile == nil || sharesFile == "-" {
@@ -127,11 +134,23 @@ extension AirlockSigner.Restore {
     /// The mnemonic: from the SeedQR image, the --mnemonic-file, or typed.
     func readMnemonic() throws -> Mnemonic {
         if let seedqr { return try Self.readSeedQR(seedqr) }
+        if camera.camera { return try Self.readSeedQR(camera: try camera.source(device.map { [$0] } ?? []), camera) }
         let phrase =
             try mnemonicFile.map { try SecretInput.contents(ofFile: $0) }
             ?? Prompt.secret("Mnemonic words (separated by spaces): ")
         do throws(MnemonicError) { return try Mnemonic(phrase: phrase) } catch {
             throw CLIError(.invalidInput, Self.explain(error))
+        }
+    }
+
+    /// The mnemonic of the first SeedQR the camera sees (other codes are skipped).
+    static func readSeedQR(camera source: CameraSource, _ options: CameraOptions) throws -> Mnemonic {
+        var code = try InputReader.readCameraCode(source, looking: "SeedQR", timeout: options.duration) { bytes in
+            (try? SeedQR.read(SecretBytes(copying: bytes))) != nil
+        }
+        defer { SecretBytes.wipe(&code) }
+        do throws(SeedQRError) { return try SeedQR.read(SecretBytes(copying: code)).mnemonic } catch {
+            throw CLIError(.invalidInput, "the SeedQR from \(source.name) cannot be read: \(error)")
         }
     }
 

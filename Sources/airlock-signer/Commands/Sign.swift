@@ -43,15 +43,28 @@ extension AirlockSigner {
                   airlock-signer sign frames/ --json --yes --qr signed.png --qr-sheet
                   airlock-signer sign tx.psbt --max-fee 0.2btc --max-fee-rate 300 --out signed.psbt
                   airlock-signer sign chance.txt --prev-tx funding.hex --out chance-signed.txt --finalize
+                  airlock-signer sign --camera --show
+                  airlock-signer sign --camera /dev/video2 --timeout 120 --out signed.psbt --show
+
+                With --camera [DEVICE] the request is read live from a camera (default /dev/video0; a video file \
+                stands in for one): progress is shown on stderr and the reading stops as soon as every part is in, \
+                then the review runs as always. --show then displays the answer full-screen as an animated QR code \
+                (--fps frames a second, sized to the terminal, with its frame counter) until a key is pressed.
                 """)
 
         @OptionGroup var vault: VaultOptions
         @Argument(
             help:
-                "The PSBT: a file (binary, base64 or hex), '-' for stdin, or QR PNG images / a directory; or a multisig: text (also as the argument itself)."
+                "The PSBT: a file (binary, base64 or hex), '-' for stdin, or QR PNG images / a directory; or a multisig: text (also as the argument itself); with --camera the camera device or a video file."
         )
-        var input: [String]
+        var input: [String] = []
+        @OptionGroup var camera: CameraOptions
         @OptionGroup var output: OutputOptions
+        @Flag(
+            help:
+                "Show the answer full-screen on the terminal as an animated QR code, with its frame counter, until a key is pressed."
+        )
+        var show = false
         @Flag(help: "Sign without asking for confirmation (the review is still printed).") var yes = false
         @Option(help: "Refuse fee rates above this many sat/vB (over the smallest size the transaction can have).")
         var maxFeeRate: Double = 1000
@@ -92,6 +105,11 @@ extension AirlockSigner {
             if txOut != nil, !finalize { throw ValidationError("--tx-out needs --finalize") }
             if full, trim { throw ValidationError("--full and --trim exclude each other") }
             if let maxFee { _ = try Self.amount(maxFee) }
+            if input.isEmpty, !camera.camera {
+                throw ValidationError("give the PSBT (a file, '-' or images), or --camera")
+            }
+            if show, json { throw ValidationError("--show draws on the terminal; it cannot go with --json") }
+            if show, let problem = FullScreenQR.terminalProblem() { throw ValidationError(problem) }
         }
 
         static func amount(_ text: String) throws -> Amount {
@@ -117,17 +135,17 @@ extension AirlockSigner {
         func run() async throws {
             try await ErrorReporting.run {
                 // A multisig: text may also be given on the command line itself (when no file has that name).
-                if input.count == 1, input[0].hasPrefix("multisig:"), !FileManager.default.fileExists(atPath: input[0])
+                if input.count == 1, input[0].hasPrefix("multisig:"), !camera.camera,
+                    !FileManager.default.fileExists(atPath: input[0])
                 {
                     return try runChance(input[0], format: .plain)
                 }
-                let read = try InputReader.read(
-                    input, expecting: [.psbt, .bytes, .text, .ethSignRequest, .chanceMultisig])
+                let read = try camera.read(input, expecting: [.psbt, .bytes, .text, .ethSignRequest, .chanceMultisig])
                 if case .chanceMultisig(let text) = read.payload { return try runChance(text, format: read.format) }
                 if case .ethSignRequest(let request) = read.payload {
                     return try EthereumSignCommand.run(
                         request, format: read.format, vault: vault, output: output, yes: yes, maxFeeEth: maxFeeEth,
-                        allowBlind: allowBlind, stdinInput: input == ["-"])
+                        allowBlind: allowBlind, stdinInput: input == ["-"], show: show)
                 }
                 let original = try parsePSBT(read.payload)
                 let unlocked = try vault.unlock()
@@ -150,7 +168,8 @@ extension AirlockSigner {
                 case .ur: .ur
                 default: nil
                 }
-            let paths = try output.write(.psbt(bytes), fileBytes: bytes, json: json, preferredFormat: preferred)
+            let paths = try output.write(
+                .psbt(bytes), fileBytes: bytes, json: json, preferredFormat: preferred, show: show)
             let transactionHex = result.transaction?.serialized().hexString
             if let transactionHex, let txOut {
                 try AtomicFileWriter.write(Array((transactionHex + "\n").utf8), to: txOut)
@@ -173,7 +192,7 @@ extension AirlockSigner {
                 signed.isComplete
                     ? "complete: this signature completes the transaction"
                     : "not complete yet: other cosigners still have to sign")
-            if !output.isRequested { print(result.written.base64String) }
+            if !output.isRequested, !show { print(result.written.base64String) }
             if let transactionHex, txOut == nil { print(transactionHex) }
             OutputOptions.printWritten(files)
         }

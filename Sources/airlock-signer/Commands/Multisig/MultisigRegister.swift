@@ -46,10 +46,14 @@ extension AirlockSigner {
                   echo 'wsh(sortedmulti(2,[…]tpub…/<0;1>/*,…))' | airlock-signer multisig register - --name team
                   airlock-signer multisig register inheritance-wsh-miniscript.txt --name heirs --yes
                   airlock-signer multisig register heirs.txt --cosigner 0ddba11a=Alice --cosigner 5a61ff8e=Dad --yes
+                  airlock-signer multisig register --camera --name team
                 """)
 
         @OptionGroup var options: VaultOptions
-        @Argument(help: "The wallet: a file, '-' for stdin, or PNG images.") var input: [String]
+        @Argument(
+            help: "The wallet: a file, '-' for stdin, or PNG images; with --camera the camera device or a video file.")
+        var input: [String] = []
+        @OptionGroup var camera: CameraOptions
         @Option(help: "Name for the wallet (default: the Name: line, else 'multisig').") var name: String?
         @Flag(help: "Register without asking (the policy is still shown).") var yes = false
         @Option(help: "The BSMS token (hex) of an encrypted BIP129 descriptor record.") var token: String?
@@ -75,7 +79,7 @@ extension AirlockSigner {
 
         func run() async throws {
             try await ErrorReporting.run {
-                let read = try InputReader.read(input)
+                let read = try camera.read(input)
                 let text: String
                 switch read.payload {
                 case .descriptor(let t), .text(let t), .json(let t): text = t
