@@ -18,7 +18,7 @@ let package = Package(
             name: "AirlockOffline",
             targets: [
                 "Codecs", "BitcoinCrypto", "Bitcoin", "Descriptors", "SeedBackup", "MessageSigning", "Chance",
-                "Ethereum",
+                "SilentPayments", "Ethereum",
                 "AirgapTransport", "QRImage", "Signer",
             ]),
         // The one-input functions of the libFuzzer targets, for Fuzz/ and for the corpus replay in FuzzReplayTests.
@@ -59,6 +59,8 @@ let package = Package(
         .target(
             name: "Descriptors", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "MessageSigning"],
             swiftSettings: strict),
+        // Silent payments: BIP352 addresses and outputs, BIP374 DLEQ proofs, BIP375 PSBT fields and rules.
+        .target(name: "SilentPayments", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs"], swiftSettings: strict),
         // Seed backups: BIP39 words, SeedQR, SLIP-39 shares.
         .target(name: "SeedBackup", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs"], swiftSettings: strict),
         // The Chance wallet's `multisig:` text protocol.
@@ -169,6 +171,9 @@ let package = Package(
             dependencies: [
                 "Descriptors", "MessageSigning", "SeedBackup", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport",
             ]),
+        .testTarget(
+            name: "SilentPaymentsTests",
+            dependencies: ["SilentPayments", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(
             name: "SeedBackupTests", dependencies: ["SeedBackup", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(
