@@ -12,10 +12,14 @@ struct SilentPaymentFixture {
     var address: SilentPaymentAddress {
         SilentPaymentAddress(scanKey: scan.publicKey, spendKey: spend.publicKey, network: .regtest)
     }
-    let outpoints = [
-        OutPoint(txid: try! Txid(bytes: [UInt8](repeating: 0x11, count: 32)), vout: 1),
-        OutPoint(txid: try! Txid(bytes: [UInt8](repeating: 0x22, count: 32)), vout: 0),
-    ]
+    let outpoints: [OutPoint]
+
+    init() throws {
+        outpoints = [
+            OutPoint(txid: try Txid(bytes: [UInt8](repeating: 0x11, count: 32)), vout: 1),
+            OutPoint(txid: try Txid(bytes: [UInt8](repeating: 0x22, count: 32)), vout: 0),
+        ]
+    }
 
     static func p2wpkh(_ key: PublicKey) -> Script { Script([0x00, 0x14] + Hash160.hash(key.compressed)) }
 
@@ -59,7 +63,9 @@ struct SilentPaymentFixture {
 
 @Suite("BIP375 signer step: shares, proofs, scripts and refusals")
 struct SignerStepTests {
-    let fixture = SilentPaymentFixture()
+    let fixture: SilentPaymentFixture
+
+    init() throws { fixture = try SilentPaymentFixture() }
 
     @Test("One signer with every key: a global share, the script BIP352 gives, flags cleared, the PSBT valid")
     func singleSigner() throws {
