@@ -74,6 +74,7 @@ let package = Package(
             name: "Signer",
             dependencies: [
                 "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "MessageSigning", "Chance",
+                "SilentPayments",
                 "Ethereum",
                 "CAirGap",
             ],
@@ -120,6 +121,7 @@ let package = Package(
             name: "Watcher",
             dependencies: [
                 "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "Chance", "ChainCore", "Ethereum",
+                "SilentPayments",
                 "AirgapTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -90,17 +90,24 @@ public enum BIP375 {
             else { return nil }
             return try? PublicKey(serialized: entry.keyData)
         }
+        // A finalized input (its derivations dropped) still shows its key in its final scriptSig or witness.
+        func finalKey() -> PublicKey? {
+            guard input.isFinalized else { return nil }
+            return BIP352.inputPublicKey(
+                spentScript: script, scriptSig: input.finalScriptSig?.bytes ?? [],
+                witness: input.finalScriptWitness ?? [])?.key
+        }
         switch script.template {
         case .p2pkh(let hash), .p2wpkh(let hash):
-            return .eligible(derivedKey(hash: hash.bytes), isTaproot: false)
+            return .eligible(derivedKey(hash: hash.bytes) ?? finalKey(), isTaproot: false)
         case .p2sh(let scriptHash):
-            guard let redeem = input.redeemScript else {
+            guard let redeem = input.redeemScript ?? finalRedeemScript(input) else {
                 throw .invalidPSBT("P2SH input \(index) has no redeem script, so it cannot tell whether it counts")
             }
             guard Hash160.hash(redeem.bytes) == scriptHash.bytes, case .p2wpkh(let hash) = redeem.template else {
                 return .ineligible
             }
-            return .eligible(derivedKey(hash: hash.bytes), isTaproot: false)
+            return .eligible(derivedKey(hash: hash.bytes) ?? finalKey(), isTaproot: false)
         case .p2tr(let outputKey):
             if input.map.value(PSBTKeyType.Input.tapInternalKey) == BIP352.numsInternalKey { return .ineligible }
             return .eligible(outputKey.evenPublicKey, isTaproot: true)
@@ -126,7 +133,10 @@ public enum BIP375 {
             switch script.template {
             case .p2pkh(let expected), .p2wpkh(let expected): matches = expected.bytes == hash
             case .p2sh:
-                if case .p2wpkh(let expected)? = psbt.inputs[index].redeemScript?.template {
+                if case .p2wpkh(let expected)? =
+                    (psbt.inputs[index].redeemScript ?? finalRedeemScript(psbt.inputs[index]))?
+                    .template
+                {
                     matches = expected.bytes == hash
                 } else {
                     matches = false
@@ -137,6 +147,12 @@ public enum BIP375 {
                 throw .badProof("the public key given for input \(index) is not the key of the output it spends")
             }
         }
+    }
+
+    /// The redeem script a finalized P2SH input pushed last in its scriptSig.
+    static func finalRedeemScript(_ input: PSBTInput) -> Script? {
+        guard let sig = input.finalScriptSig?.bytes, sig.count == 23, sig[0] == 0x16 else { return nil }
+        return Script(sig.dropFirst())
     }
 
     /// Runs `checks` (all four by default) on `psbt`.
