@@ -19,6 +19,7 @@ import os
 import zlib
 from pathlib import Path
 
+import pytest
 from embit import bech32
 from roundtrip_helpers import Watcher
 from secp256k1lab.secp256k1 import GE, G, Scalar
@@ -159,11 +160,11 @@ class Recipient:
 # --- the round trip and the attacks ---------------------------------------------------------------------------------
 
 
-def setup(run, home, bin_dir, node, tmp_path: Path):
+def setup(run, home, bin_dir, node, tmp_path: Path, kind: str):
     work = tmp_path / "qr"
     work.mkdir()
     vault = Vault(bin_dir, home.env, home.root, "solo")
-    vault.run("export", "--script", "wpkh", "--qr", str(work / "export.png"), check=True)
+    vault.run("export", "--script", kind, "--format", "ur", "--qr", str(work / "export.png"), check=True)
     watcher = Watcher(run, node)
     watcher("import", work / "export.png", "--name", "solo", "--network", "regtest")
     watcher("node", "set", node_url(node, "electrum"))
@@ -171,9 +172,11 @@ def setup(run, home, bin_dir, node, tmp_path: Path):
     return work, vault, watcher
 
 
-def test_silent_payment_round_trip_and_attacks(run, home, bin_dir, regtest_node, tmp_path):
+@pytest.mark.parametrize("kind", ["wpkh", "tr"])
+def test_silent_payment_round_trip_and_attacks(run, home, bin_dir, regtest_node, tmp_path, kind):
+    """P2WPKH coins (the signer's BIP32 keys) and taproot key-path coins (its tweaked keys, negated for odd y)."""
     node = regtest_node
-    work, vault, watcher = setup(run, home, bin_dir, node, tmp_path)
+    work, vault, watcher = setup(run, home, bin_dir, node, tmp_path, kind)
     bob = Recipient()
     assert bob.address.startswith("sprt1q")
 
