@@ -194,6 +194,7 @@ let package = Package(
             name: "SignerTests",
             dependencies: [
                 "Signer", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "Chance", "Ethereum",
+                "SilentPayments",
                 "TestSupport",
             ]),
         .testTarget(
@@ -223,6 +224,7 @@ let package = Package(
             name: "WatcherTests",
             dependencies: [
                 "Watcher", "ChainCore", "Bitcoin", "Descriptors", "SeedBackup", "Chance", "Ethereum", "AirgapTransport",
+                "SilentPayments",
                 "TestSupport",
             ]),
     ]
