@@ -33,8 +33,8 @@ extension BIP375 {
         try checkStructure(psbt)
         try checkInputEligibility(psbt)
         try checkInputKeys(psbt)
-        try checkECDHCoverage(psbt)
-        try checkOutputScripts(psbt)
+        // The others' shares and proofs first; a script already set is judged once this signer's shares are in.
+        try checkECDHCoverage(psbt, scriptsNeedCoverage: false)
         let eligible = try eligibleInputs(psbt)
         guard !eligible.isEmpty else {
             throw .derivationFailed(
@@ -77,6 +77,7 @@ extension BIP375 {
             }
         }
         let complete = try completeScripts(&result)
+        if !complete { try validate(result) }  // a script set while shares are missing is refused here
         return SignerStep(
             psbt: result, sharedInputs: sharedInputs.sorted(), globalShares: globals, complete: complete)
     }

@@ -228,8 +228,9 @@ public enum BIP375 {
         return (try sum(shares), try sum(keys))
     }
 
-    /// Every share has its proof and every proof verifies; a set script needs full coverage of its scan key.
-    public static func checkECDHCoverage(_ psbt: PSBT) throws(SilentPaymentError) {
+    /// Every share has its proof and every proof verifies; a set script needs full coverage of its scan key (unless
+    /// `scriptsNeedCoverage` is false: a signer checks the shares before adding its own, then everything).
+    public static func checkECDHCoverage(_ psbt: PSBT, scriptsNeedCoverage: Bool = true) throws(SilentPaymentError) {
         let spOutputs = outputs(of: psbt)
         guard !spOutputs.isEmpty else { return }
         let eligible = try eligibleInputs(psbt)
@@ -267,7 +268,7 @@ public enum BIP375 {
                 else { throw .badProof("the DLEQ proof of input \(index) does not verify") }
             }
             let hasGlobal = psbt.global.entry(PSBTKeyType.Global.spECDHShare, keyData: scan.compressed) != nil
-            if hasScript, !hasGlobal, !covered {
+            if scriptsNeedCoverage, hasScript, !hasGlobal, !covered {
                 throw .badProof("an output script is set but not every eligible input has an ECDH share")
             }
         }

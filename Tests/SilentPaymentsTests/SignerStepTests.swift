@@ -137,6 +137,20 @@ struct SignerStepTests {
         try BIP375.verifyComplete(complete)
     }
 
+    @Test("Attack: a script filled in before any share is judged against this signer's shares (control: none set)")
+    func coordinatorScriptBeforeShares() throws {
+        var forged = try fixture.psbt()
+        let thief = BIP352.script(outputKey: PrivateKey.random().xOnlyPublicKey)
+        forged.outputs[0].map.set(PSBTKeyType.Output.script, value: thief.bytes)
+        forged.global.set(PSBTKeyType.Global.txModifiable, value: [0])
+        #expect(throws: SilentPaymentError.scriptMismatch(output: 0)) {
+            try BIP375.signerStep(forged, keys: [0: fixture.keys[0], 1: fixture.keys[1]])
+        }
+        // With only one signer's shares the script cannot be judged yet: refused as lacking coverage.
+        #expect(throws: SilentPaymentError.self) { try BIP375.signerStep(forged, keys: [0: fixture.keys[0]]) }
+        #expect(try BIP375.signerStep(try fixture.psbt(), keys: [0: fixture.keys[0], 1: fixture.keys[1]]).complete)
+    }
+
     @Test("Attack: a segwit v2 input beside a silent payment is refused (control: the same PSBT without it signs)")
     func segwitV2() throws {
         var psbt = try fixture.psbt()

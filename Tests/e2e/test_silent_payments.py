@@ -201,7 +201,7 @@ def test_silent_payment_round_trip_and_attacks(run, home, bin_dir, regtest_node,
     (tmp_path / "forged.psbt").write_bytes(serialize_psbt(forged))
     proc = vault.sign(tmp_path / "forged.psbt", args=("--json",), check=False)
     assert proc.returncode == 4, proc.stderr
-    assert b"trying to redirect the payment" in proc.stderr
+    assert b"is not the silent payment the shares give" in proc.stderr
 
     # Attack: a segwit v2 input (its witness UTXO says so): refused, exit 4.
     v2 = [list(m) for m in maps]
