@@ -47,12 +47,3 @@ public enum SilentPaymentError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 }
-
-extension SilentPaymentError: FailureClassifying {
-    public var failureKind: FailureKind {
-        switch self {
-        case .invalidAddress, .wrongNetwork, .invalidPSBT, .incomplete, .derivationFailed: .invalidInput
-        case .forbiddenInput, .forbiddenSighash, .badProof, .scriptMismatch: .refused
-        }
-    }
-}
