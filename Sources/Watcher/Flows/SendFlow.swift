@@ -60,14 +60,19 @@ public struct SendReport: Sendable {
     public let recovery: RecoveryValidity?
     public let rbf: Bool
     public let network: Network
+    /// Whether an output pays a silent-payment address (its script, and so the txid, is the signer's to compute).
+    public var paysSilentPayment = false
 
     /// The stderr lines after the PSBT was written.
     public var lines: [String] {
         let tx = plan.transaction
+        let provisional =
+            paysSilentPayment
+            ? ["(the transaction id changes once the signer computes the silent-payment output's script)"] : []
         return [
             "unsigned transaction \(tx.txid.hexString): \(plan.inputs.count) input(s), \(plan.algorithm.displayName)"
         ]
-            + summary.lines + (recovery.map { [$0.json.text] } ?? [])
+            + provisional + summary.lines + (recovery.map { [$0.json.text] } ?? [])
     }
 
     /// The stdout lines of a dry run: the plan's inputs, fee and outputs.
@@ -75,8 +80,10 @@ public struct SendReport: Sendable {
         ["inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.displayName)"]
             + plan.outputs.enumerated().map { i, output in
                 let address =
-                    (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
-                    ?? output.scriptPubKey.hexString
+                    summary.outputs.indices.contains(i)
+                    ? summary.outputs[i].address
+                    : (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
+                        ?? output.scriptPubKey.hexString
                 return "  \(address)  \(output.value.btcString) BTC" + (plan.change?.position == i ? "  (change)" : "")
             }
     }
@@ -160,8 +167,10 @@ public struct SendFlow: Sendable {
         let summary = TransactionSummary(
             plan.transaction, fee: plan.fee, vsize: planner.estimatedVSize(of: plan), network: wallet.network,
             own: change, names: silent.mapValues { "\($0.encoded) (silent payment)" })
-        return SendReport(
+        var report = SendReport(
             plan: plan, psbt: psbt, summary: summary, recovery: validity, rbf: request.rbf, network: wallet.network)
+        report.paysSilentPayment = !silent.isEmpty
+        return report
     }
 
     /// A silent-payment address checked against the wallet's network, and the placeholder taproot address the plan
