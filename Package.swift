@@ -18,7 +18,7 @@ let package = Package(
             name: "AirlockOffline",
             targets: [
                 "Codecs", "BitcoinCrypto", "Bitcoin", "Descriptors", "SeedBackup", "MessageSigning", "Chance",
-                "Ethereum",
+                "SilentPayments", "Ethereum",
                 "AirgapTransport", "QRImage", "Signer", "EthereumSigner", "AirGap",
             ]),
         // The one-input functions of the libFuzzer targets, for Fuzz/ and for the corpus replay in FuzzReplayTests.
@@ -59,6 +59,8 @@ let package = Package(
         .target(
             name: "Descriptors", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "MessageSigning"],
             swiftSettings: strict),
+        // Silent payments: BIP352 addresses and outputs, BIP374 DLEQ proofs, BIP375 PSBT fields and rules.
+        .target(name: "SilentPayments", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs"], swiftSettings: strict),
         // Seed backups: BIP39 words, SeedQR, SLIP-39 shares.
         .target(name: "SeedBackup", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs"], swiftSettings: strict),
         // The Chance wallet's `multisig:` text protocol.
@@ -73,6 +75,7 @@ let package = Package(
             name: "Signer",
             dependencies: [
                 "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "MessageSigning", "Chance",
+                "SilentPayments",
                 "Ethereum",
             ],
             swiftSettings: strict
@@ -124,6 +127,7 @@ let package = Package(
             name: "Watcher",
             dependencies: [
                 "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "Chance", "ChainCore", "Ethereum",
+                "SilentPayments",
                 "AirgapTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -136,7 +140,7 @@ let package = Package(
             name: "WatcherFlows",
             dependencies: [
                 "Watcher", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "Chance", "ChainCore", "Ethereum",
-                "AirgapTransport",
+                "AirgapTransport", "SilentPayments",
             ],
             swiftSettings: strict
         ),
@@ -196,6 +200,9 @@ let package = Package(
                 "Descriptors", "MessageSigning", "SeedBackup", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport",
             ]),
         .testTarget(
+            name: "SilentPaymentsTests",
+            dependencies: ["SilentPayments", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
+        .testTarget(
             name: "SeedBackupTests", dependencies: ["SeedBackup", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(
             name: "MessageSigningTests",
@@ -213,7 +220,7 @@ let package = Package(
             name: "SignerTests",
             dependencies: [
                 "Signer", "EthereumSigner", "AirGap", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup",
-                "Chance", "Ethereum", "TestSupport",
+                "Chance", "Ethereum", "SilentPayments", "TestSupport",
             ]),
         .testTarget(
             name: "CLISupportTests",
@@ -242,7 +249,7 @@ let package = Package(
             name: "WatcherTests",
             dependencies: [
                 "Watcher", "WatcherFlows", "WatcherEthereum", "ChainCore", "Bitcoin", "Descriptors", "SeedBackup",
-                "Chance", "Ethereum", "AirgapTransport", "TestSupport",
+                "Chance", "Ethereum", "AirgapTransport", "SilentPayments", "TestSupport",
             ]),
     ]
 )

@@ -1,6 +1,7 @@
 import Bitcoin
 import Descriptors
 import Foundation
+import SilentPayments
 import Watcher
 
 /// The BIP174 Finalizer as the watcher runs it: the PSBT is first combined with the copy this watcher kept, then
@@ -35,11 +36,15 @@ public struct PSBTFinalizer: Sendable {
 
     /// `psbt` completed from the kept copy and finalized (canonical: the partial data of finalized inputs dropped).
     ///
-    /// - Throws: `PSBTFlowError.notSigned` when no input carries a signature, `.cannotFinalize` naming each input
+    /// - Throws: `SilentPaymentError` when a silent-payment output's script or share does not check out,
+    ///   `PSBTFlowError.notSigned` when no input carries a signature, `.cannotFinalize` naming each input
     ///   that lacks signatures or data, or whose policy path needs a timelock the transaction does not meet;
     ///   `StoreError` or `PSBTError` from combining with the kept copy.
     public func finalize(_ psbt: PSBT) throws -> PSBT {
         var result = try archive?.completed(psbt).psbt ?? psbt
+        // Silent payments (BIP375): every share's proof verified and every script recomputed before anything is
+        // finalized or broadcast; a mismatch is a refusal (exit 4).
+        try BIP375.verifyComplete(result)
         let unsigned = result.inputs.allSatisfy { input in
             !input.isFinalized && input.partialSignatures.isEmpty && input.tapKeySignature == nil
                 && input.tapScriptSignatures.isEmpty

@@ -1,6 +1,7 @@
 import Bitcoin
 import ChainCore
 import Foundation
+import SilentPayments
 import Watcher
 
 /// What `send` is asked to do, its options parsed (addresses are checked against the wallet's network here).
@@ -60,14 +61,19 @@ public struct SendReport: Sendable {
     public let recovery: RecoveryValidity?
     public let rbf: Bool
     public let network: Network
+    /// Whether an output pays a silent-payment address (its script, and so the txid, is the signer's to compute).
+    public var paysSilentPayment = false
 
     /// The stderr lines after the PSBT was written.
     public var lines: [String] {
         let tx = plan.transaction
+        let provisional =
+            paysSilentPayment
+            ? ["(the transaction id changes once the signer computes the silent-payment output's script)"] : []
         return [
             "unsigned transaction \(tx.txid.hexString): \(plan.inputs.count) input(s), \(plan.algorithm.displayName)"
         ]
-            + summary.lines + (recovery.map { [$0.json.text] } ?? [])
+            + provisional + summary.lines + (recovery.map { [$0.json.text] } ?? [])
     }
 
     /// The stdout lines of a dry run: the plan's inputs, fee and outputs.
@@ -75,8 +81,10 @@ public struct SendReport: Sendable {
         ["inputs: \(plan.inputs.count), fee \(plan.fee.btcString) BTC (\(plan.feeRate)), \(plan.algorithm.displayName)"]
             + plan.outputs.enumerated().map { i, output in
                 let address =
-                    (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
-                    ?? output.scriptPubKey.hexString
+                    summary.outputs.indices.contains(i)
+                    ? summary.outputs[i].address
+                    : (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
+                        ?? output.scriptPubKey.hexString
                 return "  \(address)  \(output.value.btcString) BTC" + (plan.change?.position == i ? "  (change)" : "")
             }
     }
@@ -127,8 +135,16 @@ public struct SendFlow: Sendable {
         _ request: SendRequest, feeEstimate: (Int) async throws -> FeeRate,
         using generator: inout some RandomNumberGenerator
     ) async throws -> SendReport {
+        // Silent-payment addresses (BIP352) are planned with a placeholder taproot output of the same size; the
+        // PSBT then names the address instead of a script (BIP375), which the signer computes.
+        var silent: [Script: SilentPaymentAddress] = [:]
         let recipients = try request.payments.map { payment in
-            Recipient(address: try address(payment.address), amount: payment.amount)
+            if SilentPaymentAddress.looksLike(payment.address) {
+                let (placeholder, address) = try silentPayment(payment.address, number: silent.count)
+                silent[placeholder.scriptPubKey] = address
+                return Recipient(address: placeholder, amount: payment.amount)
+            }
+            return Recipient(address: try address(payment.address), amount: payment.amount)
         }
         let rate: FeeRate
         switch request.rate {
@@ -143,16 +159,61 @@ public struct SendFlow: Sendable {
         let validity = path.map { RecoveryValidity(path: $0, plan: plan, tipHeight: tip ?? nil) }
         var psbt: PSBT?
         if !request.dryRun {
-            let unsigned = try plan.psbt(account: planner.account)
+            var unsigned = try plan.psbt(account: planner.account)
+            if !silent.isEmpty { unsigned = try Self.silentPaymentPSBT(unsigned, paying: silent) }
             try PSBTArchive(store: store).save(unsigned)
             psbt = unsigned
         }
         let change: Set<Script> = plan.change.map { [plan.outputs[$0.position].scriptPubKey] } ?? []
         let summary = TransactionSummary(
             plan.transaction, fee: plan.fee, vsize: planner.estimatedVSize(of: plan), network: wallet.network,
-            own: change)
-        return SendReport(
+            own: change, names: silent.mapValues { "\($0.encoded) (silent payment)" })
+        var report = SendReport(
             plan: plan, psbt: psbt, summary: summary, recovery: validity, rbf: request.rbf, network: wallet.network)
+        report.paysSilentPayment = !silent.isEmpty
+        return report
+    }
+
+    /// A silent-payment address checked against the wallet's network, and the placeholder taproot address the plan
+    /// pays instead (a point from its spend key, distinct for each recipient; never in the PSBT).
+    func silentPayment(_ text: String, number: Int) throws -> (placeholder: Address, address: SilentPaymentAddress) {
+        let address: SilentPaymentAddress
+        do { address = try SilentPaymentAddress(text, network: wallet.network) } catch SilentPaymentError.wrongNetwork {
+            throw SpendError.wrongNetwork(address: text, wallet: wallet.network)
+        } catch {
+            throw PSBTFlowError.invalidAddress(text, reason: "\(error)")
+        }
+        let tweak = [UInt8](repeating: 0, count: 31) + [UInt8(truncatingIfNeeded: number + 1)]
+        let point = try address.spendKey.adding(tweak: tweak)
+        return (
+            Address(.witness(try WitnessProgram(version: 1, program: point.xOnly.key.bytes)), network: wallet.network),
+            address
+        )
+    }
+
+    /// The PSBT of a plan paying silent-payment addresses (BIP375): version 2, each placeholder output's script
+    /// replaced by PSBT_OUT_SP_V0_INFO, every input one BIP352 counts (no segwit v2+ input, no input it skips).
+    ///
+    /// - Throws: `SilentPaymentError.forbiddenInput` naming a coin that cannot pay a silent payment.
+    static func silentPaymentPSBT(_ psbt: PSBT, paying silent: [Script: SilentPaymentAddress]) throws -> PSBT {
+        var result = try psbt.convertedToVersion2()
+        for index in result.outputs.indices {
+            guard let script = result.outputs[index].script, let address = silent[script] else { continue }
+            result.outputs[index].map.remove(PSBTKeyType.Output.script)
+            result.outputs[index].map.set(PSBTKeyType.Output.spV0Info, value: address.psbtInfo)
+        }
+        for index in result.inputs.indices {
+            if let program = BIP375.spentScript(result, input: index)?.witnessProgram, program.version >= 2 {
+                throw SilentPaymentError.forbiddenInput(index: index, reason: "it is a segwit v\(program.version) coin")
+            }
+            guard case .eligible = try BIP375.inputKind(result, input: index) else {
+                throw SilentPaymentError.forbiddenInput(
+                    index: index,
+                    reason: "BIP352 does not count this kind of coin (only P2PKH, P2WPKH, P2SH-P2WPKH and taproot "
+                        + "key-path coins can pay a silent payment); pay from a single-key wallet")
+            }
+        }
+        return try PSBT(serialized: result.serialized())
     }
 
     /// The address, checked against the wallet's network.

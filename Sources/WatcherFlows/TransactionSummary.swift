@@ -20,11 +20,16 @@ public struct TransactionSummary: Sendable, Equatable {
     /// The fee; nil when not every input's value is known.
     public let fee: Amount?
 
-    /// The summary of `transaction`, marking the outputs whose script is in `own`.
-    public init(_ transaction: Transaction, fee: Amount?, vsize: Int, network: Network, own: Set<Script>) {
+    /// The summary of `transaction`, marking the outputs whose script is in `own`; `names` shows some scripts by
+    /// another name (a silent-payment address, whose script the signer computes).
+    public init(
+        _ transaction: Transaction, fee: Amount?, vsize: Int, network: Network, own: Set<Script>,
+        names: [Script: String] = [:]
+    ) {
         outputs = transaction.outputs.map { output in
             Output(
-                address: (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
+                address: names[output.scriptPubKey]
+                    ?? (try? Address(scriptPubKey: output.scriptPubKey, network: network))?.description
                     ?? output.scriptPubKey.hexString,
                 amount: output.value, own: own.contains(output.scriptPubKey))
         }

@@ -53,7 +53,9 @@ public enum Bech32 {
     /// - Throws: `EncodingError.invalidBech32Format` for an empty or non-printable HRP, a data value above 31, or a
     ///   result over 90 characters.
     /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0173.mediawiki
-    public static func encode(hrp: String, data: [UInt8], variant: Variant) throws(EncodingError) -> String {
+    public static func encode(
+        hrp: String, data: [UInt8], variant: Variant, maxLength: Int = Bech32.maxLength
+    ) throws(EncodingError) -> String {
         let hrpBytes = Array(hrp.lowercased().utf8)
         guard !hrpBytes.isEmpty, hrpBytes.allSatisfy({ $0 >= 33 && $0 <= 126 }) else {
             throw .invalidBech32Format("human-readable part is empty or has characters outside 33-126")
@@ -78,7 +80,8 @@ public enum Bech32 {
     /// - Throws: `EncodingError.mixedCase`, `.invalidCharacter`, `.invalidBech32Format` (no separator, empty HRP,
     ///   checksum too short, over 90 characters) or `.checksumMismatch` when neither variant matches.
     /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0350.mediawiki
-    public static func decode(_ string: String) throws(EncodingError) -> Decoded {
+    /// `maxLength` raises the limit for formats with longer strings (BIP352 silent-payment addresses: 1023).
+    public static func decode(_ string: String, maxLength: Int = Bech32.maxLength) throws(EncodingError) -> Decoded {
         let bytes = Array(string.utf8)
         guard bytes.count <= maxLength else { throw .invalidBech32Format("longer than \(maxLength) characters") }
         for (position, c) in bytes.enumerated() where c < 33 || c > 126 {

@@ -31,9 +31,13 @@ extension PSBT {
 
     /// This PSBT as version 0 (BIP174): the transaction assembled (with BIP370's locktime) into the global map.
     ///
-    /// - Throws: `PSBTError.conflictingLocktimes` or a missing v2 field.
+    /// - Throws: `PSBTError.conflictingLocktimes` or a missing v2 field; `.fieldNotAllowed` for a PSBT paying a
+    ///   silent-payment address (BIP375 fields exist in version 2 only).
     public func convertedToVersion0() throws(PSBTError) -> PSBT {
         if version == 0 { return self }
+        for (index, output) in outputs.enumerated() where output.map.contains(PSBTKeyType.Output.spV0Info) {
+            throw .fieldNotAllowed(field: "PSBT_OUT_SP_V0_INFO", version: 0, location: .output(index))
+        }
         let transaction = try unsignedTransaction()
         var result = self
         result.version = 0

@@ -129,6 +129,7 @@ struct PSBTParser {
                 break
             }
         }
+        try Self.checkSilentPaymentFields(global, location: .global, version: version)
         switch version {
         case 0:
             guard let tx = unsignedTx else { throw .missingUnsignedTransaction }
@@ -471,6 +472,8 @@ struct PSBTParser {
                         field: "PSBT_IN_MUSIG2_PUB_NONCE", location: location,
                         reason: "Input musig2 pubnonce value is not 66 bytes")
                 }
+            case T.spECDHShare, T.spDLEQ:
+                try Self.checkSilentPaymentFields(PSBTMap([entry]), location: location, version: version)
             case T.musig2PartialSig:
                 try checkMuSigIdentifier(entry, "Input musig2 partial sig key", location)
                 try expectValueSize(entry, 32, "PSBT_IN_MUSIG2_PARTIAL_SIG", location)
@@ -551,9 +554,13 @@ struct PSBTParser {
                 break
             }
         }
+        try Self.checkSilentPaymentFields(map, location: location, version: version)
         if version >= 2 {
             guard sawAmount else { throw .missingRequiredField(field: "PSBT_OUT_AMOUNT", location: location) }
-            guard sawScript else { throw .missingRequiredField(field: "PSBT_OUT_SCRIPT", location: location) }
+            // BIP375: a silent-payment output has no script until the signers' ECDH shares are all in.
+            guard sawScript || map.contains(T.spV0Info) else {
+                throw .missingRequiredField(field: "PSBT_OUT_SCRIPT", location: location)
+            }
         }
     }
 }

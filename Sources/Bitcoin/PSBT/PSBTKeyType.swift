@@ -1,4 +1,4 @@
-/// The key types of BIP174, BIP370, BIP371 and BIP373, by map.
+/// The key types of BIP174, BIP370, BIP371, BIP373 and BIP375, by map.
 ///
 /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0174.mediawiki#specification
 public enum PSBTKeyType {
@@ -11,6 +11,10 @@ public enum PSBTKeyType {
         public static let inputCount: UInt64 = 0x04
         public static let outputCount: UInt64 = 0x05
         public static let txModifiable: UInt64 = 0x06
+        /// BIP375 PSBT_GLOBAL_SP_ECDH_SHARE (key data: the 33-byte scan key).
+        public static let spECDHShare: UInt64 = 0x07
+        /// BIP375 PSBT_GLOBAL_SP_DLEQ (key data: the 33-byte scan key).
+        public static let spDLEQ: UInt64 = 0x08
         public static let version: UInt64 = 0xFB
         public static let proprietary: UInt64 = 0xFC
     }
@@ -44,6 +48,10 @@ public enum PSBTKeyType {
         public static let musig2ParticipantPubkeys: UInt64 = 0x1A
         public static let musig2PubNonce: UInt64 = 0x1B
         public static let musig2PartialSig: UInt64 = 0x1C
+        /// BIP375 PSBT_IN_SP_ECDH_SHARE (key data: the 33-byte scan key).
+        public static let spECDHShare: UInt64 = 0x1D
+        /// BIP375 PSBT_IN_SP_DLEQ (key data: the 33-byte scan key).
+        public static let spDLEQ: UInt64 = 0x1E
         public static let proprietary: UInt64 = 0xFC
     }
 
@@ -58,6 +66,10 @@ public enum PSBTKeyType {
         public static let tapTree: UInt64 = 0x06
         public static let tapBIP32Derivation: UInt64 = 0x07
         public static let musig2ParticipantPubkeys: UInt64 = 0x08
+        /// BIP375 PSBT_OUT_SP_V0_INFO: the 33-byte scan key and 33-byte spend key of a silent-payment address.
+        public static let spV0Info: UInt64 = 0x09
+        /// BIP375 PSBT_OUT_SP_V0_LABEL: the 32-bit little-endian label of a silent-payment change output.
+        public static let spV0Label: UInt64 = 0x0A
         public static let proprietary: UInt64 = 0xFC
     }
 }

@@ -65,6 +65,9 @@ public enum SigningRefusal: Sendable, Hashable, CustomStringConvertible {
     case unregisteredRedeemScript
     /// Legacy inputs whose previous transactions were not given: their amounts, and the fee, are unknown.
     case legacyAmountsUnknown([Int])
+    /// A silent-payment rule of BIP375 refuses the PSBT (a bad proof, a script the shares refute, a forbidden input or
+    /// sighash, or shares still missing), with the reason.
+    case silentPayment(String)
 
     public var description: String {
         switch self {
@@ -101,6 +104,7 @@ public enum SigningRefusal: Sendable, Hashable, CustomStringConvertible {
                 + "--prev-tx FILE"
         case .sighashSingleWithoutOutput(let input):
             "input \(input) asks for SIGHASH_SINGLE but there is no output \(input): never signed"
+        case .silentPayment(let reason): reason
         }
     }
 

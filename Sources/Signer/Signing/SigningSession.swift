@@ -1,6 +1,7 @@
 import Bitcoin
 import BitcoinCrypto
 import Descriptors
+import SilentPayments
 
 /// Why a PSBT cannot even be reviewed: its transaction is malformed (exit 2, not a refusal).
 public struct SigningSessionError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -39,7 +40,15 @@ public struct SigningSession: Sendable {
     ///
     /// - Throws: `SigningSessionError` when the transaction is malformed (its inputs sum past 21,000,000 BTC, or it
     ///   cannot be assembled).
-    public func review(_ original: PSBT) throws(SigningSessionError) -> SigningDecision {
+    public func review(_ incoming: PSBT) throws(SigningSessionError) -> SigningDecision {
+        // Silent payments (BIP375): this seed's ECDH shares added and the output scripts computed before the review,
+        // which then reviews (and the answer carries) the PSBT with them.
+        var silentPayment: SilentPaymentSigning.Outcome?
+        if BIP375.hasSilentPayments(incoming) {
+            silentPayment = try SilentPaymentSigning.prepare(
+                incoming, provider: SeedKeyProvider(master: master), network: network)
+        }
+        let original = silentPayment?.psbt ?? incoming
         // Origins that name an account key (a watch-only wallet restored from a bare xpub) are matched to this seed's
         // accounts for the review and signing; the PSBT written back keeps the sender's own.
         let (psbt, resolved) = AccountOriginResolver(master: master, network: network).resolving(original)
@@ -76,6 +85,10 @@ public struct SigningSession: Sendable {
             throw SigningSessionError("invalid PSBT: \(error)")
         }
         review.thisVault = master.fingerprint
+        if let silentPayment {
+            review.notes += silentPayment.notes
+            if let refusal = silentPayment.refusal { review.refuse(refusal) }
+        }
         review.multisigWalletNames = walletNames
         review.multisigCosignerNames = cosignerNames
         let provider = SeedKeyProvider(master: master)
@@ -287,7 +300,8 @@ public struct SignedPSBT: Sendable {
     /// (the transaction and signatures, for the coordinator that kept the PSBT) once this signature completes it.
     /// `full` forces the whole PSBT, `trim` the trimmed answer.
     public func answer(full: Bool = false, trim: Bool = false) -> PSBT {
-        if full { return psbt }
+        // A silent payment's shares and proofs go back whole: the coordinator verifies the scripts with them.
+        if full || BIP375.hasSilentPayments(psbt) { return psbt }
         if trim || isComplete { return psbt.trimmedForCoordinator() }
         return psbt
     }

@@ -1,0 +1,256 @@
+"""Silent payments across the air gap (issue 31; BIP352, BIP374, BIP375), on the regtest node, through QR PNGs.
+
+The watcher sends to a `sprt1…` address: its PSBT (version 2) names the address (PSBT_OUT_SP_V0_INFO) and no script.
+The signer reads the frames, adds its ECDH share with a DLEQ proof, computes the output script and signs; the
+watcher verifies every share and script, finalizes and broadcasts; the node mines. Then a receiver written here
+from BIP352's specification, with the recipient's scan and spend keys and pure-Python point arithmetic
+(secp256k1lab, copied from the bips repository with its provenance), finds the payment in the mined transaction.
+
+Attacks beside their controls: a share whose DLEQ proof was altered, an output script the coordinator filled in, a
+segwit v2 input and a sighash other than ALL are each refused with exit 4.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import zlib
+from pathlib import Path
+
+import pytest
+from embit import bech32
+from roundtrip_helpers import Watcher
+from secp256k1lab.secp256k1 import GE, G, Scalar
+from signer_psbt import Vault, read_qr_pngs
+from test_roundtrip import frames, fund_from_receive_qrs, node_url
+
+SEND = 420_000
+AMOUNTS = [300_000, 200_000]
+
+# PSBT key types (BIP174, BIP370, BIP375).
+GLOBAL_TX_MODIFIABLE = 0x06
+GLOBAL_SP_ECDH_SHARE = 0x07
+GLOBAL_SP_DLEQ = 0x08
+IN_WITNESS_UTXO = 0x01
+IN_SIGHASH_TYPE = 0x03
+OUT_SCRIPT = 0x04
+OUT_SP_V0_INFO = 0x09
+
+
+# --- a PSBT as raw maps, to read and tamper with the BIP375 fields -------------------------------------------------
+
+
+def _compact(data: bytes, i: int) -> tuple[int, int]:
+    first = data[i]
+    if first < 0xFD:
+        return first, i + 1
+    width = {0xFD: 2, 0xFE: 4, 0xFF: 8}[first]
+    return int.from_bytes(data[i + 1 : i + 1 + width], "little"), i + 1 + width
+
+
+def _write_compact(n: int) -> bytes:
+    if n < 0xFD:
+        return bytes([n])
+    return b"\xfd" + n.to_bytes(2, "little") if n <= 0xFFFF else b"\xfe" + n.to_bytes(4, "little")
+
+
+def parse_psbt(data: bytes) -> list[list[tuple[bytes, bytes]]]:
+    """The maps (global, inputs, outputs) of a PSBTv2 as lists of (key, value)."""
+    assert data[:5] == b"psbt\xff"
+    i = 5
+    maps = []
+    while i < len(data):
+        entries = []
+        while True:
+            n, i = _compact(data, i)
+            if n == 0:
+                break
+            key = data[i : i + n]
+            i += n
+            n, i = _compact(data, i)
+            entries.append((key, data[i : i + n]))
+            i += n
+        maps.append(entries)
+    return maps
+
+
+def serialize_psbt(maps: list[list[tuple[bytes, bytes]]]) -> bytes:
+    out = b"psbt\xff"
+    for entries in maps:
+        for key, value in entries:
+            out += _write_compact(len(key)) + key + _write_compact(len(value)) + value
+        out += b"\x00"
+    return out
+
+
+def entry(entries, key_type: int):
+    return next((value for key, value in entries if key[0] == key_type), None)
+
+
+def replace(entries, key_type: int, value: bytes):
+    out = [(k, v) for k, v in entries if k[0] != key_type]
+    return out + [(bytes([key_type]) + next((k[1:] for k, _ in entries if k[0] == key_type), b""), value)]
+
+
+def bbqr_decode(texts: list[str]) -> bytes:
+    parts = sorted(texts, key=lambda t: int(t[6:8], 36))
+    body = "".join(t[8:] for t in parts)
+    return zlib.decompress(base64.b32decode(body + "=" * (-len(body) % 8)), -10)
+
+
+# --- the recipient: BIP352 written from the specification, with secp256k1lab ---------------------------------------
+
+
+def tagged(tag: str, msg: bytes) -> bytes:
+    t = hashlib.sha256(tag.encode()).digest()
+    return hashlib.sha256(t + t + msg).digest()
+
+
+class Recipient:
+    def __init__(self):
+        self.b_scan = Scalar.from_bytes_wrapping(os.urandom(32))
+        self.b_spend = Scalar.from_bytes_wrapping(os.urandom(32))
+        self.B_scan = self.b_scan * G
+        self.B_spend = self.b_spend * G
+
+    @property
+    def address(self) -> str:
+        payload = self.B_scan.to_bytes_compressed() + self.B_spend.to_bytes_compressed()
+        data = [0] + bech32.convertbits(list(payload), 8, 5)
+        return bech32.bech32_encode(bech32.Encoding.BECH32M, "sprt", data)
+
+    def scan(self, node, txid: str) -> list[tuple[int, int]]:
+        """(output index, sats) of every output of `txid` that pays this recipient (BIP352 "Scanning")."""
+        tx = node.cli("getrawtransaction", txid, 1)
+        keys, outpoints = [], []
+        for vin in tx["vin"]:
+            outpoints.append(bytes.fromhex(vin["txid"])[::-1] + vin["vout"].to_bytes(4, "little"))
+            prev = node.cli("getrawtransaction", vin["txid"], 1)["vout"][vin["vout"]]["scriptPubKey"]["hex"]
+            spk = bytes.fromhex(prev)
+            witness = [bytes.fromhex(w) for w in vin.get("txinwitness", [])]
+            if len(spk) == 22 and spk[:2] == b"\x00\x14" and witness and len(witness[-1]) == 33:  # P2WPKH
+                keys.append(GE.from_bytes_compressed(witness[-1]))
+            elif len(spk) == 34 and spk[:2] == b"\x51\x20":  # P2TR key path
+                keys.append(GE.from_bytes_xonly(spk[2:]))
+        assert keys, "no input BIP352 counts"
+        a_sum = keys[0]
+        for k in keys[1:]:
+            a_sum = a_sum + k
+        input_hash = Scalar.from_bytes_checked(tagged("BIP0352/Inputs", min(outpoints) + a_sum.to_bytes_compressed()))
+        shared = (input_hash * self.b_scan) * a_sum
+        taproot = {
+            bytes.fromhex(o["scriptPubKey"]["hex"])[2:]: (o["n"], round(float(o["value"]) * 100_000_000))
+            for o in tx["vout"]
+            if o["scriptPubKey"]["hex"].startswith("5120")
+        }
+        found, k = [], 0
+        while True:
+            t_k = Scalar.from_bytes_checked(
+                tagged("BIP0352/SharedSecret", shared.to_bytes_compressed() + k.to_bytes(4, "big"))
+            )
+            p_k = self.B_spend + t_k * G
+            if p_k.to_bytes_xonly() not in taproot:
+                return found
+            found.append(taproot[p_k.to_bytes_xonly()])
+            k += 1
+
+
+# --- the round trip and the attacks ---------------------------------------------------------------------------------
+
+
+def setup(run, home, bin_dir, node, tmp_path: Path, kind: str):
+    work = tmp_path / "qr"
+    work.mkdir()
+    vault = Vault(bin_dir, home.env, home.root, "solo")
+    vault.run("export", "--script", kind, "--format", "ur", "--qr", str(work / "export.png"), check=True)
+    watcher = Watcher(run, node)
+    watcher("import", work / "export.png", "--name", "solo", "--network", "regtest")
+    watcher("node", "set", node_url(node, "electrum"))
+    fund_from_receive_qrs(watcher, node, work, AMOUNTS)
+    return work, vault, watcher
+
+
+@pytest.mark.parametrize("kind", ["wpkh", "tr"])
+def test_silent_payment_round_trip_and_attacks(run, home, bin_dir, regtest_node, tmp_path, kind):
+    """P2WPKH coins (the signer's BIP32 keys) and taproot key-path coins (its tweaked keys, negated for odd y)."""
+    node = regtest_node
+    work, vault, watcher = setup(run, home, bin_dir, node, tmp_path, kind)
+    bob = Recipient()
+    assert bob.address.startswith("sprt1q")
+
+    sent = watcher.json(
+        "send", "--to", bob.address, "--amount", f"{SEND}sat", "--fee-rate", "2", "--qr", work / "psbt.png"
+    )
+    assert any(o["address"] == f"{bob.address} (silent payment)" for o in sent["outputs"]), sent["outputs"]
+    unsigned_pngs = frames(work, "psbt")
+    unsigned = bbqr_decode(read_qr_pngs(unsigned_pngs))
+    maps = parse_psbt(unsigned)
+    n_in = entry(maps[0], 0x04)[0]
+    outputs = maps[1 + n_in :]
+    sp = [i for i, o in enumerate(outputs) if entry(o, OUT_SP_V0_INFO) is not None]
+    assert len(sp) == 1 and entry(outputs[sp[0]], OUT_SCRIPT) is None, "the watcher must leave the script to the signer"
+    assert entry(outputs[sp[0]], OUT_SP_V0_INFO) == bob.B_scan.to_bytes_compressed() + bob.B_spend.to_bytes_compressed()
+
+    # Attack: the coordinator fills in a script of its own (and clears the modifiable flags): refused, exit 4.
+    forged = [list(m) for m in maps]
+    thief = b"\x51\x20" + (Scalar.from_bytes_wrapping(os.urandom(32)) * G).to_bytes_xonly()
+    forged[1 + n_in + sp[0]] = replace(outputs[sp[0]], OUT_SCRIPT, thief)
+    forged[0] = replace(forged[0], GLOBAL_TX_MODIFIABLE, b"\x00")
+    (tmp_path / "forged.psbt").write_bytes(serialize_psbt(forged))
+    proc = vault.sign(tmp_path / "forged.psbt", args=("--json",), check=False)
+    assert proc.returncode == 4, proc.stderr
+    assert b"is not the silent payment the shares give" in proc.stderr
+
+    # Attack: a segwit v2 input (its witness UTXO says so): refused, exit 4.
+    v2 = [list(m) for m in maps]
+    utxo = entry(v2[1], IN_WITNESS_UTXO)
+    v2[1] = replace(v2[1], IN_WITNESS_UTXO, utxo[:8] + b"\x22\x52\x20" + os.urandom(32))
+    (tmp_path / "v2.psbt").write_bytes(serialize_psbt(v2))
+    proc = vault.sign(tmp_path / "v2.psbt", args=("--json",), check=False)
+    assert proc.returncode == 4, proc.stderr
+    assert b"segwit version 2" in proc.stdout + proc.stderr
+
+    # Attack: SIGHASH_NONE asked for on an input: refused, exit 4.
+    none = [list(m) for m in maps]
+    none[1] = replace(none[1], IN_SIGHASH_TYPE, (2).to_bytes(4, "little"))
+    (tmp_path / "none.psbt").write_bytes(serialize_psbt(none))
+    proc = vault.sign(tmp_path / "none.psbt", args=("--json",), check=False)
+    assert proc.returncode == 4, proc.stderr
+    assert b"SIGHASH_ALL" in proc.stdout + proc.stderr
+
+    # Control: the watcher's own frames are signed; the review names the silent payment.
+    signing = vault.sign(*unsigned_pngs, args=("--qr", str(tmp_path / "signed.png"), "--json"))
+    verdict = json.loads(signing.stdout)
+    assert verdict["verdict"] == "signed", verdict
+    assert f"to {bob.address} (silent payment), output {sp[0]}".encode() in signing.stderr
+    signed_pngs = frames(tmp_path, "signed")
+    signed = bbqr_decode(read_qr_pngs(signed_pngs))
+    signed_maps = parse_psbt(signed)
+    assert entry(signed_maps[0], GLOBAL_SP_ECDH_SHARE) is not None and entry(signed_maps[0], GLOBAL_SP_DLEQ) is not None
+
+    # Attack: the share's DLEQ proof altered on the way back: the watcher refuses to broadcast, exit 4.
+    bad = [list(m) for m in signed_maps]
+    proof = bytearray(entry(bad[0], GLOBAL_SP_DLEQ))
+    proof[40] ^= 1
+    bad[0] = replace(bad[0], GLOBAL_SP_DLEQ, bytes(proof))
+    (tmp_path / "bad-proof.psbt").write_bytes(serialize_psbt(bad))
+    proc = watcher("broadcast", tmp_path / "bad-proof.psbt", check=False)
+    assert proc.returncode == 4, proc.stderr
+    assert b"does not prove its key" in proc.stderr
+
+    # Attack: the computed script swapped after signing: refused before broadcasting, exit 4.
+    swapped = [list(m) for m in signed_maps]
+    swapped[1 + n_in + sp[0]] = replace(swapped[1 + n_in + sp[0]], OUT_SCRIPT, thief)
+    (tmp_path / "swapped.psbt").write_bytes(serialize_psbt(swapped))
+    proc = watcher("broadcast", tmp_path / "swapped.psbt", check=False)
+    assert proc.returncode == 4, proc.stderr
+
+    # Control: the signed frames broadcast; the node mines; the recipient finds the payment with its keys.
+    txid = watcher("broadcast", *signed_pngs).stdout.decode().strip()
+    assert txid in node.cli("getrawmempool")
+    node.mine(1)
+    assert bob.scan(node, txid) == [(sp[0], SEND)]
+    # And someone else's keys find nothing in it.
+    assert Recipient().scan(node, txid) == []
