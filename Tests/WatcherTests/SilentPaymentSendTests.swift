@@ -4,6 +4,7 @@ import SilentPayments
 import Testing
 
 @testable import Watcher
+@testable import WatcherFlows
 
 /// `send` to a silent-payment address: the PSBT the watcher writes (BIP375), and the coins it refuses.
 @Suite("Watcher send: silent-payment PSBTs")
