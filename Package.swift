@@ -124,10 +124,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `airlock-watcher serve`: the local web app over the Watcher flows, on NIOHTTP1 (loopback only).
+        .target(
+            name: "WatcherWeb",
+            dependencies: [
+                "Watcher", "ChainCore", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum", "AirgapTransport", "QRImage",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "airlock-watcher",
             dependencies: [
-                "Watcher", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "Chance",
+                "Watcher", "WatcherWeb", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto", "Codecs",
+                "Descriptors", "Chance",
                 "AirgapTransport", "QRImage", "CLISupport", "Ethereum",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -212,6 +224,9 @@ let package = Package(
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
         .testTarget(
             name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
+        .testTarget(
+            name: "WatcherWebTests",
+            dependencies: ["WatcherWeb", "Watcher", "Codecs", "TestSupport"]),
         .testTarget(
             name: "WatcherTests",
             dependencies: [
