@@ -301,7 +301,7 @@ extension WebAssets {
               return review.replaceChildren(el('section', { class: 'card' }, el('h2', {}, 'Signed Ethereum transaction'),
                 state.readOnly ? null : el('button', { id: 'broadcast', onclick: guard(async () => {
                   const r = await api('/api/eth/broadcast', { wallet: state.wallet, scan: state.answers[0].scan });
-                  banner('sent: ' + r.hash, 'ok'); state.answers = []; }) }, 'Broadcast')));
+                  state.answers = []; await refresh(); banner('sent: ' + r.hash, 'ok'); }) }, 'Broadcast')));
             }
             const r = await api('/api/answers/review', { wallet: state.wallet, scans: state.answers.map(a => a.scan) });
             review.replaceChildren(el('section', { class: 'card' }, el('h2', {}, r.complete ? 'Ready to send' : 'Not complete yet'),
@@ -309,7 +309,7 @@ extension WebAssets {
               el('p', { class: 'muted' }, 'Signatures per input: ' + r.signatures.join(', ') + '. Scan another signer\u2019s answer to add its signatures.'),
               r.complete && !state.readOnly ? el('button', { id: 'broadcast', onclick: guard(async () => {
                 const b = await api('/api/broadcast', { wallet: state.wallet, scans: state.answers.map(a => a.scan) });
-                banner('sent: ' + b.txid, 'ok'); state.answers = []; refresh(); }) }, 'Broadcast') : null));
+                state.answers = []; await refresh(); banner('sent: ' + b.txid, 'ok'); }) }, 'Broadcast') : null));
           });
           show(el('h1', {}, 'Scan the signer\u2019s answer'), el('section', { class: 'card' },
             scanner((scan, kind) => { state.answers.push({ scan, kind }); refresh(); })), list, review);

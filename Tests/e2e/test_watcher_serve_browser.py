@@ -1,0 +1,203 @@
+"""`airlock-watcher serve` in a real browser (issue 29, Must show): Debian's chromium, headless, driven by Selenium.
+
+The round trip on the regtest node: the account QR imported by the wallets page's scanner, sync with live
+progress, send → the page's animated frames captured from the page → `airlock-signer sign` reads them → its answer
+turned into a .y4m video → Chromium's camera is that video → the scan page decodes it → Broadcast → the node mines it
+→ the overview's balance equals `balance --json`. Beside it: names and labels holding markup are shown as text."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+import pytest
+from browser_helpers import banner, browser, go, screenshot, wait_for
+from roundtrip_helpers import outside_address, outside_holds
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from serve_helpers import start_serve
+from signer_psbt import Vault, new_mnemonic
+from watcher_helpers import make_account
+
+XSS = "<img src=x onerror=\"document.title='pwned'\">"
+
+
+def login(driver, served):
+    driver.get(served.url)
+    wait_for(lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-page"), what="the first page")
+
+
+@pytest.fixture
+def served(bin_dir, home):
+    server = start_serve(bin_dir, home.env)
+    yield server
+    server.stop()
+
+
+def test_markup_in_a_wallet_name_is_shown_as_text(run, served, tmp_path):
+    descriptor = make_account("wpkh").descriptor
+    run("airlock-watcher", "import", "-", "--name", XSS, "--network", "regtest", input=descriptor, check=True)
+    run("airlock-watcher", "import", "-", "--name", "plain", "--network", "regtest", input=descriptor, check=True)
+    driver = browser()
+    try:
+        login(driver, served)
+        go(driver, served, "overview")
+        names = wait_for(lambda: [h.text for h in driver.find_elements(By.CSS_SELECTOR, "main h2")], what="cards")
+        # Control: the plain name is shown; the one with markup is shown as its text, and no element was made of it.
+        assert "plain" in names and XSS in names, names
+        assert driver.find_elements(By.CSS_SELECTOR, "main img, header img") == []
+        assert driver.title == "Airlock watcher"
+        options = [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#wallet option")]
+        assert XSS in options
+        go(driver, served, "wallets")
+        assert XSS in driver.find_element(By.CSS_SELECTOR, "main table").text
+        assert driver.title == "Airlock watcher"
+        assert driver.execute_script("return document.querySelectorAll('img[src=\"x\"]').length") == 0
+    finally:
+        driver.quit()
+
+
+def captured_frames(driver, work, count: int) -> list:
+    """Screenshots of the page's animated QR image, until every frame has been seen twice."""
+    seen: dict[str, int] = {}
+    shots = []
+    image = driver.find_element(By.ID, "request-frame")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", image)
+    deadline = time.time() + 120
+    while time.time() < deadline and (len(seen) < count or min(seen.values()) < 2):
+        frame = image.get_attribute("data-frame")
+        path = work / f"captured-{len(shots):03d}.png"
+        path.write_bytes(image.screenshot_as_png)
+        shots.append(path)
+        seen[frame] = seen.get(frame, 0) + 1
+        time.sleep(0.15)
+    assert len(seen) == count, f"saw frames {sorted(seen)} of {count}"
+    return shots
+
+
+def answer_video(pngs, out):
+    """The signer's answer frames as a looping camera picture: each frame 0.5 s, 640x640, y4m."""
+    listing = out.with_suffix(".txt")
+    listing.write_text("".join(f"file '{p}'\nduration 0.5\n" for p in pngs) + f"file '{pngs[-1]}'\n")
+    subprocess.run(
+        [
+            "ffmpeg", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing),
+            "-vf", "scale=640:640:force_original_aspect_ratio=decrease:flags=neighbor,"
+            "pad=640:640:(ow-iw)/2:(oh-ih)/2:white,format=yuv420p",
+            "-r", "10", str(out),
+        ],
+        check=True,
+    )  # fmt: skip
+    return out
+
+
+def test_round_trip_in_the_browser(run, bin_dir, home, regtest_node, tmp_path):
+    node = regtest_node
+    work = tmp_path / "work"
+    work.mkdir()
+    vault = Vault(bin_dir, home.env, home.root, "solo", mnemonic=new_mnemonic())
+    vault.run("export", "--script", "wpkh", "--qr", str(work / "export.png"), check=True)
+    served = start_serve(bin_dir, home.env)
+    driver = browser(height=1700)
+    try:
+        login(driver, served)
+        # Nodes: the regtest node's Electrum server.
+        go(driver, served, "nodes")
+        driver.find_element(By.ID, "node-url").send_keys(f"electrum://127.0.0.1:{node.electrum_port}")
+        driver.find_element(By.CSS_SELECTOR, "main button").click()
+        wait_for(lambda: "node saved" in banner(driver), what="the node saved")
+        screenshot(driver, "nodes")
+        # Wallets: import by scanning the signer's account QR (an image file through the page's scanner).
+        go(driver, served, "wallets")
+        driver.find_element(By.ID, "import-name").send_keys("solo")
+        driver.find_element(By.ID, "upload").send_keys(str(work / "export.png"))
+        wait_for(lambda: "imported solo" in banner(driver), what="the import")
+        screenshot(driver, "wallets")
+        receive_address = json.loads(run("airlock-watcher", "receive", "--json", check=True).stdout)["address"]
+        node.send_to(receive_address, 250_000)
+        node.send_to(receive_address, 90_000)
+        node.mine(1)
+        # Overview: sync with its progress, then the balance.
+        go(driver, served, "overview")
+        driver.find_element(By.CSS_SELECTOR, "[data-sync='solo']").click()
+        wait_for(
+            lambda: (
+                driver.find_element(By.CSS_SELECTOR, "[data-wallet='solo'] .big").get_attribute("data-total")
+                == "340000"
+            ),
+            what="the synced balance",
+        )
+        screenshot(driver, "overview")
+        # History: a label with markup, edited in the page, kept as text.
+        go(driver, served, "history")
+        label = wait_for(lambda: driver.find_element(By.CSS_SELECTOR, "input.label-edit"), what="history rows")
+        label.send_keys(XSS + Keys.TAB)
+        wait_for(lambda: "label saved" in banner(driver), what="the label saved")
+        go(driver, served, "utxos")
+        go(driver, served, "history")
+        label = wait_for(lambda: driver.find_element(By.CSS_SELECTOR, "input.label-edit"), what="history rows")
+        assert label.get_attribute("value") == XSS and driver.title == "Airlock watcher"
+        labels = json.loads(run("airlock-watcher", "history", "--json", check=True).stdout)
+        assert XSS in [entry["label"] for entry in labels]
+        screenshot(driver, "history")
+        go(driver, served, "utxos")
+        screenshot(driver, "coins")
+        go(driver, served, "receive")
+        driver.find_element(By.ID, "amount").send_keys("0.001btc")
+        driver.find_element(By.CSS_SELECTOR, "main button").click()
+        wait_for(lambda: driver.find_element(By.ID, "uri").text.startswith("bitcoin:"), what="the receive QR")
+        screenshot(driver, "receive")
+        # Send: the request as an animated QR in the page; its frames captured from the page.
+        outside = outside_address()
+        go(driver, served, "send")
+        driver.find_element(By.CSS_SELECTOR, ".recipient .address").send_keys(outside)
+        driver.find_element(By.CSS_SELECTOR, ".recipient .amount").send_keys("120000sat")
+        driver.find_element(By.ID, "fee-rate").send_keys("2")
+        driver.find_element(By.ID, "create").click()
+        request = wait_for(lambda: driver.find_element(By.ID, "request"), what="the request")
+        count = int(request.get_attribute("data-frames"))
+        screenshot(driver, "send")
+        shots = captured_frames(driver, work, count)
+        signed = json.loads(vault.sign(*shots, args=("--qr", str(work / "signed.png"), "--json")).stdout)
+        assert signed["verdict"] == "signed"
+        answer = sorted(work.glob("signed*.png"))
+        video = answer_video(answer, work / "answer.y4m")
+    finally:
+        driver.quit()
+    # Scan: Chromium's camera is the answer's video.
+    camera = browser(fake_video=video)
+    try:
+        login(camera, served)
+        go(camera, served, "scan")
+        camera.find_element(By.ID, "camera").click()
+        lines = wait_for(
+            lambda: camera.find_element(By.ID, "review-lines").text, timeout=120, what="the answer decoded"
+        )
+        assert "Ready to send" in camera.find_element(By.ID, "review").text
+        assert outside in lines and "0.00120000 BTC" in lines
+        screenshot(camera, "scan")
+        camera.find_element(By.ID, "broadcast").click()
+        shown = wait_for(lambda: banner(camera), what="the broadcast's answer")
+        assert shown.startswith("sent: "), shown
+        sent = shown.removeprefix("sent: ")
+        assert sent == signed["txid"]
+        assert sent in node.cli("getrawmempool")
+        node.mine(1)
+        go(camera, served, "overview")
+        camera.find_element(By.CSS_SELECTOR, "[data-sync='solo']").click()
+        left = 340_000 - 120_000 - signed["fee"]
+        shown = wait_for(
+            lambda: (
+                camera.find_element(By.CSS_SELECTOR, "[data-wallet='solo'] .big").get_attribute("data-total")
+                == str(left)
+            ),
+            what="the overview after the sync",
+        )
+        assert shown
+        expected = json.loads(run("airlock-watcher", "balance", "--json", check=True).stdout)
+        assert expected["total"] == left and expected["unconfirmed"] == 0
+        assert outside_holds(node, outside) == [(sent, 120_000)]
+    finally:
+        camera.quit()
+        served.stop()
