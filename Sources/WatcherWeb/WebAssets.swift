@@ -71,8 +71,8 @@ enum WebAssets {
         .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 16px; }
         .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 18px; margin-bottom: 16px; }
         .row { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
-        .kv { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-variant-numeric: tabular-nums; }
-        .kv dt { color: var(--muted); } .kv dd { margin: 0; text-align: right; font-family: ui-monospace, monospace; }
+        .kv { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 4px 16px; font-variant-numeric: tabular-nums; }
+        .kv dt { color: var(--muted); } .kv dd { margin: 0; text-align: right; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
         .big { font-size: 26px; font-weight: 600; font-variant-numeric: tabular-nums; }
         .muted { color: var(--muted); font-size: 13px; }
         .mono { font-family: ui-monospace, "DejaVu Sans Mono", monospace; word-break: break-all; }
@@ -86,7 +86,7 @@ enum WebAssets {
           background: #fff; }
         input.wide, textarea { width: 100%; }
         label { display: block; margin-bottom: 10px; } label > span { display: block; font-size: 13px; color: var(--muted); margin-bottom: 3px; }
-        label.inline { display: inline-flex; gap: 6px; align-items: center; }
+        label.inline { display: inline-flex; gap: 6px; align-items: center; margin: 0; }
         button { padding: 8px 16px; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff;
           cursor: pointer; }
         button.secondary { background: #fff; color: var(--accent); }
@@ -102,8 +102,11 @@ enum WebAssets {
         .qrbox { display: flex; flex-direction: column; align-items: center; gap: 8px; }
         .tag { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; background: #eef2f7; color: var(--muted); }
         .tag.good { background: #e6f4ea; color: var(--good); } .tag.warn { background: #fff4d6; color: var(--warn); }
-        video, canvas.preview { max-width: 100%; border-radius: 8px; background: #111; }
+        video { display: block; max-width: 100%; border-radius: 8px; background: #111; margin: 12px 0; }
+        video[hidden] { display: none; }
+        .scanner .row { margin-bottom: 8px; }
         pre.lines { background: #f0f3f7; padding: 12px; border-radius: 8px; white-space: pre-wrap; margin: 8px 0; }
+        .spaced { margin-top: 16px; }
         .label-edit { width: 100%; border: 1px solid transparent; background: transparent; }
         .label-edit:hover, .label-edit:focus { border-color: #c4ccd6; background: #fff; }
         """#

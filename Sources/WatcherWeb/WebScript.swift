@@ -37,7 +37,7 @@ extension WebAssets {
           return node;
         }
 
-        function show(...nodes) { const m = main(); m.replaceChildren(...nodes); }
+        function show(...nodes) { main().replaceChildren(...nodes.flat().filter(n => n !== null && n !== undefined)); }
         function banner(text, kind) {
           const b = document.getElementById('banner');
           b.textContent = text; b.className = 'banner ' + (kind || 'error'); b.hidden = !text;
@@ -243,7 +243,7 @@ extension WebAssets {
         // ---- scanning (camera, image, GIF or video): gray frames go to the server, which decodes them with zbar
         function scanner(onComplete) {
           let scan = null; let busy = false; let running = null; let stream = null;
-          const video = el('video', { muted: true, playsinline: true, autoplay: true, width: 480 });
+          const video = el('video', { muted: true, playsinline: true, autoplay: true, width: 480, hidden: true });
           const canvas = document.createElement('canvas');
           const progress = el('div', { class: 'progress' }, el('div'));
           const status = el('div', { id: 'scan-status', 'aria-live': 'polite' }, 'not scanning');
@@ -266,17 +266,17 @@ extension WebAssets {
               (p.received ? p.received + ' parts' : 'looking for a QR code…')) + (p.error ? ' (' + p.error + ')' : '');
             if (p.complete) { stop(); const done = scan; scan = null; onComplete(done, p.kind); }
           }
-          function stop() { clearInterval(running); running = null; if (stream) stream.getTracks().forEach(t => t.stop()); stream = null; }
+          function stop() { clearInterval(running); running = null; if (stream) stream.getTracks().forEach(t => t.stop()); stream = null; video.pause(); video.hidden = true; }
           const camera = el('button', { id: 'camera', onclick: guard(async () => {
             stream = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 } });
-            video.srcObject = stream; await video.play(); status.textContent = 'looking for a QR code…';
+            video.srcObject = stream; video.hidden = false; await video.play(); status.textContent = 'looking for a QR code…';
             clearInterval(running); running = setInterval(() => grab(video, video.videoWidth, video.videoHeight).catch(e => banner(e.message)), 120);
           }) }, 'Start camera');
           const upload = el('input', { type: 'file', id: 'upload', accept: 'image/*,video/*', 'aria-label': 'Image, GIF or video file',
             onchange: guard(async (e) => {
               const file = e.target.files[0]; if (!file) return; const url = URL.createObjectURL(file);
               if (file.type.startsWith('video/')) {
-                video.srcObject = null; video.src = url; video.loop = true; await video.play();
+                video.srcObject = null; video.src = url; video.loop = true; video.hidden = false; await video.play();
                 clearInterval(running); running = setInterval(() => grab(video, video.videoWidth, video.videoHeight).catch(er => banner(er.message)), 100);
               } else {
                 const image = new Image(); image.src = url; await image.decode(); document.body.append(image); image.style.position = 'absolute'; image.style.left = '-99999px';
@@ -337,7 +337,7 @@ extension WebAssets {
               if (!confirm('Delete the wallet \u201c' + w.name + '\u201d from this watcher? (The signer keeps its keys.)')) return;
               await api('/api/wallets/delete', { name: w.name, chain: w.chain === 'ethereum' ? 'eth' : 'btc' }); await walletsPage(); }) }, 'Delete'))));
           show(el('h1', {}, 'Wallets'), el('table', {}, el('thead', {}, el('tr', {}, ['Name', 'Chain', 'Network', ''].map(h => el('th', {}, h)))), el('tbody', {}, rows)),
-            state.readOnly ? null : el('section', { class: 'card', style: 'margin-top:16px' }, el('h2', {}, 'Import: scan the signer\u2019s account QR'),
+            state.readOnly ? null : el('section', { class: 'card spaced' }, el('h2', {}, 'Import: scan the signer\u2019s account QR'),
               field('Name', name), field('Network', network),
               scanner(guard(async (scan) => { const r = await api('/api/wallets/import', { scan, name: name.value, network: network.value });
                 banner('imported ' + r.name, 'ok'); await walletsPage(); }))));

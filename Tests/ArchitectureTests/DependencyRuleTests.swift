@@ -8,7 +8,7 @@ struct DependencyRuleTests {
     /// Modules, products and packages the signer must never reach, directly or transitively: the online side's
     /// modules, SQLite and every networking product (with `isForbidden`, any other NIO product too).
     static let forbidden: Set<String> = [
-        "ChainCore", "ChainBackends", "Watcher", "FoundationNetworking",
+        "ChainCore", "ChainBackends", "Watcher", "WatcherWeb", "FoundationNetworking",
         "NIO", "NIOCore", "NIOPosix", "NIOSSL", "NIOHTTP1", "NIOSOCKS", "NIOEmbedded", "NIOExtras", "NIOTLS",
         "NIOFoundationCompat", "NIOConcurrencyHelpers", "AsyncHTTPClient", "GRDB", "GRDBSQLite",
     ]
@@ -85,7 +85,10 @@ struct DependencyRuleTests {
 
     @Test("the signer's forbidden set holds ChainCore, the online modules and every NIO product")
     func forbiddenSetIsComplete() throws {
-        for name in ["ChainCore", "ChainBackends", "Watcher", "NIOSOCKS", "NIOHTTP1", "NIOSSL", "NIOCore", "NIOPosix"] {
+        for name in [
+            "ChainCore", "ChainBackends", "Watcher", "WatcherWeb", "NIOSOCKS", "NIOHTTP1", "NIOSSL", "NIOCore",
+            "NIOPosix",
+        ] {
             #expect(Self.isForbidden(name), "\(name) is not forbidden to the signer")
         }
         // Every NIO product the package graph knows (ChainBackends' and the tests'), by the prefix rule.

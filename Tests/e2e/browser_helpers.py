@@ -56,13 +56,31 @@ def banner(driver) -> str:
 
 
 def go(driver, served, page: str):
+    """Opens `page` and waits until it has rendered (once more after a reload if the first try stalls)."""
     driver.get(f"http://{served.authority}/#{page}")
-    wait_for(lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-page") == page, what=page)
+
+    def rendered():
+        return driver.find_element(By.TAG_NAME, "body").get_attribute("data-page") == page
+
+    try:
+        wait_for(rendered, timeout=20, what=page)
+    except AssertionError:
+        driver.refresh()
+        wait_for(rendered, timeout=40, what=f"{page} (browser log: {driver.get_log('browser')})")
 
 
 def screenshot(driver, name: str):
     """Saves the window to $AIRLOCK_SCREENSHOTS/NAME.png when that directory is given (docs/images)."""
     folder = os.environ.get("AIRLOCK_SCREENSHOTS")
     if folder:
+        from PIL import Image
+
         Path(folder).mkdir(parents=True, exist_ok=True)
-        driver.save_screenshot(str(Path(folder) / f"{name}.png"))
+        path = Path(folder) / f"{name}.png"
+        driver.save_screenshot(str(path))
+        height = driver.execute_script(
+            "return Math.ceil(document.querySelector('footer').getBoundingClientRect().bottom + window.scrollY) + 8"
+        )
+        with Image.open(path) as image:
+            if image.height > height:
+                image.crop((0, 0, image.width, height)).save(path)

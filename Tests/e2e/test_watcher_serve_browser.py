@@ -16,6 +16,7 @@ from browser_helpers import banner, browser, go, screenshot, wait_for
 from roundtrip_helpers import outside_address, outside_holds
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 from serve_helpers import start_serve
 from signer_psbt import Vault, new_mnemonic
 from watcher_helpers import make_account
@@ -111,6 +112,7 @@ def test_round_trip_in_the_browser(run, bin_dir, home, regtest_node, tmp_path):
         # Wallets: import by scanning the signer's account QR (an image file through the page's scanner).
         go(driver, served, "wallets")
         driver.find_element(By.ID, "import-name").send_keys("solo")
+        Select(driver.find_element(By.ID, "import-network")).select_by_value("regtest")
         driver.find_element(By.ID, "upload").send_keys(str(work / "export.png"))
         wait_for(lambda: "imported solo" in banner(driver), what="the import")
         screenshot(driver, "wallets")
@@ -166,7 +168,7 @@ def test_round_trip_in_the_browser(run, bin_dir, home, regtest_node, tmp_path):
     finally:
         driver.quit()
     # Scan: Chromium's camera is the answer's video.
-    camera = browser(fake_video=video)
+    camera = browser(fake_video=video, height=1500)
     try:
         login(camera, served)
         go(camera, served, "scan")
@@ -176,6 +178,7 @@ def test_round_trip_in_the_browser(run, bin_dir, home, regtest_node, tmp_path):
         )
         assert "Ready to send" in camera.find_element(By.ID, "review").text
         assert outside in lines and "0.00120000 BTC" in lines
+        camera.execute_script("window.scrollTo(0, 0)")
         screenshot(camera, "scan")
         camera.find_element(By.ID, "broadcast").click()
         shown = wait_for(lambda: banner(camera), what="the broadcast's answer")
