@@ -242,12 +242,12 @@ extension WebAssets {
 
         // ---- scanning (camera, image, GIF or video): gray frames go to the server, which decodes them with zbar
         function scanner(onComplete) {
-          let scan = null; let busy = false; let running = null; let stream = null;
+          let scan = null; let busy = false; let running = null; let stream = null; let finished = false;
           const video = el('video', { muted: true, playsinline: true, autoplay: true, width: 480, hidden: true });
           const canvas = document.createElement('canvas');
           const progress = el('div', { class: 'progress' }, el('div'));
           const status = el('div', { id: 'scan-status', 'aria-live': 'polite' }, 'not scanning');
-          async function ensure() { if (!scan) scan = (await api('/api/scan/new', {})).scan; return scan; }
+          async function ensure() { if (!scan) { scan = (await api('/api/scan/new', {})).scan; finished = false; } return scan; }
           async function grab(source, width, height) {
             if (busy || !width || !height) return; busy = true;
             try {
@@ -264,7 +264,7 @@ extension WebAssets {
             progress.firstChild.style.width = (100 * p.fraction) + '%';
             status.textContent = p.complete ? 'complete: ' + p.kind : (p.total ? p.received + ' of ' + p.total + ' parts' :
               (p.received ? p.received + ' parts' : 'looking for a QR code…')) + (p.error ? ' (' + p.error + ')' : '');
-            if (p.complete) { stop(); const done = scan; scan = null; onComplete(done, p.kind); }
+            if (p.complete) { stop(); finished = true; const done = scan; scan = null; onComplete(done, p.kind); }
           }
           function stop() { clearInterval(running); running = null; if (stream) stream.getTracks().forEach(t => t.stop()); stream = null; video.pause(); video.hidden = true; }
           const camera = el('button', { id: 'camera', onclick: guard(async () => {
@@ -274,10 +274,21 @@ extension WebAssets {
           }) }, 'Start camera');
           const upload = el('input', { type: 'file', id: 'upload', accept: 'image/*,video/*', 'aria-label': 'Image, GIF or video file',
             onchange: guard(async (e) => {
-              const file = e.target.files[0]; if (!file) return; const url = URL.createObjectURL(file);
+              const file = e.target.files[0]; if (!file) return; finished = false; const url = URL.createObjectURL(file);
               if (file.type.startsWith('video/')) {
                 video.srcObject = null; video.src = url; video.loop = true; video.hidden = false; await video.play();
                 clearInterval(running); running = setInterval(() => grab(video, video.videoWidth, video.videoHeight).catch(er => banner(er.message)), 100);
+              } else if (file.type === 'image/gif' && 'ImageDecoder' in window) {
+                // Every frame of an animated GIF, in order, decoded by the browser.
+                const decoder = new ImageDecoder({ data: await file.arrayBuffer(), type: 'image/gif' });
+                await decoder.tracks.ready;
+                const count = decoder.tracks.selectedTrack.frameCount;
+                for (let round = 0; round < 3 && !finished; round++) {
+                  for (let i = 0; i < count && !finished; i++) {
+                    const { image } = await decoder.decode({ frameIndex: i });
+                    await grab(image, image.displayWidth, image.displayHeight); image.close();
+                  }
+                }
               } else {
                 const image = new Image(); image.src = url; await image.decode(); document.body.append(image); image.style.position = 'absolute'; image.style.left = '-99999px';
                 await grab(image, image.naturalWidth, image.naturalHeight);

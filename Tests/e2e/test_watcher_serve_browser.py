@@ -204,3 +204,79 @@ def test_round_trip_in_the_browser(run, bin_dir, home, regtest_node, tmp_path):
     finally:
         camera.quit()
         served.stop()
+
+
+def send_in_page(driver, served, work, to: str, amount: str) -> list:
+    """Fills the send page, creates the request and returns the frames captured from the page."""
+    go(driver, served, "send")
+    driver.find_element(By.CSS_SELECTOR, ".recipient .address").send_keys(to)
+    driver.find_element(By.CSS_SELECTOR, ".recipient .amount").send_keys(amount)
+    driver.find_element(By.ID, "fee-rate").send_keys("2")
+    driver.find_element(By.ID, "create").click()
+    request = wait_for(lambda: driver.find_element(By.ID, "request"), what="the request")
+    return captured_frames(driver, work, int(request.get_attribute("data-frames")))
+
+
+def test_multisig_2_of_3_combined_from_two_scans(run, bin_dir, home, regtest_node, tmp_path):
+    """Two cosigners sign the same request apart; the scan page reads one answer through the camera and the other
+    as an uploaded animated GIF, combines them with the kept request, and broadcasts."""
+    import segno
+    from signer_psbt import multisig_descriptor
+
+    node = regtest_node
+    work = tmp_path / "work"
+    work.mkdir()
+    vaults = [Vault(bin_dir, home.env, home.root, name) for name in ("alice", "bob", "carol")]
+    descriptor = multisig_descriptor([v.export("wsh-multi") for v in vaults])
+    wallet_png = work / "wallet.png"
+    segno.make(descriptor, error="l", micro=False).save(str(wallet_png), scale=4, border=4)
+    for v in vaults:
+        v.run("multisig", "register", str(wallet_png), "--name", "team", "--json", "--yes", check=True)
+    run("airlock-watcher", "import", "-", "--name", "team", "--network", "regtest", input=descriptor, check=True)
+    run("airlock-watcher", "node", "set", f"electrum://127.0.0.1:{node.electrum_port}", check=True)
+    address = json.loads(run("airlock-watcher", "receive", "--json", check=True).stdout)["address"]
+    node.send_to(address, 400_000)
+    node.mine(1)
+    run("airlock-watcher", "sync", check=True)
+    served = start_serve(bin_dir, home.env)
+    outside = outside_address()
+    driver = browser(height=1700)
+    try:
+        login(driver, served)
+        shots = send_in_page(driver, served, work, outside, "150000sat")
+    finally:
+        driver.quit()
+    # Alice and Bob each sign the request as captured; neither sees the other's answer.
+    alice = json.loads(vaults[0].sign(*shots, args=("--qr", str(work / "alice.png"), "--json")).stdout)
+    bob = json.loads(vaults[1].sign(*shots, args=("--qr", str(work / "bob.gif"), "--fps", "4", "--json")).stdout)
+    assert alice["verdict"] == bob["verdict"] == "signed" and alice["txid"] == bob["txid"]
+    video = answer_video(sorted(work.glob("alice*.png")), work / "alice.y4m")
+    camera = browser(fake_video=video, height=1500)
+    try:
+        login(camera, served)
+        go(camera, served, "scan")
+        camera.find_element(By.ID, "camera").click()
+        wait_for(lambda: "Not complete yet" in camera.find_element(By.ID, "review").text, timeout=120, what="Alice")
+        assert "1 answer(s)" in camera.find_element(By.ID, "answers").text
+        # Bob's answer as an uploaded animated GIF.
+        camera.find_element(By.ID, "upload").send_keys(str(work / "bob.gif"))
+        wait_for(lambda: "Ready to send" in camera.find_element(By.ID, "review").text, timeout=120, what="Bob")
+        assert "2 answer(s)" in camera.find_element(By.ID, "answers").text
+        assert outside in camera.find_element(By.ID, "review-lines").text
+        camera.find_element(By.ID, "broadcast").click()
+        shown = wait_for(lambda: banner(camera), what="the broadcast's answer")
+        assert shown == f"sent: {alice['txid']}", shown
+        assert alice["txid"] in node.cli("getrawmempool")
+        node.mine(1)
+        assert outside_holds(node, outside) == [(alice["txid"], 150_000)]
+        run("airlock-watcher", "sync", check=True)
+        balance = json.loads(run("airlock-watcher", "balance", "--json", check=True).stdout)
+        go(camera, served, "overview")
+        shown_total = wait_for(
+            lambda: camera.find_element(By.CSS_SELECTOR, "[data-wallet='team'] .big").get_attribute("data-total"),
+            what="the overview",
+        )
+        assert int(shown_total) == balance["total"] == 400_000 - 150_000 - alice["fee"]
+    finally:
+        camera.quit()
+        served.stop()
