@@ -87,13 +87,13 @@ extension WebAssets {
           const eth = data.ethereum.map(a => {
             const bar = el('div', { class: 'progress', hidden: true }, el('div'));
             const status = el('div', { class: 'muted', 'aria-live': 'polite' });
-            return el('section', { class: 'card' },
+            return el('section', { class: 'card', 'data-account': a.account },
               el('div', { class: 'row' }, el('h2', {}, a.account), el('span', { class: 'tag' }, 'Ethereum chain ' + a.chain_id)),
-              el('div', { class: 'big' }, units(a.wei, 18) + ' ETH'),
+              el('div', { class: 'big', 'data-wei': a.wei }, units(a.wei, 18) + ' ETH'),
               el('dl', { class: 'kv' }, (a.tokens || []).map(t => [el('dt', {}, t.symbol), el('dd', {}, units(t.amount, t.decimals))]),
                 el('dt', {}, 'Last sync'), el('dd', {}, a.block === null ? 'never' : 'block ' + a.block)),
               bar, status,
-              state.readOnly ? null : el('button', { class: 'secondary', onclick: guard(() => sync(a.account, 'eth', bar, status)) }, 'Sync'));
+              state.readOnly ? null : el('button', { class: 'secondary', 'data-sync': a.account, onclick: guard(() => sync(a.account, 'eth', bar, status)) }, 'Sync'));
           });
           const nodes = el('section', { class: 'card' }, el('h2', {}, 'Nodes'),
             el('dl', { class: 'kv' }, el('dt', {}, 'Bitcoin'), el('dd', { class: 'mono' }, data.nodes.bitcoin || 'not set'),

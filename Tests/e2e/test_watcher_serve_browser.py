@@ -19,6 +19,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from serve_helpers import start_serve
 from signer_psbt import Vault, new_mnemonic
+from test_watcher_eth import RECIPIENT, TOKEN_RECIPIENT, devnet, fund, make_wallet, token_balance, w3  # noqa: F401
 from watcher_helpers import make_account
 
 XSS = "<img src=x onerror=\"document.title='pwned'\">"
@@ -279,4 +280,70 @@ def test_multisig_2_of_3_combined_from_two_scans(run, bin_dir, home, regtest_nod
         assert int(shown_total) == balance["total"] == 400_000 - 150_000 - alice["fee"]
     finally:
         camera.quit()
+        served.stop()
+
+
+def scan_answer_and_broadcast(served, video) -> str:
+    """A browser whose camera is `video`: the scan page reads the answer; Broadcast; returns the banner."""
+    camera = browser(fake_video=video, height=1200)
+    try:
+        login(camera, served)
+        go(camera, served, "scan")
+        camera.find_element(By.ID, "camera").click()
+        button = wait_for(lambda: camera.find_element(By.ID, "broadcast"), timeout=120, what="the answer decoded")
+        button.click()
+        return wait_for(lambda: banner(camera), timeout=90, what="the broadcast's answer")
+    finally:
+        camera.quit()
+
+
+def eth_request_frames(served, work, name: str, to: str, amount: str, token: str) -> list:
+    """Syncs the account in the overview, fills the Ethereum send page, and captures the request's frames."""
+    driver = browser(height=1700)
+    try:
+        login(driver, served)
+        go(driver, served, "overview")
+        driver.find_element(By.CSS_SELECTOR, "[data-sync]").click()
+        wait_for(
+            lambda: driver.find_element(By.CSS_SELECTOR, "[data-account] .big").get_attribute("data-wei") != "0",
+            what="the synced account",
+        )
+        go(driver, served, "send")
+        driver.find_element(By.ID, "to").send_keys(to)
+        driver.find_element(By.ID, "amount").send_keys(amount)
+        driver.find_element(By.ID, "token").send_keys(token)
+        driver.find_element(By.ID, "create").click()
+        request = wait_for(lambda: driver.find_element(By.ID, "request"), what="the request")
+        screenshot(driver, f"send-{name}")
+        (work / name).mkdir()
+        return captured_frames(driver, work / name, int(request.get_attribute("data-frames")))
+    finally:
+        driver.quit()
+
+
+def test_eth_and_token_round_trip_in_the_browser(run, home, devnet, w3, tmp_path, bin_dir):  # noqa: F811
+    """ETH and an ERC-20 payment on the devnet: send in the page, the page's frames to the signer, its answer
+    through the camera, Broadcast; the chain moves the value and the overview shows `balance --json`."""
+    watcher, signer = make_wallet(run, home, devnet, tmp_path)
+    fund(devnet, 10**18, 5_000_000)
+    work = tmp_path / "work"
+    work.mkdir()
+    served = start_serve(bin_dir, home.env)
+    try:
+        payments = [("eth", RECIPIENT, "0.01eth", "", 10**16), ("att", TOKEN_RECIPIENT, "1.5", "ATT", 1_500_000)]
+        for name, to, amount, token, moved in payments:
+            before = token_balance(w3, devnet["token"], to) if token else w3.eth.get_balance(to)
+            shots = eth_request_frames(served, work, name, to, amount, token)
+            signer("sign", *map(str, shots), "--yes", "--qr", str(work / f"{name}-signature.png"))
+            video = answer_video(sorted(work.glob(f"{name}-signature*.png")), work / f"{name}.y4m")
+            shown = scan_answer_and_broadcast(served, video)
+            assert shown.startswith("sent: 0x"), shown
+            w3.eth.wait_for_transaction_receipt(shown.removeprefix("sent: "), timeout=60)
+            after = token_balance(w3, devnet["token"], to) if token else w3.eth.get_balance(to)
+            assert after - before == moved, name
+        watcher("sync")
+        expected = json.loads(watcher("balance", "--json").stdout)
+        shown_account = served.login().get_json("/api/overview")["ethereum"][0]
+        assert shown_account["wei"] == expected["wei"], (shown_account, expected)
+    finally:
         served.stop()
