@@ -43,7 +43,10 @@ struct Serve: AsyncParsableCommand {
             let json = global.json
             try await WebService.run(host: host, port: port, configuration: configuration) { url, port in
                 if json {
-                    try JSONOutput.print(ServeJSON(url: url, port: port))
+                    // One line (DESIGN section 11), so a script reads it before the server's first request.
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                    StandardOutput.write(try encoder.encode(ServeJSON(url: url, port: port)) + Data("\n".utf8))
                 } else {
                     StandardOutput.write(Data("Open in your browser (only on this machine):\n  \(url)\n".utf8))
                 }
