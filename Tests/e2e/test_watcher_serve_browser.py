@@ -67,7 +67,9 @@ def captured_frames(driver, work, count: int) -> list:
     image = driver.find_element(By.ID, "request-frame")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", image)
     deadline = time.time() + 120
+    loaded = "return arguments[0].complete && arguments[0].naturalWidth > 0"
     while time.time() < deadline and (len(seen) < count or min(seen.values()) < 2):
+        wait_for(lambda: driver.execute_script(loaded, image), interval=0.02, what="the frame's image")
         frame = image.get_attribute("data-frame")
         path = work / f"captured-{len(shots):03d}.png"
         path.write_bytes(image.screenshot_as_png)
