@@ -147,7 +147,10 @@ extension WebAssets {
         // ---- coins
         async function utxos() {
           const data = await api('/api/utxos?wallet=' + encodeURIComponent(state.wallet || ''));
+          const chosen = new Set(state.coins || []);
           const rows = data.map(u => el('tr', {},
+            el('td', {}, el('input', { type: 'checkbox', class: 'choose', 'aria-label': 'Spend ' + u.outpoint, 'data-outpoint': u.outpoint,
+              checked: chosen.has(u.outpoint), onchange: (e) => { if (e.target.checked) chosen.add(u.outpoint); else chosen.delete(u.outpoint); } })),
             el('td', { class: 'mono' }, u.outpoint.slice(0, 20) + '…:' + u.vout),
             el('td', { class: 'num' }, btc(u.value)),
             el('td', { class: 'mono' }, u.address),
@@ -155,8 +158,10 @@ extension WebAssets {
             el('td', {}, state.readOnly ? (u.frozen ? 'frozen' : '') : el('button', { class: u.frozen ? '' : 'secondary',
               onclick: guard(async () => { await api('/api/freeze', { wallet: state.wallet, outpoints: [u.outpoint], frozen: !u.frozen }); await utxos(); }) },
               u.frozen ? 'Unfreeze' : 'Freeze'))));
-          show(el('h1', {}, 'Coins'), el('p', { class: 'muted' }, 'A frozen coin is never spent unless you name it.'),
-            el('table', {}, el('thead', {}, el('tr', {}, ['Coin', 'Value', 'Address', 'Height', ''].map(h => el('th', {}, h)))), el('tbody', {}, rows)));
+          show(el('h1', {}, 'Coins'), el('p', { class: 'muted' }, 'A frozen coin is never spent unless you name it. Tick coins to spend exactly those.'),
+            el('table', {}, el('thead', {}, el('tr', {}, ['', 'Coin', 'Value', 'Address', 'Height', ''].map(h => el('th', {}, h)))), el('tbody', {}, rows)),
+            state.readOnly ? null : el('div', { class: 'row spaced' }, el('button', { id: 'spend-chosen',
+              onclick: () => { state.coins = [...chosen]; location.hash = '#send'; } }, 'Spend the chosen coins')));
         }
 
         // ---- receive
@@ -196,10 +201,13 @@ extension WebAssets {
           const create = guard(async () => {
             const recipients = [...list.querySelectorAll('.recipient')].map(r => ({ address: r.querySelector('.address').value.trim(),
               amount: r.querySelector('.amount').value.trim() })).filter(r => r.address);
-            const r = await api('/api/send', { wallet: state.wallet, recipients, max: max.checked, fee_rate: rate.value, rbf: rbf.checked });
+            const r = await api('/api/send', { wallet: state.wallet, recipients, max: max.checked, fee_rate: rate.value, rbf: rbf.checked,
+              utxos: state.coins || [] });
             out.replaceChildren(requestView(r));
           });
-          show(el('h1', {}, 'Send'), el('section', { class: 'card' }, el('h2', {}, 'Recipients'), list,
+          const coins = (state.coins || []).length ? el('p', { class: 'muted', id: 'chosen-coins' }, 'Spending exactly ' + state.coins.length +
+            ' chosen coin(s). ', el('button', { class: 'secondary', onclick: () => { state.coins = []; send(); } }, 'Let the wallet choose')) : null;
+          show(el('h1', {}, 'Send'), el('section', { class: 'card' }, coins, el('h2', {}, 'Recipients'), list,
             el('button', { class: 'secondary', onclick: addRecipient }, 'Add recipient'),
             el('div', { class: 'row' }, el('label', { class: 'inline' }, max, 'Send everything (max)'),
               el('label', { class: 'inline' }, rbf, 'Replace-by-fee')),

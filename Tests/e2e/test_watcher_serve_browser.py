@@ -147,7 +147,13 @@ def test_round_trip_in_the_browser(run, bin_dir, home, regtest_node, tmp_path):
         assert XSS in [entry["label"] for entry in labels]
         screenshot(driver, "history")
         go(driver, served, "utxos")
+        # Coin control: the 250,000 sat coin alone is spent.
+        coins = json.loads(run("airlock-watcher", "utxos", "--json", check=True).stdout)
+        [big] = [c["outpoint"] for c in coins if c["value"] == 250_000]
+        driver.find_element(By.CSS_SELECTOR, f"input.choose[data-outpoint='{big}']").click()
         screenshot(driver, "coins")
+        driver.find_element(By.ID, "spend-chosen").click()
+        wait_for(lambda: "1 chosen coin" in driver.find_element(By.ID, "chosen-coins").text, what="the chosen coin")
         go(driver, served, "receive")
         driver.find_element(By.ID, "amount").send_keys("0.001btc")
         driver.find_element(By.CSS_SELECTOR, "main button").click()
@@ -189,6 +195,8 @@ def test_round_trip_in_the_browser(run, bin_dir, home, regtest_node, tmp_path):
         sent = shown.removeprefix("sent: ")
         assert sent == signed["txid"]
         assert sent in node.cli("getrawmempool")
+        spent = [f"{i['txid']}:{i['vout']}" for i in node.cli("getrawtransaction", sent, 1)["vin"]]
+        assert spent == [big], spent
         node.mine(1)
         go(camera, served, "overview")
         camera.find_element(By.CSS_SELECTOR, "[data-sync='solo']").click()
