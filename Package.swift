@@ -153,11 +153,23 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `airlock-watcher serve`: the local web app over the Watcher flows, on NIOHTTP1 (loopback only).
+        .target(
+            name: "WatcherWeb",
+            dependencies: [
+                "Watcher", "WatcherFlows", "WatcherEthereum", "ChainCore", "Bitcoin", "BitcoinCrypto", "Codecs",
+                "Ethereum", "AirgapTransport", "QRImage",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "airlock-watcher",
             dependencies: [
-                "Watcher", "WatcherFlows", "WatcherEthereum", "ChainCore", "ChainBackends", "Bitcoin", "BitcoinCrypto",
-                "Codecs", "Descriptors", "Chance",
+                "Watcher", "WatcherFlows", "WatcherEthereum", "WatcherWeb", "ChainCore", "ChainBackends", "Bitcoin",
+                "BitcoinCrypto", "Codecs", "Descriptors", "Chance",
                 "AirgapTransport", "QRImage", "CLISupport", "Ethereum",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -245,6 +257,9 @@ let package = Package(
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
         .testTarget(
             name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
+        .testTarget(
+            name: "WatcherWebTests",
+            dependencies: ["WatcherWeb", "Watcher", "Codecs", "TestSupport"]),
         .testTarget(
             name: "WatcherTests",
             dependencies: [

@@ -31,7 +31,7 @@ struct AirlockWatcher: AsyncParsableCommand {
         subcommands: [
             Import.self, Node.self, Sync.self, Balance.self, History.self, Utxos.self, Addresses.self, Receive.self,
             Labels.self, BackupCommand.self, Restore.self, Wallets.self, Send.self, Combine.self, Finalize.self,
-            Broadcast.self, Bump.self, Inspect.self, Convert.self, Message.self, Eth.self,
+            Broadcast.self, Bump.self, Inspect.self, Convert.self, Message.self, Eth.self, Serve.self,
         ]
     )
 

@@ -8,7 +8,8 @@ struct DependencyRuleTests {
     /// Modules, products and packages the signer must never reach, directly or transitively: the online side's
     /// modules, SQLite and every networking product (with `isForbidden`, any other NIO product too).
     static let forbidden: Set<String> = [
-        "ChainCore", "ChainBackends", "Watcher", "WatcherFlows", "WatcherEthereum", "FoundationNetworking",
+        "ChainCore", "ChainBackends", "Watcher", "WatcherFlows", "WatcherEthereum", "WatcherWeb",
+        "FoundationNetworking",
         "NIO", "NIOCore", "NIOPosix", "NIOSSL", "NIOHTTP1", "NIOSOCKS", "NIOEmbedded", "NIOExtras", "NIOTLS",
         "NIOFoundationCompat", "NIOConcurrencyHelpers", "AsyncHTTPClient", "GRDB", "GRDBSQLite",
     ]
@@ -86,9 +87,8 @@ struct DependencyRuleTests {
     @Test("the signer's forbidden set holds ChainCore, the online modules and every NIO product")
     func forbiddenSetIsComplete() throws {
         for name in [
-            "ChainCore", "ChainBackends", "Watcher", "WatcherFlows", "WatcherEthereum", "NIOSOCKS", "NIOHTTP1",
-            "NIOSSL",
-            "NIOCore", "NIOPosix",
+            "ChainCore", "ChainBackends", "Watcher", "WatcherFlows", "WatcherEthereum", "WatcherWeb", "NIOSOCKS",
+            "NIOHTTP1", "NIOSSL", "NIOCore", "NIOPosix",
         ] {
             #expect(Self.isForbidden(name), "\(name) is not forbidden to the signer")
         }

@@ -23,6 +23,7 @@ from cli_tree import GOLDEN, commands, help_env, update_golden
 from embit.descriptor import Descriptor
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
 from roundtrip_helpers import outside_address
+from serve_helpers import start_serve
 from signer_psbt import KDF, Coin, Vault, embit_psbt, multisig_descriptor
 from test_chance_multisig import offline_spend
 from test_eth_signer import sign_request
@@ -484,6 +485,11 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vecto
 
     # a miniscript policy wallet: registration in words, send --recovery, the signer's path review (issue 17 item 4)
     _miniscript_runs(runs, signer, watcher, root, node, keys)
+
+    # serve: its one line {"url", "port"} before it serves (until stopped)
+    served = start_serve(bin_dir, home.env)
+    served.stop()
+    runs.outputs["airlock-watcher-serve"] = {"url": served.url, "port": served.port}
 
     tree = commands(bin_dir)
     for command in tree:

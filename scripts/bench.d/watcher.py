@@ -312,6 +312,54 @@ def airlock_balance(airlock: Airlock, data: Path, fixture: dict | None, runs: in
     return row(workload, "airlock", times, detail, BALANCE_NOTE, cpu)
 
 
+SERVE_NOTE = (
+    "serve: one GET to a running `airlock-watcher serve` (http.client, a new connection each, logged in), the "
+    "JSON of the page; issue 29 asks for at most 50 ms"
+)
+
+
+def serve_pages(airlock: Airlock, data: Path, fixture: dict, runs: int) -> list[dict]:
+    """The overview and the first history page of the synced wallet, served by `airlock-watcher serve`."""
+    import http.client
+
+    proc = subprocess.Popen(
+        [airlock.binary, "serve", "--json"], env=airlock.env(data), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        started = json.loads(proc.stdout.readline())
+        port, token = started["port"], started["url"].split("token=", 1)[1]
+
+        def get(path: str, cookie: str = "") -> tuple[int, dict, bytes]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            conn.request("GET", path, headers={"Host": f"127.0.0.1:{port}", "Cookie": cookie})
+            response = conn.getresponse()
+            body = response.read()
+            conn.close()
+            return response.status, dict(response.getheaders()), body
+
+        _, headers, _ = get(f"/?token={token}")
+        cookie = headers["Set-Cookie"].split(";")[0]
+        rows = []
+        for workload, path in [("overview", "/api/overview"), ("history, first page", "/api/history?page=0")]:
+            times = []
+            for _ in range(max(runs, 10) + 1):
+                start = time.perf_counter()
+                status, _, body = get(path, cookie)
+                times.append((time.perf_counter() - start) * 1e3)
+                if status != 200:
+                    fail(f"serve {path} answered {status}: {body[:200]!r}")
+            page = json.loads(body)
+            if workload == "overview" and page["bitcoin"][0]["total"] != fixture["balance_sats"]:
+                fail(f"serve's overview shows {page['bitcoin'][0]['total']}, expected {fixture['balance_sats']}")
+            if workload != "overview" and len(page["entries"]) != min(100, fixture["transactions"]):
+                fail(f"serve's first history page has {len(page['entries'])} entries")
+            rows.append(row(f"serve: {workload}, 5,000 txs", "airlock", times[1:], f"{len(body):,} bytes", SERVE_NOTE))
+        return rows
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 def growth(airlock: Airlock, cache: Path, sizes: list[int], runs: int, workdir: Path) -> list[dict]:
     """Airlock's sync, balance and send of 0.01 BTC on the chains of `sizes` wallet transactions.
 
@@ -429,6 +477,7 @@ def main() -> None:
         airlock.run(fresh, "import", "-", "--name", "bench", "--network", "regtest", input=fixture["descriptor"])
         rows.append(airlock_balance(airlock, fresh, None, args.runs, "start-up: balance, empty"))
         rows.append(airlock_balance(airlock, synced, fixture, args.runs, "start-up: balance, 5,000 txs"))
+        rows += serve_pages(airlock, synced, fixture, args.runs)
     finally:
         code = node.stop()
     if code != 0:
