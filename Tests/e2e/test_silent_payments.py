@@ -3,8 +3,8 @@
 The watcher sends to a `sprt1…` address: its PSBT (version 2) names the address (PSBT_OUT_SP_V0_INFO) and no script.
 The signer reads the frames, adds its ECDH share with a DLEQ proof, computes the output script and signs; the
 watcher verifies every share and script, finalizes and broadcasts; the node mines. Then a receiver written here
-from BIP352's specification, with the recipient's scan and spend keys and pure-Python point arithmetic
-(secp256k1lab, copied from the bips repository with its provenance), finds the payment in the mined transaction.
+from BIP352's specification, with the recipient's scan and spend keys and affine point arithmetic written here from
+SEC 1 (no code of the product and none copied), finds the payment in the mined transaction.
 
 Attacks beside their controls: a share whose DLEQ proof was altered, an output script the coordinator filled in, a
 segwit v2 input and a sighash other than ALL are each refused with exit 4.
@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 from embit import bech32
 from roundtrip_helpers import Watcher
-from secp256k1lab.secp256k1 import GE, G, Scalar
 from signer_psbt import Vault, read_qr_pngs
 from test_roundtrip import frames, fund_from_receive_qrs, node_url
 
@@ -100,7 +99,63 @@ def bbqr_decode(texts: list[str]) -> bytes:
     return zlib.decompress(base64.b32decode(body + "=" * (-len(body) % 8)), -10)
 
 
-# --- the recipient: BIP352 written from the specification, with secp256k1lab ---------------------------------------
+# --- secp256k1 points as Python integers (SEC 1, section 2.2; BIP340's lift_x) -------------------------------------
+
+FIELD = 2**256 - 2**32 - 977
+ORDER = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
+G = (
+    0x79BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798,
+    0x483ADA7726A3C4655DA4FBFC0E1108A8FD17B448A68554199C47D08FFB10D4B8,
+)
+
+
+def point_add(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if a[0] == b[0] and (a[1] + b[1]) % FIELD == 0:
+        return None
+    if a == b:
+        slope = 3 * a[0] * a[0] * pow(2 * a[1], -1, FIELD) % FIELD
+    else:
+        slope = (b[1] - a[1]) * pow(b[0] - a[0], -1, FIELD) % FIELD
+    x = (slope * slope - a[0] - b[0]) % FIELD
+    return (x, (slope * (a[0] - x) - a[1]) % FIELD)
+
+
+def point_mul(k: int, point):
+    result = None
+    while k:
+        if k & 1:
+            result = point_add(result, point)
+        point = point_add(point, point)
+        k >>= 1
+    return result
+
+
+def lift_x(x: int, odd: bool = False):
+    y = pow((x * x * x + 7) % FIELD, (FIELD + 1) // 4, FIELD)
+    assert y * y % FIELD == (x * x * x + 7) % FIELD, "not a point on the curve"
+    return (x, y if (y & 1) == odd else FIELD - y)
+
+
+def decompress(data: bytes):
+    assert len(data) == 33 and data[0] in (2, 3)
+    return lift_x(int.from_bytes(data[1:], "big"), odd=data[0] == 3)
+
+
+def compress(point) -> bytes:
+    return bytes([2 + (point[1] & 1)]) + point[0].to_bytes(32, "big")
+
+
+def scalar(data: bytes) -> int:
+    value = int.from_bytes(data, "big")
+    assert 0 < value < ORDER, "a hash outside the group order (BIP352 says fail)"
+    return value
+
+
+# --- the recipient: BIP352 written from the specification ----------------------------------------------------------
 
 
 def tagged(tag: str, msg: bytes) -> bytes:
@@ -110,14 +165,14 @@ def tagged(tag: str, msg: bytes) -> bytes:
 
 class Recipient:
     def __init__(self):
-        self.b_scan = Scalar.from_bytes_wrapping(os.urandom(32))
-        self.b_spend = Scalar.from_bytes_wrapping(os.urandom(32))
-        self.B_scan = self.b_scan * G
-        self.B_spend = self.b_spend * G
+        self.b_scan = int.from_bytes(os.urandom(32), "big") % ORDER
+        self.b_spend = int.from_bytes(os.urandom(32), "big") % ORDER
+        self.B_scan = point_mul(self.b_scan, G)
+        self.B_spend = point_mul(self.b_spend, G)
 
     @property
     def address(self) -> str:
-        payload = self.B_scan.to_bytes_compressed() + self.B_spend.to_bytes_compressed()
+        payload = compress(self.B_scan) + compress(self.B_spend)
         data = [0] + bech32.convertbits(list(payload), 8, 5)
         return bech32.bech32_encode(bech32.Encoding.BECH32M, "sprt", data)
 
@@ -131,15 +186,15 @@ class Recipient:
             spk = bytes.fromhex(prev)
             witness = [bytes.fromhex(w) for w in vin.get("txinwitness", [])]
             if len(spk) == 22 and spk[:2] == b"\x00\x14" and witness and len(witness[-1]) == 33:  # P2WPKH
-                keys.append(GE.from_bytes_compressed(witness[-1]))
-            elif len(spk) == 34 and spk[:2] == b"\x51\x20":  # P2TR key path
-                keys.append(GE.from_bytes_xonly(spk[2:]))
+                keys.append(decompress(witness[-1]))
+            elif len(spk) == 34 and spk[:2] == b"\x51\x20":  # P2TR key path: the even-y point of the x-only key
+                keys.append(lift_x(int.from_bytes(spk[2:], "big")))
         assert keys, "no input BIP352 counts"
-        a_sum = keys[0]
-        for k in keys[1:]:
-            a_sum = a_sum + k
-        input_hash = Scalar.from_bytes_checked(tagged("BIP0352/Inputs", min(outpoints) + a_sum.to_bytes_compressed()))
-        shared = (input_hash * self.b_scan) * a_sum
+        a_sum = None
+        for k in keys:
+            a_sum = point_add(a_sum, k)
+        input_hash = scalar(tagged("BIP0352/Inputs", min(outpoints) + compress(a_sum)))
+        shared = point_mul(input_hash * self.b_scan % ORDER, a_sum)
         taproot = {
             bytes.fromhex(o["scriptPubKey"]["hex"])[2:]: (o["n"], round(float(o["value"]) * 100_000_000))
             for o in tx["vout"]
@@ -147,13 +202,11 @@ class Recipient:
         }
         found, k = [], 0
         while True:
-            t_k = Scalar.from_bytes_checked(
-                tagged("BIP0352/SharedSecret", shared.to_bytes_compressed() + k.to_bytes(4, "big"))
-            )
-            p_k = self.B_spend + t_k * G
-            if p_k.to_bytes_xonly() not in taproot:
+            t_k = scalar(tagged("BIP0352/SharedSecret", compress(shared) + k.to_bytes(4, "big")))
+            x_only = point_add(self.B_spend, point_mul(t_k, G))[0].to_bytes(32, "big")
+            if x_only not in taproot:
                 return found
-            found.append(taproot[p_k.to_bytes_xonly()])
+            found.append(taproot[x_only])
             k += 1
 
 
@@ -191,11 +244,11 @@ def test_silent_payment_round_trip_and_attacks(run, home, bin_dir, regtest_node,
     outputs = maps[1 + n_in :]
     sp = [i for i, o in enumerate(outputs) if entry(o, OUT_SP_V0_INFO) is not None]
     assert len(sp) == 1 and entry(outputs[sp[0]], OUT_SCRIPT) is None, "the watcher must leave the script to the signer"
-    assert entry(outputs[sp[0]], OUT_SP_V0_INFO) == bob.B_scan.to_bytes_compressed() + bob.B_spend.to_bytes_compressed()
+    assert entry(outputs[sp[0]], OUT_SP_V0_INFO) == compress(bob.B_scan) + compress(bob.B_spend)
 
     # Attack: the coordinator fills in a script of its own (and clears the modifiable flags): refused, exit 4.
     forged = [list(m) for m in maps]
-    thief = b"\x51\x20" + (Scalar.from_bytes_wrapping(os.urandom(32)) * G).to_bytes_xonly()
+    thief = b"\x51\x20" + point_mul(int.from_bytes(os.urandom(32), "big") % ORDER, G)[0].to_bytes(32, "big")
     forged[1 + n_in + sp[0]] = replace(outputs[sp[0]], OUT_SCRIPT, thief)
     forged[0] = replace(forged[0], GLOBAL_TX_MODIFIABLE, b"\x00")
     (tmp_path / "forged.psbt").write_bytes(serialize_psbt(forged))
