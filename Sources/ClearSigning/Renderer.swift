@@ -501,8 +501,10 @@ struct Renderer {
         let m = mp < 10 ? mp + 3 : mp - 9
         let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return
-            "\(y)-\(two(m))-\(two(d)) \(two(Int64(rest / 3600))):\(two(Int64(rest / 60 % 60))):\(two(Int64(rest % 60)))Z"
+        // The registry's form (as Ledger devices show it): a 12-hour clock with AM/PM, in UTC.
+        let hour = Int64(rest / 3600)
+        let clock = "\(two(hour % 12 == 0 ? 12 : hour % 12)):\(two(Int64(rest / 60 % 60))):\(two(Int64(rest % 60)))"
+        return "\(y)-\(two(m))-\(two(d)) \(clock) \(hour < 12 ? "AM" : "PM") UTC"
     }
 
     static func nativeTicker(_ chainID: UInt64) -> String {
