@@ -28,6 +28,8 @@ public struct ClearField: Sendable, Equatable {
     /// The spec's warning for a value that could not be resolved ("Unknown token"), or nil.
     public let warning: String?
     public let hadHiddenCharacters: Bool
+    /// The value as the request holds it, before escaping (for a review that escapes itself, and `--json`).
+    public let rawValue: String
 }
 
 /// A request shown through a matching descriptor: who it is for, what it does, and each field.

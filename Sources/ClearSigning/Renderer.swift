@@ -191,7 +191,7 @@ struct Renderer {
                 fields.append(
                     ClearField(
                         label: label, value: "", nested: nil, warning: "the value is missing",
-                        hadHiddenCharacters: false))
+                        hadHiddenCharacters: false, rawValue: ""))
             }
         }
     }
@@ -365,7 +365,7 @@ struct Renderer {
         let shown = DisplayText.show(text)
         return ClearField(
             label: label, value: shown.text, nested: nested, warning: warning,
-            hadHiddenCharacters: shown.hadHiddenCharacters)
+            hadHiddenCharacters: shown.hadHiddenCharacters, rawValue: text)
     }
 
     func raw(_ value: Resolved) -> String {
