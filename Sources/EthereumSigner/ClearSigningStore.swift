@@ -182,3 +182,55 @@ public enum ClearSigningStore {
         return lines
     }
 }
+
+extension ClearSigningStore {
+    /// One stored descriptor as `clear-signing list --json` shows it.
+    public struct Item: Encodable, Sendable {
+        public struct Contract: Encodable, Sendable {
+            public let chainId: UInt64
+            public let address: String
+        }
+
+        /// The number `remove` takes.
+        public let number: Int
+        public let owner: String?
+        public let name: String?
+        /// `contract` (calls) or `eip712` (messages).
+        public let kind: String
+        /// An interface template: applies to the tokens of the token list only.
+        public let template: Bool
+        public let contracts: [Contract]
+        /// The function signatures or EIP-712 types it shows.
+        public let shows: [String]
+
+        public init(number: Int, descriptor: Descriptor) {
+            self.number = number
+            owner = descriptor.owner
+            name = descriptor.name
+            if case .eip712 = descriptor.context { kind = "eip712" } else { kind = "contract" }
+            template = descriptor.isTemplate
+            contracts = descriptor.deployments.map { Contract(chainId: $0.chainID, address: $0.address.checksummed) }
+            shows = descriptor.formats.map(\.key)
+        }
+    }
+
+    /// What `clear-signing import|remove --json` answers: the count changed and what the vault now holds.
+    public struct ChangeReport: Encodable, Sendable {
+        public let imported: Int
+        public let removed: Int
+        public let stored: [Item]
+
+        public init(imported: Int = 0, removed: Int = 0, texts: [String]) {
+            self.imported = imported
+            self.removed = removed
+            stored = ClearSigningStore.items(texts: texts)
+        }
+    }
+
+    /// The stored descriptors that can be read, numbered as `remove` takes them.
+    public static func items(texts: [String]) -> [Item] {
+        texts.enumerated().compactMap { n, text in
+            (try? parse(text)).map { Item(number: n + 1, descriptor: $0) }
+        }
+    }
+}

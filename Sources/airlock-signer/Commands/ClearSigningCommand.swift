@@ -59,7 +59,11 @@ extension AirlockSigner {
                     what: "imported", aftermath: "; nothing stored")
                 let stored = ClearSigningStore.merged(existing: unlocked.clearSigningDescriptors, plan: plan)
                 try unlocked.setClearSigningDescriptors(stored)
-                print("Imported \(plan.entries.count) descriptor(s); the vault holds \(stored.count)")
+                if options.json {
+                    try JSONOutput.print(ClearSigningStore.ChangeReport(imported: plan.entries.count, texts: stored))
+                } else {
+                    print("Imported \(plan.entries.count) descriptor(s); the vault holds \(stored.count)")
+                }
             }
         }
     }
@@ -78,6 +82,7 @@ extension AirlockSigner {
             try await ErrorReporting.run {
                 let unlocked = try options.unlock()
                 let texts = unlocked.clearSigningDescriptors
+                if options.json { return try JSONOutput.print(ClearSigningStore.items(texts: texts)) }
                 if texts.isEmpty { print("No clear-signing descriptors stored") }
                 for (n, text) in texts.enumerated() {
                     print("\(n + 1).")
@@ -115,7 +120,11 @@ extension AirlockSigner {
                 }
                 texts.remove(at: number - 1)
                 try unlocked.setClearSigningDescriptors(texts)
-                print("Removed descriptor \(number); the vault holds \(texts.count)")
+                if options.json {
+                    try JSONOutput.print(ClearSigningStore.ChangeReport(removed: 1, texts: texts))
+                } else {
+                    print("Removed descriptor \(number); the vault holds \(texts.count)")
+                }
             }
         }
     }
