@@ -92,6 +92,9 @@ def test_a_matching_descriptor_makes_an_aave_call_clear(signer, vectors):
     assert "Amount to supply: 1000 USDC" in review and f"Collateral recipient: {ACCOUNT.address}" in review
     assert "blind" not in review
     assert_signed_like_eth_account(vectors, proc, tx)
+    # The journal records the call as the descriptor showed it.
+    entries = json.loads(signer("audit", "--json", check=True).stdout)
+    assert [e["call"] for e in entries] == ["clear signing: Supply"]
 
 
 @pytest.mark.parametrize("where", ["other chain", "other contract"])
