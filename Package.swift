@@ -82,8 +82,11 @@ let package = Package(
         ),
         // Ethereum requests (EIP-4527) on the signer: the call review, the session and the sign flow.
         .target(
-            name: "EthereumSigner", dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum"],
+            name: "EthereumSigner",
+            dependencies: ["Signer", "ClearSigning", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum"],
             swiftSettings: strict),
+        // ERC-7730 clear signing: descriptors, their ABI decoding and the rendering of calls in words.
+        .target(name: "ClearSigning", dependencies: ["Bitcoin", "Codecs", "Ethereum"], swiftSettings: strict),
         // The signer's process hardening: seccomp filters, the network-interface check, no core dumps.
         .target(name: "AirGap", dependencies: ["BitcoinCrypto", "CAirGap"], swiftSettings: strict),
         .target(
@@ -242,6 +245,9 @@ let package = Package(
                 "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .testTarget(
+            name: "ClearSigningTests",
+            dependencies: ["ClearSigning", "Signer", "Bitcoin", "Codecs", "Ethereum", "TestSupport"]),
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "ChainBackendsTests",

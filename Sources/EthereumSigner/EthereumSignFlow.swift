@@ -121,10 +121,15 @@ public struct EthereumSignFlow: Sendable {
         _ request: EthereumSigningSession.Request, sourceFingerprint: UInt32?, vault: UnlockedVault,
         master: ExtendedPrivateKey, options: Options
     ) throws {
-        let session = EthereumSigningSession(
+        var session = EthereumSigningSession(
             master: master, maxFee: options.maxFee,
             importedKeys: vault.importedKeys.filter { $0.chain == .ethereum }.map(\.key),
-            allowBlind: options.allowBlind, tokens: vault.tokens)
+            allowBlind: options.allowBlind,
+            tokens: vault.tokens + ClearSigningStore.tokens(texts: vault.clearSigningDescriptors))
+        if !vault.clearSigningDescriptors.isEmpty {
+            session.clearSigning = ClearSigningStore.registry(
+                texts: vault.clearSigningDescriptors, tokens: vault.tokens)
+        }
         if let refusal = session.keyRefusal(request, sourceFingerprint: sourceFingerprint) {
             throw EthereumSignRefusal.noKey(refusal)
         }

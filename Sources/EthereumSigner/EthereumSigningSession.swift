@@ -1,5 +1,6 @@
 public import Bitcoin
 public import BitcoinCrypto
+public import ClearSigning
 import Codecs
 public import Ethereum
 import Signer
@@ -54,6 +55,8 @@ public struct EthereumSigningSession: Sendable {
     public var allowBlind: Bool
     /// The tokens the user added (`token add`), before the built-in list.
     public var tokens: [EthereumToken]
+    /// The ERC-7730 descriptors the vault holds: a call or message one of them matches is shown in its words.
+    public var clearSigning: ClearSigningRegistry?
 
     /// A session over `master` (and the vault's imported Ethereum keys) refusing fees above `maxFee`.
     public init(
@@ -166,10 +169,29 @@ public struct EthereumSigningSession: Sendable {
             lines += review.lines
             warnings += review.warnings
             call = review.summary
-            if decoded == nil, tx.to != nil, !tx.data.isEmpty {
+            var clear: ClearCall?
+            var clearFailure: String?
+            if decoded == nil, let to = tx.to, !tx.data.isEmpty, let clearSigning, let chainID {
+                let input = CallInput(chainID: chainID, to: to, value: tx.value.amount, from: from, data: tx.data)
+                do { clear = try clearSigning.render(input) } catch { clearFailure = "\(error)" }
+                if let clear {
+                    lines += Self.clearLines(clear)
+                    warnings += clear.warnings
+                    call = "clear signing: " + (clear.interpolatedIntent ?? clear.intent)
+                }
+            }
+            if let clear, clear.hasBlindPart {
+                let what = "an inner call has no descriptor, so part of this transaction cannot be shown in words"
+                if allowBlind {
+                    warnings.append("blind signing (--allow-blind): \(what)")
+                } else {
+                    refusals.append(.blind(what))
+                }
+            } else if clear == nil, decoded == nil, tx.to != nil, !tx.data.isEmpty {
                 let what =
                     "the calldata (selector 0x\(Hex.encode(tx.data.prefix(4))), \(tx.data.count) bytes) "
                     + "calls a function the signer cannot decode"
+                    + (clearFailure.map { " (a stored descriptor matched, but: \($0))" } ?? "")
                 if allowBlind {
                     warnings.append("blind signing (--allow-blind): \(what)")
                 } else {
@@ -209,6 +231,17 @@ public struct EthereumSigningSession: Sendable {
             lines += review.lines
             warnings += review.warnings
             call = review.summary
+            if let clearSigning {
+                do {
+                    if let clear = try clearSigning.render(data, from: from) {
+                        lines += Self.clearLines(clear)
+                        warnings += clear.warnings
+                        call = "clear signing: " + (clear.interpolatedIntent ?? clear.intent)
+                    }
+                } catch {
+                    warnings.append("a stored descriptor matched this message but cannot show it: \(error)")
+                }
+            }
             content = .typedData(data)
         case .personalMessage:
             let message = PersonalMessage(bytes: request.signData)
@@ -283,6 +316,22 @@ public struct EthereumSigningSession: Sendable {
         case .typedData, .personalMessage:
             return .message(signature)
         }
+    }
+
+    /// The review lines of a call shown through its descriptor: the intent, who the descriptor is for, and each
+    /// field (nested calls indented); values from the request are escaped by `Line`.
+    static func clearLines(_ clear: ClearCall, indent: String = "") -> [EthereumReview.Line] {
+        var lines: [EthereumReview.Line] = [.init(indent + "Intent", clear.interpolatedIntent ?? clear.intent)]
+        if indent.isEmpty, let owner = clear.owner { lines.append(.init("Descriptor by", owner)) }
+        for field in clear.fields {
+            if let nested = field.nested {
+                lines.append(.init(indent + field.label, "(inner call)"))
+                lines += clearLines(nested, indent: indent + "  ")
+            } else {
+                lines.append(.init(indent + field.label, field.rawValue + (field.warning.map { " (\($0))" } ?? "")))
+            }
+        }
+        return lines
     }
 
     static func chainName(_ id: UInt64) -> String {

@@ -29,7 +29,8 @@ struct AirlockSigner: AsyncParsableCommand {
         version: AirlockVersion.string,
         subcommands: [
             Init.self, Restore.self, Backup.self, Passwd.self, Info.self, Export.self, AddressCommand.self,
-            Multisig.self, Key.self, Token.self, Message.self, Audit.self, Selftest.self, Inspect.self, Sign.self,
+            Multisig.self, Key.self, Token.self, ClearSigningCommand.self, Message.self, Audit.self, Selftest.self,
+            Inspect.self, Sign.self,
         ]
     )
 

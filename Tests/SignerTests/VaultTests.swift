@@ -145,6 +145,24 @@ struct VaultTests {
                 address: token.address, chainID: nil) == [token])
     }
 
+    @Test("clear-signing descriptors are kept in the authenticated header: a changed one is tampering")
+    func clearSigningAuthenticated() throws {
+        let (vault, _) = try Self.makeVault()
+        let unlocked = try vault.unlock(password: SecretBytes(utf8: "correct horse"))
+        let document = #"{"$schema":"erc7730-v2.schema.json","metadata":{"owner":"Owner"}}"#
+        try unlocked.setClearSigningDescriptors([document])
+        #expect(try vault.unlock(password: SecretBytes(utf8: "correct horse")).clearSigningDescriptors == [document])
+        let text = try String(contentsOfFile: vault.path, encoding: .utf8)
+        try text.replacingOccurrences(of: "Owner", with: "Evil!").write(
+            toFile: vault.path, atomically: true, encoding: .utf8)
+        #expect(throws: VaultError.tampered) { try vault.unlock(password: SecretBytes(utf8: "correct horse")) }
+        try text.write(toFile: vault.path, atomically: true, encoding: .utf8)
+        let restored = try vault.unlock(password: SecretBytes(utf8: "correct horse"))
+        #expect(restored.clearSigningDescriptors == [document])
+        try restored.setClearSigningDescriptors([])
+        #expect(try vault.unlock(password: SecretBytes(utf8: "correct horse")).clearSigningDescriptors.isEmpty)
+    }
+
     @Test("a newer format version is refused by name")
     func newerVersion() throws {
         let (vault, _) = try Self.makeVault()

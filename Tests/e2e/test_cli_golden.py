@@ -334,6 +334,10 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vecto
     )
     signer("airlock-signer-token-list", "token", "list")
     signer("airlock-signer-token-remove", "token", "remove", token)
+    aave = vectors / "erc7730" / "registry" / "registry" / "aave" / "calldata-lpv3.json"
+    signer("airlock-signer-clear-signing-import", "clear-signing", "import", aave, "--yes")
+    signer("airlock-signer-clear-signing-list", "clear-signing", "list")
+    signer("airlock-signer-clear-signing-remove", "clear-signing", "remove", "1")
     signer("airlock-signer-info", "info")
     descriptor = signer("airlock-signer-export", "export", "--script", "wpkh")["data"]
     signer("airlock-signer-address", "address", "--index", "0")

@@ -175,6 +175,20 @@ public final class UnlockedVault: Sendable {
         return removed
     }
 
+    /// The ERC-7730 descriptors the user imported (`clear-signing import`), as their merged JSON texts.
+    public var clearSigningDescriptors: [String] { header.clearSigningDescriptors }
+
+    /// Replaces the stored clear-signing descriptors with `documents`, re-sealing the vault.
+    ///
+    /// - Returns: the header as written.
+    @discardableResult
+    public func setClearSigningDescriptors(_ documents: [String]) throws(VaultError) -> VaultHeader {
+        var next = header
+        next.clearSigningDescriptors = documents
+        try vault.write(header: next, payload: payload(), key: key, overwrite: true)
+        return next
+    }
+
     /// The key of the signing journal, derived from the seed's entropy (`AuditKey`).
     public var auditKey: AuditKey { AuditKey(entropy: secret.journalEntropy) }
 

@@ -55,6 +55,9 @@ struct VaultFile: Sendable, Equatable {
                 ]
             }
         }
+        if !header.clearSigningDescriptors.isEmpty {
+            object["clear_signing"] = header.clearSigningDescriptors
+        }
         if let head = header.auditHead {
             object["audit"] = ["entries": head.count, "head": head.hash.hexString] as [String: Any]
         }
@@ -140,6 +143,18 @@ struct VaultFile: Sendable, Equatable {
                     EthereumToken(chainID: chainID, address: address, symbol: symbol, decimals: UInt8(decimals)))
             }
         }
+        var clearSigning: [String] = []
+        if let list = root["clear_signing"] {
+            guard let items = list.arrayValue, !items.isEmpty else {
+                throw .corrupt(reason: "clear_signing is not a non-empty list")
+            }
+            for (n, item) in items.enumerated() {
+                guard let text = item.stringValue, !text.isEmpty else {
+                    throw .corrupt(reason: "clear_signing entry \(n + 1) is not a descriptor text")
+                }
+                clearSigning.append(text)
+            }
+        }
         var auditHead: AuditHead?
         if version >= 2 {
             guard let audit = root["audit"], case .object = audit else { throw .corrupt(reason: "audit is missing") }
@@ -164,6 +179,7 @@ struct VaultFile: Sendable, Equatable {
             kdf: Argon2Parameters(memoryBytes: memoryKiB * 1024, iterations: passes), salt: salt, keyCheck: keyCheck,
             passphraseStored: passphraseStored, multisigWallets: wallets, auditHead: auditHead)
         self.header.ethereumTokens = tokens
+        self.header.clearSigningDescriptors = clearSigning
     }
 
     private static func string(_ object: JSONValue, _ key: String, in parent: String? = nil) throws(VaultError)

@@ -39,6 +39,9 @@ public struct VaultHeader: Sendable, Equatable {
     public var multisigWallets: [MultisigWallet]
     /// ERC-20 tokens the user added (`token add`): public data, authenticated like every other field.
     public var ethereumTokens: [EthereumToken] = []
+    /// ERC-7730 clear-signing descriptors the user imported (`clear-signing import`), each as its merged JSON text:
+    /// public data, authenticated like every other field (the ClearSigning module reads them).
+    public var clearSigningDescriptors: [String] = []
     /// The signing journal's head (entries and last hash), authenticated like every other field; nil in a vault
     /// written by an older build (version 1).
     public var auditHead: AuditHead? {
@@ -130,6 +133,12 @@ public struct VaultHeader: Sendable, Equatable {
                     text(cosigner.name)
                 }
             }
+        }
+        // Imported clear-signing descriptors, only when there are some (older vaults keep their encoding); tagged.
+        if !clearSigningDescriptors.isEmpty {
+            text("clear-signing")
+            u32(UInt32(clearSigningDescriptors.count))
+            for document in clearSigningDescriptors { text(document) }
         }
         return out
     }
