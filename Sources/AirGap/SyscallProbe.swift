@@ -1,8 +1,9 @@
 internal import CAirGap
+import Codecs
 import Foundation
 
 /// One system call tried by `airlock-signer selftest`, and what happened.
-public struct SyscallProbeResult: Codable, Sendable, Equatable {
+public struct SyscallProbeResult: Encodable, Sendable, Equatable {
     /// The call, as in `socket` or `connect (socket made before the filter)`.
     public let call: String
     /// `ok`, or the errno's name (`EPERM`, `EBADF`, …).
@@ -10,6 +11,11 @@ public struct SyscallProbeResult: Codable, Sendable, Equatable {
 
     /// Whether the call was refused with EPERM (what the filter answers).
     public var refused: Bool { result == "EPERM" }
+
+    init(call: String, result: String) {
+        self.call = call
+        self.result = result
+    }
 
     init(_ call: String, _ answer: Int) {
         self.call = call
@@ -36,13 +42,46 @@ public struct SyscallProbeResult: Codable, Sendable, Equatable {
 
 /// What the pre-filter probe child saw: the control calls before it installed the filter, the same calls after, on
 /// sockets it made before (docs/architecture.md section 5; `airlock-signer selftest`).
-public struct PreFilterProbeReport: Codable, Sendable, Equatable {
+public struct PreFilterProbeReport: Encodable, Sendable, Equatable {
     /// Before the filter: each call should succeed (`ok`), proving the check can tell the two cases apart.
     public let control: [SyscallProbeResult]
     /// After the filter, on the sockets made before it: each should be `EPERM`.
     public let filtered: [SyscallProbeResult]
     /// Why the probe stopped early, if it did.
     public let error: String?
+
+    init(control: [SyscallProbeResult], filtered: [SyscallProbeResult], error: String?) {
+        self.control = control
+        self.filtered = filtered
+        self.error = error
+    }
+
+    /// The report as the probe child writes it to its parent: compact JSON (`control`, `filtered`, `error` when set).
+    public func serialized() -> [UInt8] {
+        func results(_ list: [SyscallProbeResult]) -> JSONValue {
+            .array(list.map { .object([("call", .string($0.call)), ("result", .string($0.result))]) })
+        }
+        var members: [(String, JSONValue)] = [("control", results(control)), ("filtered", results(filtered))]
+        if let error { members.append(("error", .string(error))) }
+        return JSONValue.object(members).serialized()
+    }
+
+    /// Reads what a probe child wrote (`serialized()`), or nil when it is not such a report.
+    public init?(serialized bytes: [UInt8]) {
+        guard let root = try? JSONValue(json: bytes) else { return nil }
+        func results(_ key: String) -> [SyscallProbeResult]? {
+            guard let items = root[key]?.array else { return nil }
+            let parsed = items.compactMap { item in
+                item["call"]?.string.flatMap { call in
+                    item["result"]?.string.map { SyscallProbeResult(call: call, result: $0) }
+                }
+            }
+            return parsed.count == items.count ? parsed : nil
+        }
+        guard let control = results("control"), let filtered = results("filtered") else { return nil }
+        if let error = root["error"], error.string == nil, !error.isNull { return nil }
+        self.init(control: control, filtered: filtered, error: root["error"]?.string)
+    }
 }
 
 /// The system calls `selftest` tries.

@@ -1,16 +1,21 @@
+import Codecs
 import Foundation
 
 /// Machine output for `--json`: one JSON document on stdout with sorted keys, so scripts can rely on it.
 ///
 /// Each command prints one `Encodable` output type (docs/architecture.md rule R9); property names become snake_case keys
-/// (`masterFingerprint` → `master_fingerprint`), and golden files in Tests/Golden/json pin every command's shape.
+/// (`masterFingerprint` → `master_fingerprint`), and golden files in Tests/Golden/json pin every command's shape. The
+/// value is encoded by Codecs' `JSONValueEncoder` and written by its writer, laid out as Foundation's `JSONEncoder`
+/// did (`sortedKeys`, `prettyPrinted`, `withoutEscapingSlashes`), so the goldens keep their bytes.
 public enum JSONOutput {
+    /// The JSON value of `value` as `print` writes it: snake_case names, members sorted.
+    public static func value(_ value: some Encodable) throws -> JSONValue {
+        try JSONValueEncoder(snakeCaseKeys: true).encode(value).sortingMembers()
+    }
+
     /// The bytes `print` writes for `value` (without the newline).
     public static func encode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        return try encoder.encode(value)
+        Data(try Self.value(value).prettySerialized())
     }
 
     /// Encodes `value` and prints it to stdout followed by a newline.
@@ -38,20 +43,6 @@ private struct WithFiles<Value: Encodable>: Encodable {
         try value.encode(to: encoder)
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(files, forKey: .files)
-    }
-}
-
-/// An optional value that `--json` spells `null` when absent (a plain optional property leaves its key out).
-@propertyWrapper
-public struct NullEncoded<Value: Encodable & Sendable>: Encodable, Sendable {
-    /// The value, or nil for `null`.
-    public var wrappedValue: Value?
-
-    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
 }
 

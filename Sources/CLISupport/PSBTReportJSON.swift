@@ -1,4 +1,5 @@
 import Bitcoin
+import Codecs
 import Descriptors
 
 /// `inspect --json` of a PSBT (PSBTReport.json): its transaction, amounts in sat, fee, signatures and warnings.
@@ -36,37 +37,4 @@ public struct PSBTReportJSON: Encodable, Sendable {
     public let inputs: [Input]
     public let outputs: [Output]
     public let warnings: [String]
-}
-
-/// The signature state of one multisig input (`inspect --json`, `sign --json`).
-public struct MultisigStatusJSON: Encodable, Sendable {
-    /// One cosigner key.
-    public struct Cosigner: Encodable, Sendable {
-        @NullEncoded public var fingerprint: String?
-        public let key: String
-        /// A signature that counts: present, and verified or not checkable.
-        public let signed: Bool
-        /// Whether a present signature verifies (null when there is none or it cannot be checked).
-        @NullEncoded public var valid: Bool?
-    }
-    /// `multisig` (CHECKMULTISIG) or `multi_a` (taproot CHECKSIGADD).
-    public let kind: String
-    /// The registered (signer) or imported (watcher) wallet the input belongs to, when known.
-    @NullEncoded public var wallet: String?
-    public let threshold: Int
-    public let signatures: Int
-    public let missing: Int
-    public let cosigners: [Cosigner]
-
-    public init(_ status: MultisigSignatureStatus, wallet: String?) {
-        kind = status.kind
-        self.wallet = wallet
-        threshold = status.threshold
-        signatures = status.signatureCount
-        missing = status.missing
-        cosigners = status.cosigners.map {
-            Cosigner(
-                fingerprint: $0.fingerprint?.hexString, key: $0.key.hexString, signed: $0.hasSigned, valid: $0.isValid)
-        }
-    }
 }

@@ -5,6 +5,31 @@ extension JSONValue {
         JSONWriter.write(self, into: &out)
         return out
     }
+
+    /// The JSON text laid out as Foundation's `prettyPrinted` option did.
+    ///
+    /// The vault file, the `--json` outputs and the exports have always used that layout, so files and goldens keep
+    /// their bytes: two spaces a level, `"name" : value`,
+    /// an empty array or object as its bracket, an empty line and the closing bracket; members in their order,
+    /// strings escaped as `serialized()` does. No final newline.
+    public func prettySerialized() -> [UInt8] {
+        var out: [UInt8] = []
+        JSONWriter.writePretty(self, indent: 0, into: &out)
+        return out
+    }
+
+    /// This value with the members of every object (at any depth) in the order of their names' UTF-8 bytes: the
+    /// order Foundation's `sortedKeys` gave the fixed ASCII names of Airlock's files and `--json` outputs.
+    public func sortingMembers() -> JSONValue {
+        switch self {
+        case .array(let items): .array(items.map { $0.sortingMembers() })
+        case .object(let members):
+            .object(
+                members.map { ($0.0, $0.1.sortingMembers()) }
+                    .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) })
+        default: self
+        }
+    }
 }
 
 /// Writes `JSONValue` as compact JSON text, directly (Foundation's `JSONEncoder` cost 9% of a sync's client CPU for
@@ -33,6 +58,38 @@ enum JSONWriter {
                 write(member.1, into: &out)
             }
             out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func writePretty(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
+        func newline(_ level: Int) {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        }
+        switch value {
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            if items.isEmpty { newline(0) }
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                writePretty(item, indent: indent + 1, into: &out)
+            }
+            newline(indent)
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            if members.isEmpty { newline(0) }
+            for (i, member) in members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                string(member.0, into: &out)
+                out.append(contentsOf: " : ".utf8)
+                writePretty(member.1, indent: indent + 1, into: &out)
+            }
+            newline(indent)
+            out.append(UInt8(ascii: "}"))
+        default: write(value, into: &out)
         }
     }
 

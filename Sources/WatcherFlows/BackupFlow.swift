@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import Watcher
 
@@ -55,10 +56,8 @@ public enum BackupFlow {
     /// The backup of `store` as versioned JSON (snake_case keys, sorted, pretty), and the names of its wallets.
     public static func backup(store: Store) throws -> (data: Data, wallets: [String]) {
         let backup = try store.makeBackup()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        return (try encoder.encode(backup), backup.wallets.map(\.name))
+        let value = try JSONValueEncoder(snakeCaseKeys: true).encode(backup).sortingMembers()
+        return (Data(value.prettySerialized()), backup.wallets.map(\.name))
     }
 
     /// Reads a backup (`data`, from the file `name`): nothing is written when it is not backup JSON.

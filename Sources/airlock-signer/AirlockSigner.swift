@@ -47,7 +47,7 @@ struct AirlockSigner: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)  // a child that stops reading its input must not end the signer
         if arguments.first == SyscallProbe.childArgument {
             let report = SyscallProbe.runPreFilterChild()
-            FileHandle.standardOutput.write((try? JSONEncoder().encode(report)) ?? Data())
+            FileHandle.standardOutput.write(Data(report.serialized()))
             Foundation.exit(0)
         }
         if arguments.first == IsolatedImageDecoder.childArgument {
@@ -56,8 +56,7 @@ struct AirlockSigner: AsyncParsableCommand {
         }
         if arguments.first == SyscallProbe.decoderArgument {
             do { try SeccompFilter.install() } catch { fail(error) }
-            let encoder = JSONEncoder()
-            FileHandle.standardOutput.write((try? encoder.encode(SyscallProbe.runDecoderProbe())) ?? Data())
+            FileHandle.standardOutput.write(Data(SyscallProbe.runDecoderProbe().serialized()))
             Foundation.exit(0)
         }
         let reordered = leadingOptions.reordered(arguments)

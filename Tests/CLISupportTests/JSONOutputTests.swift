@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import Testing
 
@@ -31,6 +32,57 @@ struct JSONOutputTests {
                 """)
         let present = try text(Sample(masterFingerprint: "00", feeRateSatPerKvb: 1, height: 7, note: "n"))
         #expect(present.contains("\"height\" : 7") && present.contains("\"note\" : \"n\""))
+    }
+
+    /// Every shape the outputs use: nested structs, arrays of structs, a `[String: …]` dictionary (its keys kept as
+    /// they are), optionals left out and written, floating-point numbers, text with a slash and non-ASCII letters,
+    /// and names with capitals runs (`psbtURL`, `someHTTPResponse`, `x2Value`).
+    struct Shapes: Encodable {
+        struct Inner: Encodable {
+            let keyPath: String
+            let amountSat: UInt64
+        }
+        let psbtURL: String
+        let someHTTPResponse: Int
+        let x2Value: Int8
+        let feeRate: Double
+        let small: Double
+        let large: Double
+        let ratio: Float
+        let inner: Inner
+        let items: [Inner]
+        let settings: [String: String]
+        let nested: [[Int]]
+        let empty: [Inner]
+        let absent: String?
+        let present: Bool?
+    }
+
+    @Test("the Codecs encoder and writer give JSONEncoder's bytes (sorted, pretty, snake_case)")
+    func sameAsJSONEncoder() throws {
+        let value = Shapes(
+            psbtURL: "a/b é ✓ \"q\"\n", someHTTPResponse: -3, x2Value: 7, feeRate: 2.5, small: 1e-7, large: 1e20,
+            ratio: 0.1, inner: .init(keyPath: "m/84h", amountSat: 21_000_000 * 100_000_000),
+            items: [.init(keyPath: "x", amountSat: 0), .init(keyPath: "y", amountSat: 1)],
+            settings: ["electrumServer": "tcp://h:1", "B": "2", "a_b": "3"], nested: [[], [1, 2]], empty: [],
+            absent: nil, present: false)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        #expect(try JSONOutput.encode(value) == encoder.encode(value))
+        // Control: without the snake_case names the bytes differ.
+        let plain = try JSONValueEncoder().encode(value).sortingMembers().prettySerialized()
+        #expect(Data(plain) != (try encoder.encode(value)))
+    }
+
+    @Test("snake_case names as Foundation makes them")
+    func snakeCase() {
+        let cases = [
+            ("masterFingerprint", "master_fingerprint"), ("psbtURL", "psbt_url"),
+            ("someHTTPResponse", "some_http_response"),
+            ("x2Value", "x2_value"), ("already_snake", "already_snake"), ("a", "a"), ("txid", "txid"),
+        ]
+        for (name, expected) in cases { #expect(JSONValueEncoder.snakeCase(name) == expected) }
     }
 
     @Test("the error object is {\"error\": {\"code\": N, \"message\": …}}")

@@ -48,9 +48,7 @@ public struct AccountExport: Sendable {
     /// Coldcard's generic JSON export, sorted and pretty-printed.
     public func genericJSON() throws -> String {
         let object = try GenericWalletExport.object(master: master, account: account, network: network)
-        let data = try JSONSerialization.data(
-            withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: object.prettySerialized(), as: UTF8.self)
     }
 
     /// The BIP129 key record of the cosigner key, signed with its key and encrypted under `token` (hex) when the

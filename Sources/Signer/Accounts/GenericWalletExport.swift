@@ -1,4 +1,5 @@
 import Bitcoin
+import Codecs
 
 /// The "generic JSON" wallet export of Coldcard, which Sparrow, Specter, Nunchuk and others import: the master
 /// fingerprint and xpub, then per BIP (`bip44`, `bip49`, `bip84`, `bip86`, `bip48_2`) the account's name,
@@ -8,11 +9,11 @@ import Bitcoin
 /// account key's own fingerprint; `chain` is `BTC`, `XTN` (testnet, signet) or `XRT` (regtest).
 /// - SeeAlso: https://github.com/Coldcard/firmware/blob/master/docs/generic-wallet-export.md
 public enum GenericWalletExport {
-    /// The export as a JSON-ready dictionary.
+    /// The export as a JSON object, its members in the order of their names.
     ///
     /// - Throws: `BIP32Error` for an account ≥ 2^31.
     public static func object(master: ExtendedPrivateKey, account: UInt32, network: Network) throws(BIP32Error)
-        -> [String: Any]
+        -> JSONValue
     {
         let chain =
             switch network {
@@ -20,11 +21,11 @@ public enum GenericWalletExport {
             case .test, .signet: "XTN"
             case .regtest: "XRT"
             }
-        var root: [String: Any] = [
-            "chain": chain,
-            "xfp": master.fingerprint.hexString.uppercased(),
-            "account": Int(account),
-            "xpub": master.extendedPublicKey.standardBase58String,
+        var root: [String: JSONValue] = [
+            "chain": .string(chain),
+            "xfp": .string(master.fingerprint.hexString.uppercased()),
+            "account": .number(account),
+            "xpub": .string(master.extendedPublicKey.standardBase58String),
         ]
         let sections: [(String, AccountScript, String)] = [
             ("bip44", .pkh, "p2pkh"), ("bip49", .shWpkh, "p2wpkh-p2sh"), ("bip84", .wpkh, "p2wpkh"),
@@ -32,21 +33,23 @@ public enum GenericWalletExport {
         ]
         for (key, script, name) in sections {
             let accountKey = try AccountKey(master: master, script: script, account: account, network: network)
-            var section: [String: Any] = [
-                "name": name,
-                "xfp": accountKey.xpub.fingerprint.hexString.uppercased(),
-                "deriv": accountKey.origin.path.description.replacingOccurrences(of: "h", with: "'"),
-                "xpub": accountKey.xpub.base58String,
+            var section: [String: JSONValue] = [
+                "name": .string(name),
+                "xfp": .string(accountKey.xpub.fingerprint.hexString.uppercased()),
+                "deriv": .string(accountKey.origin.path.description.replacingOccurrences(of: "h", with: "'")),
+                "xpub": .string(accountKey.xpub.base58String),
             ]
-            if script.slip132Hint != .standard { section["_pub"] = accountKey.slip132String }
+            if script.slip132Hint != .standard { section["_pub"] = .string(accountKey.slip132String) }
             if let descriptor = accountKey.descriptor {
-                section["desc"] = descriptor.description
-                section["first"] = (try? accountKey.address(change: false, index: 0))?.description
+                section["desc"] = .string(descriptor.description)
+                if let first = try? accountKey.address(change: false, index: 0) {
+                    section["first"] = .string(first.description)
+                }
             } else {
-                section["desc"] = "\(accountKey.keyExpression)"
+                section["desc"] = .string("\(accountKey.keyExpression)")
             }
-            root[key] = section
+            root[key] = .object(section)
         }
-        return root
+        return JSONValue.object(root).sortingMembers()
     }
 }

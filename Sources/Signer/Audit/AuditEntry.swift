@@ -163,48 +163,51 @@ public struct AuditEntry: Sendable, Equatable {
         return out
     }
 
-    /// The JSON object of the line.
-    public var jsonObject: [String: Any] {
+    /// The JSON object of the line, its members in the order of their names.
+    public var jsonObject: JSONValue {
+        var object: [String: JSONValue]
         if let ethereum {
-            var object: [String: Any] = [
-                "v": 2, "chain": "eth", "kind": ethereum.kind.rawValue, "seq": sequence, "time": time,
-                "data_sha256": psbtDigest.hexString, "txid": summary.txid, "from": ethereum.from,
-                "allow": summary.allowFlags, "prev": previousHash.hexString, "hash": hash.hexString,
+            object = [
+                "v": 2, "chain": "eth", "kind": .string(ethereum.kind.rawValue), "seq": .number(sequence),
+                "time": .string(time), "data_sha256": .string(psbtDigest.hexString), "txid": .string(summary.txid),
+                "from": .string(ethereum.from), "allow": .array(summary.allowFlags.map(JSONValue.string)),
+                "prev": .string(previousHash.hexString), "hash": .string(hash.hexString),
             ]
-            if let chainID = ethereum.chainID { object["chain_id"] = NSNumber(value: chainID) }
-            if let to = ethereum.to { object["to"] = to }
-            if let value = ethereum.valueWei { object["value_wei"] = value }
-            if let fee = ethereum.feeWei { object["fee_wei"] = fee }
-            if let call = ethereum.call { object["call"] = call }
-            if let note = summary.note { object["note"] = note }
-            return object
+            if let chainID = ethereum.chainID { object["chain_id"] = .number(chainID) }
+            if let to = ethereum.to { object["to"] = .string(to) }
+            if let value = ethereum.valueWei { object["value_wei"] = .string(value) }
+            if let fee = ethereum.feeWei { object["fee_wei"] = .string(fee) }
+            if let call = ethereum.call { object["call"] = .string(call) }
+            if let note = summary.note { object["note"] = .string(note) }
+            return JSONValue.object(object).sortingMembers()
         }
-        var object: [String: Any] = [
-            "seq": sequence,
-            "time": time,
-            "psbt_sha256": psbtDigest.hexString,
-            "txid": summary.txid,
-            "destinations": summary.destinations.map { ["address": $0.address, "amount": Int($0.amount.sats)] },
-            "prev": previousHash.hexString,
-            "hash": hash.hexString,
+        object = [
+            "seq": .number(sequence),
+            "time": .string(time),
+            "psbt_sha256": .string(psbtDigest.hexString),
+            "txid": .string(summary.txid),
+            "destinations": .array(
+                summary.destinations.map {
+                    .object(["address": .string($0.address), "amount": .number($0.amount.sats)])
+                }),
+            "prev": .string(previousHash.hexString),
+            "hash": .string(hash.hexString),
         ]
-        if let change = summary.change { object["change"] = Int(change.sats) }
-        if let fee = summary.fee { object["fee"] = Int(fee.sats) }
-        if let note = summary.note { object["note"] = note }
+        if let change = summary.change { object["change"] = .number(change.sats) }
+        if let fee = summary.fee { object["fee"] = .number(fee.sats) }
+        if let note = summary.note { object["note"] = .string(note) }
         if keyed {
             object["v"] = 2
-            object["allow"] = summary.allowFlags
-            object["signed_inputs"] = summary.signedInputs
+            object["allow"] = .array(summary.allowFlags.map(JSONValue.string))
+            object["signed_inputs"] = .array(summary.signedInputs.map { .number($0) })
         }
-        return object
+        return JSONValue.object(object).sortingMembers()
     }
 
-    /// The line as written: compact JSON with sorted keys, no newline.
+    /// The line as written: compact JSON with sorted keys, no newline (the bytes Foundation's `JSONSerialization`
+    /// wrote with `sortedKeys` and `withoutEscapingSlashes`; the hash covers `encoding`, not these bytes).
     func line() -> String {
-        let data =
-            (try? JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: jsonObject.serialized(), as: UTF8.self)
     }
 
     /// Parses one line (without checking its hash) with the strict parser (a member named twice is refused).

@@ -20,52 +20,59 @@ struct VaultFile: Sendable, Equatable {
     }
 
     /// Pretty-printed JSON with sorted keys and a final newline.
+    ///
+    /// These are the bytes Foundation's `JSONSerialization` wrote (`sortedKeys`, `prettyPrinted`,
+    /// `withoutEscapingSlashes`) before the Codecs writer, so a vault rewritten by this build differs from one written
+    /// by an older build only where its fields do. The AEAD binds the header's `associatedData()`, not these bytes.
     func serialized() -> [UInt8] {
-        var object: [String: Any] = [
-            "format": VaultHeader.formatName,
-            "version": header.version,
-            "network": header.network.rawValue,
-            "master_fingerprint": header.masterFingerprint.hexString,
-            "kdf": [
-                "algorithm": VaultHeader.kdfName,
-                "memory_kib": header.kdf.memoryBytes / 1024,
-                "passes": header.kdf.iterations,
-                "salt": header.salt.hexString,
-            ] as [String: Any],
-            "key_check": header.keyCheck.hexString,
-            "passphrase_stored": header.passphraseStored,
-            "multisig": header.multisigWallets.map { wallet -> [String: Any] in
-                var entry: [String: Any] = ["name": wallet.name, "descriptor": wallet.descriptorText]
-                if !wallet.cosignerNames.isEmpty {
-                    entry["cosigners"] = wallet.cosignerNames.map { ["fingerprint": $0.fingerprint, "name": $0.name] }
-                }
-                return entry
-            },
-            "cipher": [
-                "algorithm": VaultHeader.cipherName,
-                "nonce": nonce.hexString,
-                "ciphertext": Base64.encode(ciphertext),
-            ],
+        var object: [String: JSONValue] = [
+            "format": .string(VaultHeader.formatName),
+            "version": .number(header.version),
+            "network": .string(header.network.rawValue),
+            "master_fingerprint": .string(header.masterFingerprint.hexString),
+            "kdf": .object([
+                "algorithm": .string(VaultHeader.kdfName),
+                "memory_kib": .number(header.kdf.memoryBytes / 1024),
+                "passes": .number(header.kdf.iterations),
+                "salt": .string(header.salt.hexString),
+            ]),
+            "key_check": .string(header.keyCheck.hexString),
+            "passphrase_stored": .bool(header.passphraseStored),
+            "multisig": .array(
+                header.multisigWallets.map { wallet in
+                    var entry: [String: JSONValue] = [
+                        "name": .string(wallet.name), "descriptor": .string(wallet.descriptorText),
+                    ]
+                    if !wallet.cosignerNames.isEmpty {
+                        entry["cosigners"] = .array(
+                            wallet.cosignerNames.map {
+                                .object(["fingerprint": .string($0.fingerprint), "name": .string($0.name)])
+                            })
+                    }
+                    return .object(entry)
+                }),
+            "cipher": .object([
+                "algorithm": .string(VaultHeader.cipherName),
+                "nonce": .string(nonce.hexString),
+                "ciphertext": .string(Base64.encode(ciphertext)),
+            ]),
         ]
         if !header.ethereumTokens.isEmpty {
-            object["eth_tokens"] = header.ethereumTokens.map { token -> [String: Any] in
-                [
-                    "chain_id": token.chainID, "address": token.address.checksummed, "symbol": token.symbol,
-                    "decimals": Int(token.decimals),
-                ]
-            }
+            object["eth_tokens"] = .array(
+                header.ethereumTokens.map { token in
+                    .object([
+                        "chain_id": .number(token.chainID), "address": .string(token.address.checksummed),
+                        "symbol": .string(token.symbol), "decimals": .number(token.decimals),
+                    ])
+                })
         }
         if !header.clearSigningDescriptors.isEmpty {
             object["clear_signing"] = header.clearSigningDescriptors
         }
         if let head = header.auditHead {
-            object["audit"] = ["entries": head.count, "head": head.hash.hexString] as [String: Any]
+            object["audit"] = .object(["entries": .number(head.count), "head": .string(head.hash.hexString)])
         }
-        // Only strings, numbers, booleans, arrays and dictionaries: serialization cannot fail.
-        let data =
-            (try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
-        return Array(data) + [UInt8(ascii: "\n")]
+        return JSONValue.object(object).sortingMembers().prettySerialized() + [UInt8(ascii: "\n")]
     }
 
     /// Parses (with the strict parser: a member named twice is refused) and checks every field.

@@ -1,4 +1,5 @@
 import Bitcoin
+import Codecs
 import Foundation
 import GRDB
 
@@ -21,6 +22,37 @@ public struct Label: Sendable, Equatable, Codable {
         self.label = label
         self.origin = origin
         self.spendable = spendable
+    }
+
+    /// Reads one JSON Lines record: `type` and `ref` strings; `label`, `origin` (strings) and `spendable` (a Boolean)
+    /// absent or `null`; other members ignored, as BIP329 allows.
+    ///
+    /// - Throws: `LabelError.invalid` (the line's number, from 1) when it is not such an object.
+    public init(jsonLine line: String, number: Int) throws(LabelError) {
+        let invalid = LabelError.invalid(line: number, reason: "not a JSON object with type and ref")
+        guard let o = try? JSONValue(json: line), let type = o["type"]?.string, let ref = o["ref"]?.string else {
+            throw invalid
+        }
+        func text(_ key: String) throws(LabelError) -> String? {
+            guard let value = o[key], !value.isNull else { return nil }
+            guard let text = value.string else { throw invalid }
+            return text
+        }
+        var spendable: Bool?
+        if let value = o["spendable"], !value.isNull {
+            guard let flag = value.bool else { throw invalid }
+            spendable = flag
+        }
+        self.init(type: type, ref: ref, label: try text("label"), origin: try text("origin"), spendable: spendable)
+    }
+
+    /// The record as one JSON line (no newline): its members sorted, the absent ones left out.
+    public var jsonLine: String {
+        var members: [(String, JSONValue)] = [("ref", .string(ref)), ("type", .string(type))]
+        if let label { members.append(("label", .string(label))) }
+        if let origin { members.append(("origin", .string(origin))) }
+        if let spendable { members.append(("spendable", .bool(spendable))) }
+        return String(decoding: JSONValue.object(members).sortingMembers().serialized(), as: UTF8.self)
     }
 
     /// The types BIP329 defines.
@@ -69,12 +101,7 @@ public enum LabelsFile {
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { continue }
-            let label: Label
-            do {
-                label = try JSONDecoder().decode(Label.self, from: Data(trimmed.utf8))
-            } catch {
-                throw .invalid(line: number + 1, reason: "not a JSON object with type and ref")
-            }
+            let label = try Label(jsonLine: trimmed, number: number + 1)
             try label.validate(line: number + 1)
             labels.append(label)
         }
@@ -83,10 +110,7 @@ public enum LabelsFile {
 
     /// One JSON object per line, sorted by type and ref.
     public static func serialize(_ labels: [Label]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return labels.sorted { ($0.type, $0.ref) < ($1.type, $1.ref) }
-            .compactMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) + "\n" }.joined()
+        labels.sorted { ($0.type, $0.ref) < ($1.type, $1.ref) }.map { $0.jsonLine + "\n" }.joined()
     }
 }
 

@@ -41,7 +41,7 @@ extension AirlockSigner {
                                 algorithm: "argon2id", memoryMib: Int(header.kdf.memoryBytes >> 20),
                                 passes: Int(header.kdf.iterations)),
                             passphraseStored: header.passphraseStored,
-                            multisig: header.multisigWallets.map(MultisigJSON.init), auditEntries: auditEntries,
+                            multisig: header.multisigWallets.map(MultisigWalletReport.init), auditEntries: auditEntries,
                             importedKeys: keys))
                 } else {
                     print(Self.text(vault: options.vaultPath, header: header, keys: keys, auditEntries: auditEntries))

@@ -121,7 +121,7 @@ extension AirlockSigner {
             var child: PreFilterProbeReport?
             if let running = probe.withLock({ $0 }) {
                 if let outcome = try? running.finish(input: [], maximumOutput: 1 << 16) {
-                    child = try? JSONDecoder().decode(PreFilterProbeReport.self, from: Data(outcome.output))
+                    child = PreFilterProbeReport(serialized: Array(outcome.output))
                 }
             }
             if let child {
@@ -137,9 +137,7 @@ extension AirlockSigner {
             let sandbox = try? ChildProcess.run(
                 ChildProcess.ownExecutable, arguments: ["airlock-signer", SyscallProbe.decoderArgument],
                 maximumOutput: 1 << 16)
-            let decoderChild = sandbox.flatMap {
-                try? JSONDecoder().decode(PreFilterProbeReport.self, from: Data($0.output))
-            }
+            let decoderChild = sandbox.flatMap { PreFilterProbeReport(serialized: Array($0.output)) }
             if let decoderChild {
                 if let error = decoderChild.error { failures.append("decoder child: \(error)") }
                 failures += decoderChild.filtered.filter { !$0.refused }.map {

@@ -127,26 +127,3 @@ extension AirlockSigner {
         }
     }
 }
-
-/// One token in `token list --json` (and `add`/`remove`).
-struct TokenJSON: Encodable {
-    let chainID: UInt64
-    let address: String
-    let symbol: String
-    let decimals: UInt8
-    let builtIn: Bool
-
-    init(_ token: EthereumToken, builtIn: Bool) {
-        chainID = token.chainID
-        address = token.address.checksummed
-        symbol = token.symbol
-        decimals = token.decimals
-        self.builtIn = builtIn
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case address, symbol, decimals
-        case chainID = "chain_id"
-        case builtIn = "built_in"
-    }
-}

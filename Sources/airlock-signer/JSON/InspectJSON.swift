@@ -1,4 +1,5 @@
 import CLISupport
+import Codecs
 import Descriptors
 
 /// `inspect --json`: one of four shapes, told apart by `type` (psbt, transaction, address, descriptor).

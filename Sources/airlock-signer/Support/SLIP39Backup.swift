@@ -108,27 +108,3 @@ enum SLIP39Backup {
         }
     }
 }
-
-/// `init --slip39 --json` and `backup slip39 --json`: the shares (secret; printed by request only).
-struct SLIP39SharesJSON: Encodable, Sendable {
-    /// One group of shares.
-    struct Group: Encodable, Sendable {
-        let memberThreshold: Int
-        let shares: [String]
-    }
-    let groupThreshold: Int
-    let groups: [Group]
-    let identifier: Int
-    let iterationExponent: Int
-    let extendable: Bool
-    let masterFingerprint: String
-}
-
-/// `restore --slip39 --json`.
-struct RestoreSLIP39JSON: Encodable, Sendable {
-    let vault: String
-    let network: String
-    let masterFingerprint: String
-    let sharesUsed: Int
-    let secretBytes: Int
-}

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Codecs
 
 /// Who has signed one multisig input of a PSBT and how many signatures it still needs, read from the input's own
 /// script (a `multi`/`sortedmulti` witness or redeem script, or a `multi_a`/`sortedmulti_a` taproot leaf) and its
@@ -190,5 +191,38 @@ extension MultisigSignatureStatus {
             missing == 0
             ? "; enough signatures" : "; \(missing) more signature\(missing == 1 ? "" : "s") needed"
         return text
+    }
+}
+
+/// The signature state of one multisig input in `--json` (`inspect` on both sides, `sign`).
+public struct MultisigStatusJSON: Encodable, Sendable {
+    /// One cosigner key.
+    public struct Cosigner: Encodable, Sendable {
+        @NullEncoded public var fingerprint: String?
+        public let key: String
+        /// A signature that counts: present, and verified or not checkable.
+        public let signed: Bool
+        /// Whether a present signature verifies (null when there is none or it cannot be checked).
+        @NullEncoded public var valid: Bool?
+    }
+    /// `multisig` (CHECKMULTISIG) or `multi_a` (taproot CHECKSIGADD).
+    public let kind: String
+    /// The registered (signer) or imported (watcher) wallet the input belongs to, when known.
+    @NullEncoded public var wallet: String?
+    public let threshold: Int
+    public let signatures: Int
+    public let missing: Int
+    public let cosigners: [Cosigner]
+
+    public init(_ status: MultisigSignatureStatus, wallet: String?) {
+        kind = status.kind
+        self.wallet = wallet
+        threshold = status.threshold
+        signatures = status.signatureCount
+        missing = status.missing
+        cosigners = status.cosigners.map {
+            Cosigner(
+                fingerprint: $0.fingerprint?.hexString, key: $0.key.hexString, signed: $0.hasSigned, valid: $0.isValid)
+        }
     }
 }

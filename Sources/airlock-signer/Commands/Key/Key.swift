@@ -18,24 +18,3 @@ extension AirlockSigner {
             subcommands: [KeyExport.self, KeyImport.self, KeyList.self])
     }
 }
-
-/// `key export --json`, `key import --json` and one entry of `key list --json`.
-struct KeyJSON: Encodable, Sendable {
-    let chain: String
-    let address: String
-    /// The seed's derivation path, or nil for an imported key.
-    let path: String?
-    let label: String?
-    /// `wif`, `hex` or `keystore` (export only).
-    let format: String?
-    /// The WIF or hex (export with --show-secret only).
-    let secret: String?
-    /// The keystore JSON when it was not written to a file.
-    let keystore: String?
-    let written: [String]?
-}
-
-/// `key list --json`.
-struct KeyListJSON: Encodable, Sendable {
-    let keys: [KeyJSON]
-}

@@ -22,7 +22,7 @@ extension AirlockSigner {
                 // The header is authenticated by the vault key: a file edited beside the vault shows nothing.
                 let wallets = try options.unlock().header.multisigWallets
                 if options.json {
-                    try JSONOutput.print(wallets.map(MultisigJSON.init))
+                    try JSONOutput.print(wallets.map(MultisigWalletReport.init))
                 } else if wallets.isEmpty {
                     print("No multisig wallets registered.")
                 } else {

@@ -107,7 +107,7 @@ extension AirlockSigner {
 
         static func print(_ wallet: MultisigWallet, policy: MultisigPolicy, json: Bool) throws {
             if json {
-                var object = MultisigJSON(wallet)
+                var object = MultisigWalletReport(wallet)
                 object.warnings = policy.warnings
                 object.pathsWithoutThisVault = policy.pathsWithoutThisVault
                 try JSONOutput.print(object)
