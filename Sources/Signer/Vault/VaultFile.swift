@@ -67,7 +67,7 @@ struct VaultFile: Sendable, Equatable {
                 })
         }
         if !header.clearSigningDescriptors.isEmpty {
-            object["clear_signing"] = header.clearSigningDescriptors
+            object["clear_signing"] = .array(header.clearSigningDescriptors.map { .string($0) })
         }
         if let head = header.auditHead {
             object["audit"] = .object(["entries": .number(head.count), "head": .string(head.hash.hexString)])
