@@ -36,6 +36,10 @@ struct JSONParser {
     private var offset = 0
     /// Bytes of a string being unescaped (reused between strings).
     private var scratch: [UInt8] = []
+    /// The members of the objects and the items of the arrays being read, innermost last (reused between values):
+    /// a finished object or array is copied out once at its exact size rather than grown one append at a time.
+    private var memberStack: [(String, JSONValue)] = []
+    private var itemStack: [JSONValue] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -83,37 +87,41 @@ struct JSONParser {
     private mutating func object(depth: Int) throws(JSONError) -> JSONValue {
         guard depth <= JSONValue.maxDepth else { throw fail("nested deeper than \(JSONValue.maxDepth)") }
         offset += 1  // {
-        var members: [(String, JSONValue)] = []
-        // The names seen, once an object grows past a few members (a linear scan is quicker below that).
-        var names: Set<String> = []
         skipSpace()
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
             offset += 1
-            return .object(members)
+            return .object([])
         }
+        // This object's members are memberStack[base...] (a nested value's are gone again once it is read).
+        let base = memberStack.count
+        defer { memberStack.removeSubrange(base...) }
+        // The names seen, once an object grows past a few members (a linear scan is quicker below that).
+        var names: Set<String> = []
         while true {
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw fail("expected a key") }
             let keyOffset = offset
             let key = try string()
-            if members.count < 8 {
-                for (name, _) in members where name == key {
+            let count = memberStack.count - base
+            if count < 8 {
+                for i in base..<memberStack.count where memberStack[i].0 == key {
                     throw .duplicateMember(name: key, offset: keyOffset)
                 }
             } else {
-                if names.isEmpty { names = Set(members.map(\.0)) }
+                if names.isEmpty { names = Set(memberStack[base...].map(\.0)) }
                 guard names.insert(key).inserted else { throw .duplicateMember(name: key, offset: keyOffset) }
             }
             skipSpace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             offset += 1
             skipSpace()
-            members.append((key, try value(depth: depth)))
+            let member = try value(depth: depth)
+            memberStack.append((key, member))
             skipSpace()
             guard offset < bytes.count else { throw fail("unclosed object") }
             switch bytes[offset] {
             case UInt8(ascii: "}"):
                 offset += 1
-                return .object(members)
+                return .object(Array(memberStack[base...]))
             case UInt8(ascii: ","):
                 offset += 1
                 skipSpace()
@@ -125,20 +133,23 @@ struct JSONParser {
     private mutating func array(depth: Int) throws(JSONError) -> JSONValue {
         guard depth <= JSONValue.maxDepth else { throw fail("nested deeper than \(JSONValue.maxDepth)") }
         offset += 1  // [
-        var items: [JSONValue] = []
         skipSpace()
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
             offset += 1
-            return .array(items)
+            return .array([])
         }
+        // This array's items are itemStack[base...], as with an object's members.
+        let base = itemStack.count
+        defer { itemStack.removeSubrange(base...) }
         while true {
-            items.append(try value(depth: depth))
+            let item = try value(depth: depth)
+            itemStack.append(item)
             skipSpace()
             guard offset < bytes.count else { throw fail("unclosed array") }
             switch bytes[offset] {
             case UInt8(ascii: "]"):
                 offset += 1
-                return .array(items)
+                return .array(Array(itemStack[base...]))
             case UInt8(ascii: ","):
                 offset += 1
                 skipSpace()
@@ -189,11 +200,32 @@ struct JSONParser {
 
     @inline(__always) private static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
+    /// Whether any byte of `word` may be a quote, a backslash, below 0x20 or above 0x7F.
+    ///
+    /// Never false when one is (it may be true when none is; the byte loop after it decides). A zero byte of `x`
+    /// shows as a high bit of `(x - 0x01…) & ~x & 0x80…`, a byte below 0x20 as one of `(x - 0x20…) & ~x & 0x80…`.
+    @inline(__always) static func mayStopString(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let zeroQuote = (quote &- ones) & ~quote
+        let zeroBackslash = (backslash &- ones) & ~backslash
+        let below20 = (word &- ones &* 0x20) & ~word
+        return (zeroQuote | zeroBackslash | below20 | word) & high != 0
+    }
+
     /// A string at `offset` (its opening quote), unescaped, checked as UTF-8.
     private mutating func string() throws(JSONError) -> String {
         offset += 1  // "
         let start = offset
-        // Fast path: printable ASCII up to the closing quote, no escape.
+        // Fast path: printable ASCII up to the closing quote, no escape; eight bytes at a time while no byte of the
+        // word can be one of those (a transaction's hex is most of what a sync reads), then byte by byte.
+        while bytes.count - offset >= 8 {
+            let word = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + offset).loadUnaligned(as: UInt64.self)
+            if Self.mayStopString(word) { break }
+            offset += 8
+        }
         while offset < bytes.count {
             let b = bytes[offset]
             if b == UInt8(ascii: "\"") {

@@ -9,7 +9,7 @@
 /// count as the same name.
 ///
 /// - SeeAlso: https://www.rfc-editor.org/rfc/rfc8259
-public indirect enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -60,12 +60,32 @@ public indirect enum JSONValue: Sendable, Equatable {
     // MARK: Reading values
 
     /// The member `key` of an object, or nil (also when this is not an object).
+    ///
+    /// A linear scan: a member whose name has another length is passed over at the cost of one comparison, so
+    /// even an object of a few dozen members is quicker to scan than to index (the servers' answers have 2 to 20).
     @inlinable
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        // Byte for byte, as other JSON readers compare names (Swift's `==` equates canonically equivalent text).
-        for (name, value) in members where name.utf8.elementsEqual(key.utf8) { return value }
+        let length = key.utf8.count
+        for member in members where member.0.utf8.count == length && Self.sameName(member.0, key) {
+            return member.1
+        }
         return nil
+    }
+
+    /// Whether two member names are the same bytes, as other JSON readers compare names (Swift's `==` would also
+    /// equate canonically equivalent text: `é` as one or as two characters).
+    @inlinable
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for i in 0..<x.count where x[i] != y[i] { return false }
+                return true
+            }
+        }
     }
 
     /// The members of an object in order, or nil.
@@ -121,16 +141,35 @@ public indirect enum JSONValue: Sendable, Equatable {
     @inlinable
     public var intValue: Int? {
         guard case .number(let text) = self else { return nil }
-        return Int(text)
+        return Self.shortInteger(text) ?? Int(text)
     }
 
     /// A number whose value is an integer within ±9·10^15 (`1e3` and `5.0` count), or nil.
     @inlinable
     public var int: Int? {
         guard case .number(let text) = self else { return nil }
-        if let n = Int(text) { return abs(n) < 9_000_000_000_000_000 ? n : nil }
+        if let n = Self.shortInteger(text) ?? Int(text) { return abs(n) < 9_000_000_000_000_000 ? n : nil }
         guard let n = Double(text), n.rounded() == n, abs(n) < 9e15 else { return nil }
         return Int(n)
+    }
+
+    /// A number literal of at most 18 digits with no fraction or exponent (a height, a count, an id), read from its
+    /// bytes without the generic integer parser; nil for anything else, which `Int(_:)` then reads or refuses.
+    @inlinable
+    static func shortInteger(_ text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            let negative = !bytes.isEmpty && bytes[0] == UInt8(ascii: "-")
+            let start = negative ? 1 : 0
+            guard bytes.count > start, bytes.count - start <= 18 else { return nil }
+            var value = 0
+            for i in start..<bytes.count {
+                let digit = bytes[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int(digit)
+            }
+            return negative ? -value : value
+        }
     }
 }
 
