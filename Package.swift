@@ -149,8 +149,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "Bitcoin", "BitcoinCrypto", "Codecs", "Chance", "Ethereum", "AirgapTransport", "QRImage", "Signer",
-                "ChainCore",
-                "ChainBackends",
+                "ChainCore", "ChainBackends", "Descriptors", "SeedBackup", "Watcher",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

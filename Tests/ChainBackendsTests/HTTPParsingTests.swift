@@ -99,4 +99,25 @@ struct HTTPParsingTests {
         // Control: at the limit.
         #expect(Self.failure("HTTP/1.1 200 OK\r\nContent-Length: 16\r\n\r\n\(body.dropLast())", limit: limit) == nil)
     }
+
+    /// Parses `text` with a collector only this function holds, and tells whether anything still holds it after.
+    static func collectorOutlivesParse(_ text: String) -> Bool {
+        weak var held: HTTPResponseCollector?
+        do {
+            let collector = HTTPResponseCollector(limit: 16)
+            held = collector
+            _ = try? HTTPClient.parse(Array(text.utf8), collector: collector)
+        }
+        return held != nil
+    }
+
+    @Test("parsing frees its channel, also when a bad response made the collector close it (issue 35)")
+    func freesItsChannel() {
+        // The collector closes the channel itself on an oversized or malformed response; the pipeline (and the
+        // collector in it) used to stay alive, one leak per response.
+        #expect(!Self.collectorOutlivesParse("HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n"))
+        #expect(!Self.collectorOutlivesParse("SSH-2.0-OpenSSH\r\n\r\n"))
+        // Control: a good response, closed by `parse` itself.
+        #expect(!Self.collectorOutlivesParse("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi"))
+    }
 }
