@@ -208,7 +208,7 @@ let package = Package(
                 .product(name: "NIOSOCKS", package: "swift-nio-extras"),
             ]
         ),
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "ChainBackends", "TestSupport"]),
         .testTarget(
             name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(

@@ -10,8 +10,12 @@ import NIOEmbedded
 extension FuzzTargets {
     /// One input of FuzzElectrum: the input is what the server sends, split in two reads at its middle.
     public static func electrum(_ bytes: [UInt8]) {
+        electrum(bytes, handler: LineChannelHandler(host: "fuzz", port: 1))
+    }
+
+    /// `electrum(_:)` with the handler given, so a test can see the channel let go of it (FuzzReplayTests).
+    static func electrum(_ bytes: [UInt8], handler: LineChannelHandler) {
         let channel = EmbeddedChannel()
-        let handler = LineChannelHandler(host: "fuzz", port: 1)
         guard (try? channel.pipeline.syncOperations.addHandler(handler)) != nil else { return }
         let promises = (1...3).map { id in
             let promise = channel.eventLoop.makePromise(of: JSONValue.self)
