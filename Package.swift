@@ -194,8 +194,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "Bitcoin", "BitcoinCrypto", "Codecs", "Chance", "Ethereum", "AirgapTransport", "QRImage", "Signer",
-                "ChainCore",
-                "ChainBackends",
+                "ChainCore", "ChainBackends", "Descriptors", "SeedBackup", "Watcher",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -260,7 +259,7 @@ let package = Package(
                 .product(name: "NIOSOCKS", package: "swift-nio-extras"),
             ]
         ),
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "ChainBackends", "TestSupport"]),
         .testTarget(
             name: "ChainCoreTests", dependencies: ["ChainCore", "Bitcoin", "BitcoinCrypto", "Codecs", "TestSupport"]),
         .testTarget(

@@ -58,7 +58,8 @@ let package = Package(
     ]
         + [
             "FuzzPSBT", "FuzzUR", "FuzzBBQr", "FuzzPNG", "FuzzRLP", "FuzzEIP4527", "FuzzTypedData", "FuzzElectrum",
-            "FuzzEsplora", "FuzzCore", "FuzzChance", "FuzzJSON",
+            "FuzzEsplora", "FuzzCore", "FuzzChance", "FuzzJSON", "FuzzKeystore", "FuzzPaymentURI", "FuzzDescriptor",
+            "FuzzBSMS", "FuzzLabels", "FuzzSeedBackup", "FuzzImage",
         ].map { name in
             .executableTarget(
                 name: name,

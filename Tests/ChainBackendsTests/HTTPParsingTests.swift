@@ -99,4 +99,31 @@ struct HTTPParsingTests {
         // Control: at the limit.
         #expect(Self.failure("HTTP/1.1 200 OK\r\nContent-Length: 16\r\n\r\n\(body.dropLast())", limit: limit) == nil)
     }
+
+    /// Parses `text` with a collector only this function holds (and `keep` keeps), and tells whether anything still
+    /// holds it after.
+    static func collectorOutlivesParse(_ text: String, keep: Bool = false) -> Bool {
+        weak var held: HTTPResponseCollector?
+        var kept: [HTTPResponseCollector] = []
+        do {
+            let collector = HTTPResponseCollector(limit: 16)
+            held = collector
+            if keep { kept.append(collector) }
+            _ = try? HTTPClient.parse(Array(text.utf8), collector: collector)
+        }
+        return withExtendedLifetime(kept) { held != nil }
+    }
+
+    @Test("parsing frees its channel and handlers, whatever the response (issue 35)")
+    func freesItsChannel() {
+        // The collector closes the channel itself once a response is complete or broken; `finish()` then threw
+        // "already closed" before running the loop that removes the handlers, and the pipeline (with the collector in
+        // it) stayed alive: one leak per response (every FuzzEsplora input, and each recorded-response test).
+        #expect(!Self.collectorOutlivesParse("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi"))
+        #expect(!Self.collectorOutlivesParse("HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n"))
+        #expect(!Self.collectorOutlivesParse("SSH-2.0-OpenSSH\r\n\r\n"))
+        #expect(!Self.collectorOutlivesParse(""))
+        // Control: a collector someone still holds is seen alive by the same check.
+        #expect(Self.collectorOutlivesParse("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi", keep: true))
+    }
 }

@@ -10,6 +10,7 @@ public enum FuzzTargets {
         "FuzzPSBT": psbt, "FuzzUR": ur, "FuzzBBQr": bbqr, "FuzzPNG": png,
         "FuzzElectrum": electrum, "FuzzEsplora": esplora, "FuzzCore": core,
         "FuzzRLP": rlp, "FuzzEIP4527": eip4527, "FuzzTypedData": typedData, "FuzzChance": chance,
-        "FuzzJSON": json,
+        "FuzzJSON": json, "FuzzKeystore": keystore, "FuzzPaymentURI": paymentURI, "FuzzDescriptor": descriptor,
+        "FuzzBSMS": bsms, "FuzzLabels": labels, "FuzzSeedBackup": seedBackup, "FuzzImage": image,
     ]
 }

@@ -80,7 +80,11 @@ package struct HTTPClient: Sendable {
     /// A recorded response (the bytes a server sent to a `POST /`) through the same codecs as a live request, on an
     /// `EmbeddedChannel`: for transcript tests and the fuzz target.
     package static func parse(_ raw: [UInt8], limit: Int = 256 << 20) throws(ChainError) -> HTTPResponse {
-        let collector = HTTPResponseCollector(limit: limit)
+        try parse(raw, collector: HTTPResponseCollector(limit: limit))
+    }
+
+    /// `parse(_:limit:)` with the collector given, so a test can see the channel's pipeline let go of it.
+    static func parse(_ raw: [UInt8], collector: HTTPResponseCollector) throws(ChainError) -> HTTPResponse {
         let channel = EmbeddedChannel()
         let outcome: Result<HTTPResponse, ChainError>
         do {
@@ -94,7 +98,9 @@ package struct HTTPClient: Sendable {
         } catch {
             // The decoder's errors reach the collector through `errorCaught` and settle the outcome below.
         }
-        _ = try? channel.finish()
+        // A malformed response makes the collector close the channel itself; finishing must still run the loop that
+        // removes the handlers, or the pipeline and the channel keep each other alive (a leak per response).
+        _ = try? channel.finish(acceptAlreadyClosed: true)
         outcome = collector.settled ?? .failure(.protocolViolation("incomplete HTTP response"))
         return try outcome.get()
     }

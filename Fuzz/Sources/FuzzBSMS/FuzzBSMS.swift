@@ -1,0 +1,8 @@
+// FuzzBSMS: see FuzzTargets/BSMSTarget.swift and docs/fuzzing.md.
+import FuzzDriver
+import FuzzTargets
+
+@_cdecl("FuzzBSMS_main")
+func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    runFuzzer(argc, argv, FuzzTargets.bsms)
+}

@@ -1,0 +1,8 @@
+// FuzzImage: see FuzzTargets/ImageTarget.swift and docs/fuzzing.md.
+import FuzzDriver
+import FuzzTargets
+
+@_cdecl("FuzzImage_main")
+func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    runFuzzer(argc, argv, FuzzTargets.image)
+}

@@ -1,0 +1,8 @@
+// FuzzKeystore: see FuzzTargets/KeystoreTarget.swift and docs/fuzzing.md.
+import FuzzDriver
+import FuzzTargets
+
+@_cdecl("FuzzKeystore_main")
+func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    runFuzzer(argc, argv, FuzzTargets.keystore)
+}

@@ -1,0 +1,8 @@
+// FuzzLabels: see FuzzTargets/LabelsTarget.swift and docs/fuzzing.md.
+import FuzzDriver
+import FuzzTargets
+
+@_cdecl("FuzzLabels_main")
+func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    runFuzzer(argc, argv, FuzzTargets.labels)
+}

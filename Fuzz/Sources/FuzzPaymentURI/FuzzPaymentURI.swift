@@ -1,0 +1,8 @@
+// FuzzPaymentURI: see FuzzTargets/PaymentURITarget.swift and docs/fuzzing.md.
+import FuzzDriver
+import FuzzTargets
+
+@_cdecl("FuzzPaymentURI_main")
+func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    runFuzzer(argc, argv, FuzzTargets.paymentURI)
+}
