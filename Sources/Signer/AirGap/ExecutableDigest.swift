@@ -10,13 +10,19 @@ public enum ExecutableDigest {
 
     /// The lower-case hex SHA-256 of the file at `path`, read in 1 MiB pieces; nil when it cannot be read.
     public static func sha256(ofFileAt path: String = ownExecutable) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
         var hash = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            guard let piece = try? handle.read(upToCount: 1 << 20) else { return nil }
-            if piece.isEmpty { break }
-            piece.withUnsafeBytes { hash.update($0) }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
         }
         return Hex.encode(hash.finalize())
     }
