@@ -152,3 +152,16 @@ def test_tarball_is_sorted_root_owned_with_fixed_times_and_the_deb_binaries(dist
             data = archive.extractfile(f"{prefix}/bin/{tool}").read()
             assert data == (installed / "usr/bin" / tool).read_bytes(), tool
         assert f"{prefix}/share/man/man1/airlock-watcher.1.gz" in names
+
+
+def test_package_and_reproduce_help_and_bad_arguments():
+    for script, option in (("package", "--out DIR"), ("reproduce", "--parallel")):
+        path = str(REPO / "scripts" / script)
+        shown = subprocess.run([path, "--help"], capture_output=True, text=True)
+        assert shown.returncode == 0 and option in shown.stdout
+        bad = subprocess.run([path, "--frobnicate"], capture_output=True, text=True)
+        assert bad.returncode == 1 and "unknown argument '--frobnicate'" in bad.stderr
+    not_a_commit = subprocess.run(
+        [str(REPO / "scripts" / "package"), "--commit", "no-such-commit"], capture_output=True, text=True
+    )
+    assert not_a_commit.returncode == 1 and "'no-such-commit' is not a commit" in not_a_commit.stderr
