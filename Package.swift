@@ -88,7 +88,7 @@ let package = Package(
         // ERC-7730 clear signing: descriptors, their ABI decoding and the rendering of calls in words.
         .target(name: "ClearSigning", dependencies: ["Bitcoin", "Codecs", "Ethereum"], swiftSettings: strict),
         // The signer's process hardening: seccomp filters, the network-interface check, no core dumps.
-        .target(name: "AirGap", dependencies: ["BitcoinCrypto", "CAirGap"], swiftSettings: strict),
+        .target(name: "AirGap", dependencies: ["BitcoinCrypto", "Codecs", "CAirGap"], swiftSettings: strict),
         .target(
             name: "CLISupport",
             dependencies: [

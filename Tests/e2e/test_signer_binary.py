@@ -4,6 +4,7 @@ is the Swift ArchitectureTests target (run by `swift test` in scripts/test)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 from pathlib import Path
@@ -64,3 +65,22 @@ def test_selftest_proves_socket_fails_under_seccomp(bin_dir, home):
     assert out["socket"] == "failed with EPERM" and out["socket_blocked"] is True, out
     text = subprocess.run([str(bin_dir / "airlock-signer"), "selftest"], capture_output=True, text=True, env=home.env)
     assert text.returncode == 0 and "OK: the air-gap filter blocks every way out." in text.stdout
+
+
+def test_selftest_prints_the_sha256_of_its_own_executable(bin_dir, home, tmp_path):
+    """The digest is of the file that runs (/proc/self/exe), compared with hashlib; a copy with one byte appended
+    (the control: another file) reports another digest."""
+    signer = bin_dir / "airlock-signer"
+    proc = subprocess.run([str(signer), "selftest", "--json"], capture_output=True, env=home.env)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["executable_sha256"] == hashlib.sha256(signer.read_bytes()).hexdigest()
+    assert out["version"].startswith("0.1.0 (")
+    text = subprocess.run([str(signer), "selftest"], capture_output=True, text=True, env=home.env)
+    assert f"executable SHA-256: {out['executable_sha256']}" in text.stdout
+    changed = tmp_path / "airlock-signer"
+    changed.write_bytes(signer.read_bytes() + b"\0")
+    changed.chmod(0o755)
+    other = json.loads(subprocess.run([str(changed), "selftest", "--json"], capture_output=True, env=home.env).stdout)
+    assert other["executable_sha256"] == hashlib.sha256(changed.read_bytes()).hexdigest()
+    assert other["executable_sha256"] != out["executable_sha256"]

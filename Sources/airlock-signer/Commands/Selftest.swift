@@ -22,7 +22,9 @@ extension AirlockSigner {
                 socket fail with EPERM (this process, under the signer's filter, opens files and starts children);
                   - the descriptors closed at start are listed, none above 2 but the selftest's own stays open, and \
                 the process is not dumpable with RLIMIT_CORE 0.
-                It exits 0 when all of that holds, else 4. It also lists the network interfaces that are up.
+                It exits 0 when all of that holds, else 4. It also lists the network interfaces that are up, and \
+                prints the version, the commit and the SHA-256 of this executable (/proc/self/exe) to compare with the \
+                published SHA256SUMS of a reproducible build (docs/reproducible.md).
 
                 Examples:
                   airlock-signer selftest
@@ -43,6 +45,9 @@ extension AirlockSigner {
 
         /// The `--json` answer.
         struct Report: Encodable {
+            let version: String
+            let commit: String?
+            let executableSHA256: String?
             let seccompMode: Int?
             let seccompFilters: Int?
             let socket: String
@@ -59,6 +64,8 @@ extension AirlockSigner {
             let failures: [String]
 
             enum CodingKeys: String, CodingKey {
+                case version, commit
+                case executableSHA256 = "executable_sha256"
                 case seccompMode = "seccomp_mode"
                 case seccompFilters = "seccomp_filters"
                 case socket
@@ -93,7 +100,9 @@ extension AirlockSigner {
 
         /// The report as the terminal shows it.
         static func text(_ report: Report) -> String {
-            var lines: [String] = []
+            var lines = ["airlock-signer \(report.version)"]
+            lines.append(
+                "executable SHA-256: \(report.executableSHA256 ?? "unknown (/proc/self/exe could not be read)")")
             lines.append("seccomp mode: \(report.seccompMode.map(String.init) ?? "unknown") (2 = filter)")
             for probe in report.inProcess { lines.append("  \(probe.call): \(probe.result)") }
             if let child = report.preFilterChild {
@@ -153,6 +162,8 @@ extension AirlockSigner {
             if core != 0 { failures.append("RLIMIT_CORE is \(core ?? -1), not 0") }
             let socketProbe = inProcess[0]
             return Report(
+                version: AirlockVersion.string, commit: AirlockVersion.commit,
+                executableSHA256: ExecutableDigest.sha256(),
                 seccompMode: SeccompFilter.currentMode(), seccompFilters: SeccompFilter.filterCount(),
                 socket: socketProbe.refused ? "failed with EPERM" : socketProbe.result,
                 socketBlocked: socketProbe.refused, inProcess: inProcess, preFilterChild: child,
