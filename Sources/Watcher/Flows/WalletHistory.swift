@@ -1,4 +1,5 @@
 import Bitcoin
+import BitcoinCrypto
 import Foundation
 
 /// `history`: the wallet's transactions, newest first, with their confirmations at the last sync's tip and their
@@ -82,14 +83,60 @@ public enum WalletHistory {
             uniquingKeysWith: { first, _ in first })
         let tip = try store.syncedTip(walletID: id)?.height
         return Report(
-            entries: try store.history(walletID: id).map { item in
-                Entry(
-                    txid: item.txid, height: item.height, blockHash: item.blockHash, verified: item.verified,
-                    received: try Amount(sats: item.received), sent: try Amount(sats: item.sent),
-                    fee: try item.fee.map { sats throws(AmountError) in try Amount(sats: sats) },
-                    label: labels[item.txid.hexString], confirmations: confirmations(height: item.height, tip: tip),
-                    firstSeen: item.firstSeen)
-            })
+            entries: try store.history(walletID: id).map { try entry($0, labels: labels, tip: tip) })
+    }
+
+    /// The most entries one page may ask for.
+    public static let maximumPageSize = 1000
+
+    /// A page size or start that cannot be served.
+    public struct BadPage: Error, FailureClassifying, CustomStringConvertible, Equatable {
+        public let description: String
+        public var failureKind: FailureKind { .invalidInput }
+    }
+
+    /// One page of the history, newest first.
+    public struct Page: Encodable, Sendable, Equatable {
+        public var entries: [Entry]
+        /// How many transactions the wallet has in all.
+        public var total: Int
+        public var offset: Int
+        public var limit: Int
+
+        /// One line a transaction, or the hint to sync.
+        public var lines: [String] { Report(entries: entries).lines }
+    }
+
+    /// `limit` entries of the history of `wallet` from `offset` on: the same entries as that slice of
+    /// `report(store:wallet:)`, read for this page only (the 5,000-transaction wallet's page in milliseconds, not
+    /// the whole history rebuilt for each page; issue 33).
+    public static func page(store: Store, wallet: WalletRecord, limit: Int, offset: Int = 0) throws -> Page {
+        guard (1...maximumPageSize).contains(limit) else {
+            throw BadPage(description: "the page size must be between 1 and \(maximumPageSize), not \(limit)")
+        }
+        guard offset >= 0, offset <= Int(Int32.max) else {
+            throw BadPage(description: "the page start must be 0 or more (and below 2147483648), not \(offset)")
+        }
+        let id = try wallet.requireID()
+        let items = try store.history(walletID: id, limit: limit, offset: offset)
+        let labels = Dictionary(
+            try store.labels(walletID: id, type: "tx", refs: items.map(\.txid.hexString)).map {
+                ($0.ref, $0.label ?? "")
+            },
+            uniquingKeysWith: { first, _ in first })
+        let tip = try store.syncedTip(walletID: id)?.height
+        return Page(
+            entries: try items.map { try entry($0, labels: labels, tip: tip) },
+            total: try store.transactionCount(walletID: id), offset: offset, limit: limit)
+    }
+
+    static func entry(_ item: HistoryItem, labels: [String: String], tip: Int?) throws -> Entry {
+        Entry(
+            txid: item.txid, height: item.height, blockHash: item.blockHash, verified: item.verified,
+            received: try Amount(sats: item.received), sent: try Amount(sats: item.sent),
+            fee: try item.fee.map { sats throws(AmountError) in try Amount(sats: sats) },
+            label: labels[item.txid.hexString], confirmations: confirmations(height: item.height, tip: tip),
+            firstSeen: item.firstSeen)
     }
 
     /// Blocks on top of and including `height` at `tip`: 0 while unconfirmed, or when the tip is not yet there.
