@@ -86,6 +86,12 @@ struct HistoryPageTests {
         // Past the end: no entries, the total still counted.
         let past = try WalletHistory.page(store: store, wallet: wallet, limit: 5, offset: 50)
         #expect(past.entries.isEmpty && past.total == 11)
+        #expect(past.lines == ["no transactions from 51 on: the wallet has 11"])
+        // The text ends with which of how many; the JSON is the entries alone, as without a page.
+        let second = try WalletHistory.page(store: store, wallet: wallet, limit: 4, offset: 4)
+        #expect(second.lines.count == 5 && second.lines.last == "transactions 5-8 of 11")
+        #expect(second.lines.dropLast() == ArraySlice(full[4..<8].map(\.line)))
+        #expect(second.report == WalletHistory.Report(entries: Array(full[4..<8])))
     }
 
     @Test("a page size or start out of range is refused with a clear message; the bounds themselves are served")

@@ -103,8 +103,18 @@ public enum WalletHistory {
         public var offset: Int
         public var limit: Int
 
-        /// One line a transaction, or the hint to sync.
-        public var lines: [String] { Report(entries: entries).lines }
+        /// The page's entries as a report; `--json` with `--limit` is its array, as without.
+        public var report: Report { Report(entries: entries) }
+
+        /// One line a transaction, then which of how many they were (or the hint to sync, or that the page is past
+        /// the end).
+        public var lines: [String] {
+            guard total > 0 else { return report.lines }
+            guard !entries.isEmpty else {
+                return ["no transactions from \(offset + 1) on: the wallet has \(total)"]
+            }
+            return report.lines + ["transactions \(offset + 1)-\(offset + entries.count) of \(total)"]
+        }
     }
 
     /// `limit` entries of the history of `wallet` from `offset` on: the same entries as that slice of
