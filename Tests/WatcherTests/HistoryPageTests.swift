@@ -119,6 +119,21 @@ struct HistoryPageTests {
         #expect(try WalletHistory.page(store: store, wallet: wallet, limit: 1, offset: 0).entries.count == 1)
     }
 
+    @Test("dates are UTC minutes, the same as a DateFormatter gives, across years and at the edges")
+    func dates() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        #expect(WalletHistory.date(0) == "1970-01-01 00:00 UTC")
+        #expect(WalletHistory.date(1_795_010_520) == "2026-11-18 14:02 UTC")
+        for seconds in [0, 59, 60, 86_399, 951_782_400, 1_230_768_000, 1_795_010_520, 4_102_444_799, -86_400] {
+            #expect(
+                WalletHistory.date(seconds)
+                    == formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        }
+    }
+
     @Test("the page query reads the tx_history_order index, not a sort of every transaction")
     func pageUsesIndex() throws {
         let store = try FlowTests.store()

@@ -157,6 +157,16 @@ public enum WalletHistory {
 
     /// A Unix time as `2026-11-26 14:02 UTC`.
     public static func date(_ seconds: Int) -> String {
+        // By hand from the C library's UTC calendar: a DateFormatter made for each of a page's 100 entries was
+        // most of the page's time (issue 33). The formatter stays for what `gmtime_r` cannot place.
+        var time = time_t(seconds)
+        var parts = tm()
+        if gmtime_r(&time, &parts) != nil, (-1900...(9999 - 1900)).contains(parts.tm_year) {
+            func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            let year = String(parts.tm_year + 1900)
+            return String(repeating: "0", count: 4 - year.count) + year + "-" + two(parts.tm_mon + 1) + "-"
+                + two(parts.tm_mday) + " " + two(parts.tm_hour) + ":" + two(parts.tm_min) + " UTC"
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
