@@ -229,17 +229,18 @@ public final class WebApp: Sendable {
         if query["chain"] == "eth" {
             return try Self.json(EthereumFlows.history(wallet: query["wallet"], store: store).json)
         }
-        let report = try WalletHistory.report(store: store, wallet: try wallet(query))
-        let page = max(0, Int(query["page"] ?? "0") ?? 0)
+        guard let page = Int(query["page"] ?? "0"), page >= 0, page <= 1_000_000 else {
+            throw WebFailure(400, "the page must be a whole number from 0 to 1000000")
+        }
         let size = 100
-        let slice = Array(report.entries.dropFirst(page * size).prefix(size))
+        let result = try WalletHistory.page(store: store, wallet: try wallet(query), limit: size, offset: page * size)
         struct Page: Encodable {
             let entries: [WalletHistory.Entry]
             let total: Int
             let page: Int
             let pageSize: Int
         }
-        return try Self.json(Page(entries: slice, total: report.entries.count, page: page, pageSize: size))
+        return try Self.json(Page(entries: result.entries, total: result.total, page: page, pageSize: size))
     }
 
     func setLabel(_ body: JSONValue) throws -> WebResponse {

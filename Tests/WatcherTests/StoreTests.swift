@@ -267,10 +267,14 @@ struct StoreTests {
                     histories: [receive.script: [HistoryEntry(txid: tx.txid, height: nil)]],
                     transactions: [tx.txid: tx]))
             before = try store.coins(walletID: try wallet.requireID())
-            // As a database written before migration v5 is.
+            // As a database written before migration v5 is (and so before v6).
             try store.pool.write { db in
                 try db.execute(sql: "DROP INDEX utxo_spend_order")
-                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-utxo-spend-order'")
+                try db.execute(sql: "DROP INDEX tx_history_order")
+                try db.execute(
+                    sql:
+                        "DELETE FROM grdb_migrations WHERE identifier IN ('v5-utxo-spend-order', 'v6-tx-history-order')"
+                )
             }
         }
         let store = try Store(directory: directory)
@@ -280,6 +284,12 @@ struct StoreTests {
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'utxo_spend_order'")
         }
         #expect(index == "utxo_spend_order")
+        let historyIndex = try store.pool.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'tx_history_order'")
+        }
+        #expect(historyIndex == "tx_history_order")
+        #expect(try WalletHistory.page(store: store, wallet: try store.wallets()[0], limit: 10).entries.count == 1)
         #expect(before.count == 1)
         #expect(try store.coins(walletID: try store.wallets()[0].requireID()) == before)
     }

@@ -104,6 +104,16 @@ def test_sync_balance_matches_payments(run, regtest_node, kind, backend):
     assert sum(h["net"] for h in history) == balance["total"]
     if backend == "electrum":
         assert all(h["verified"] for h in history if h["height"] is not None)
+    # history --limit/--offset: the same entries as the full history's slice, read page by page (issue 33).
+    for limit, offset in [(1, 0), (2, 1), (3, 3), (1000, 0)]:
+        page = jout(watcher(run, "history", "--json", "--limit", str(limit), "--offset", str(offset)))
+        assert page == history[offset : offset + limit]
+    assert watcher(run, "history", "--limit", "2").stdout.splitlines()[-1] == b"transactions 1-2 of 4"
+    for limit in ("-1", "5000"):
+        refused = watcher(run, "history", f"--limit={limit}", check=False)
+        assert refused.returncode == 2
+        assert f"the page size must be between 1 and 1000, not {limit}".encode() in refused.stderr
+    assert watcher(run, "history", "--offset", "1", check=False).returncode == 1
     # receive moves past the used addresses; a second sync changes nothing.
     assert jout(watcher(run, "receive", "--json"))["address"] == account.address(3)
     watcher(run, "sync")

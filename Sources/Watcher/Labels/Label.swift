@@ -115,6 +115,30 @@ public enum LabelsFile {
 }
 
 extension Store {
+    /// The labels of `type` on these refs (a history page's transactions), through the table's primary key.
+    public func labels(walletID: Int64, type: String, refs: [String]) throws(StoreError) -> [Label] {
+        try read { db in
+            var found: [Label] = []
+            for start in stride(from: 0, to: refs.count, by: 500) {
+                let chunk = Array(refs[start..<min(start + 500, refs.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                found += try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT type, ref, label, origin, spendable FROM label
+                        WHERE wallet_id = ? AND type = ? AND ref IN (\(marks)) ORDER BY ref
+                        """,
+                    arguments: StatementArguments([walletID as any DatabaseValueConvertible, type] + chunk)
+                ).map { row in
+                    Label(
+                        type: row["type"], ref: row["ref"], label: row["label"], origin: row["origin"],
+                        spendable: row["spendable"])
+                }
+            }
+            return found
+        }
+    }
+
     /// The labels of a wallet.
     public func labels(walletID: Int64) throws(StoreError) -> [Label] {
         try read { db in

@@ -106,28 +106,7 @@ extension Store {
                 outputs[OutPoint(txid: record.txid, vout: UInt32(vout))] = output
             }
         }
-        var items: [HistoryItem] = []
-        for record in records {
-            let tx = record.transaction
-            let received = tx.outputs.filter { ours.contains($0.scriptPubKey) }.reduce(UInt64(0)) { $0 + $1.value.sats }
-            var sent: UInt64 = 0
-            var inputTotal: UInt64? = 0
-            for input in tx.inputs {
-                if let spent = outputs[input.previousOutput] {
-                    if ours.contains(spent.scriptPubKey) { sent += spent.value.sats }
-                    inputTotal = inputTotal.map { $0 + spent.value.sats }
-                } else {
-                    inputTotal = nil
-                }
-            }
-            let outputTotal = tx.outputs.reduce(UInt64(0)) { $0 + $1.value.sats }
-            let fee = tx.isCoinbase ? nil : inputTotal.flatMap { $0 >= outputTotal ? $0 - outputTotal : nil }
-            items.append(
-                HistoryItem(
-                    txid: record.txid, height: record.anchor?.height, blockHash: record.anchor?.blockHash,
-                    verified: record.anchor?.verified ?? false, received: received, sent: sent, fee: fee,
-                    firstSeen: record.firstSeen))
-        }
+        let items = records.map { Self.historyItem($0, ours: ours, outputs: outputs) }
         // Each txid's hex once, not twice per comparison (issue 19: 20,000 items).
         let keyed = items.map { (item: $0, hex: $0.txid.hexString) }
         return keyed.sorted { a, b in
@@ -139,6 +118,86 @@ extension Store {
             case (let x?, let y?): return x > y || (x == y && a.hex < b.hex)
             }
         }.map(\.item)
+    }
+
+    /// The order of `history(walletID:)` in SQL, held by the `tx_history_order` index.
+    ///
+    /// Unconfirmed first (newest seen first), then by height, newest first; the txid breaks ties.
+    static let historyOrder = "(height IS NULL) DESC, COALESCE(height, first_seen) DESC, txid ASC"
+
+    /// `limit` entries of the wallet's history from `offset` on, the same items as that slice of
+    /// `history(walletID:)`: SQLite reads the page in order from the `tx_history_order` index, and the page's amounts
+    /// come from the wallet's scripts among its outputs and the stored transactions its inputs spend, both looked up
+    /// for this page only.
+    public func history(walletID: Int64, limit: Int, offset: Int) throws(StoreError) -> [HistoryItem] {
+        guard limit > 0 else { return [] }
+        let records: [TransactionRecord] = try read { db in
+            try Self.fetchTransactions(
+                db, walletID: walletID, where: "", order: Self.historyOrder, limit: limit, offset: offset)
+        }
+        guard !records.isEmpty else { return [] }
+        let ours = try ownScripts(
+            walletID: walletID, among: Set(records.flatMap { $0.transaction.outputs.map(\.scriptPubKey) }))
+        let page = Set(records.map(\.txid))
+        let previous = Set(records.flatMap { $0.transaction.inputs.map(\.previousOutput.txid) })
+        var parents = try transactions(walletID: walletID, txids: previous.subtracting(page))
+        for record in records { parents[record.txid] = record.transaction }
+        // Spent scripts are looked up too: `sent` counts the wallet's coins among the page's inputs.
+        let spentScripts = Set(
+            records.flatMap { $0.transaction.inputs.map(\.previousOutput) }.compactMap { point in
+                parents[point.txid].flatMap {
+                    Int(point.vout) < $0.outputs.count ? $0.outputs[Int(point.vout)].scriptPubKey : nil
+                }
+            })
+        let allOurs = ours.union(try ownScripts(walletID: walletID, among: spentScripts.subtracting(ours)))
+        var outputs: [OutPoint: TxOut] = [:]
+        for (txid, transaction) in parents {
+            for (vout, output) in transaction.outputs.enumerated() {
+                outputs[OutPoint(txid: txid, vout: UInt32(vout))] = output
+            }
+        }
+        return records.map { Self.historyItem($0, ours: allOurs, outputs: outputs) }
+    }
+
+    /// Which of `scripts` are the wallet's (through the address table's unique index on wallet and script).
+    func ownScripts(walletID: Int64, among scripts: Set<Script>) throws(StoreError) -> Set<Script> {
+        guard !scripts.isEmpty else { return [] }
+        return try read { db in
+            var found: Set<Script> = []
+            let wanted = scripts.map { Data($0.bytes) }
+            for start in stride(from: 0, to: wanted.count, by: 500) {
+                let chunk = Array(wanted[start..<min(start + 500, wanted.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try Data.fetchAll(
+                    db, sql: "SELECT script FROM address WHERE wallet_id = ? AND script IN (\(marks))",
+                    arguments: StatementArguments([walletID as (any DatabaseValueConvertible)] + chunk))
+                for script in rows { found.insert(Script(Array(script))) }
+            }
+            return found
+        }
+    }
+
+    /// One transaction seen from the wallet: `ours` holds its scripts, `outputs` the stored outputs its inputs may
+    /// spend.
+    static func historyItem(_ record: TransactionRecord, ours: Set<Script>, outputs: [OutPoint: TxOut]) -> HistoryItem {
+        let tx = record.transaction
+        let received = tx.outputs.filter { ours.contains($0.scriptPubKey) }.reduce(UInt64(0)) { $0 + $1.value.sats }
+        var sent: UInt64 = 0
+        var inputTotal: UInt64? = 0
+        for input in tx.inputs {
+            if let spent = outputs[input.previousOutput] {
+                if ours.contains(spent.scriptPubKey) { sent += spent.value.sats }
+                inputTotal = inputTotal.map { $0 + spent.value.sats }
+            } else {
+                inputTotal = nil
+            }
+        }
+        let outputTotal = tx.outputs.reduce(UInt64(0)) { $0 + $1.value.sats }
+        let fee = tx.isCoinbase ? nil : inputTotal.flatMap { $0 >= outputTotal ? $0 - outputTotal : nil }
+        return HistoryItem(
+            txid: record.txid, height: record.anchor?.height, blockHash: record.anchor?.blockHash,
+            verified: record.anchor?.verified ?? false, received: received, sent: sent, fee: fee,
+            firstSeen: record.firstSeen)
     }
 
     /// The address to hand out next on `keychain`, deriving it when needed: the lowest one above the last used, or with

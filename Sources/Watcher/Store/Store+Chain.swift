@@ -107,12 +107,19 @@ extension Store {
         }
     }
 
-    static func fetchTransactions(_ db: Database, walletID: Int64) throws -> [TransactionRecord] {
-        try Array(
-            Row.fetchCursor(
-                db, sql: "SELECT txid, raw, height, block_hash, verified, first_seen FROM tx WHERE wallet_id = ?",
-                arguments: [walletID]
-            ).map { row in
+    static func fetchTransactions(
+        _ db: Database, walletID: Int64, where condition: String = "", order: String? = nil, limit: Int? = nil,
+        offset: Int = 0
+    ) throws -> [TransactionRecord] {
+        var sql = "SELECT txid, raw, height, block_hash, verified, first_seen FROM tx WHERE wallet_id = ?" + condition
+        var arguments: [any DatabaseValueConvertible] = [walletID]
+        if let order { sql += " ORDER BY " + order }
+        if let limit {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [limit, offset]
+        }
+        return try Array(
+            Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
                 let txidText: String = row[0]
                 let raw: Data = row[1]
                 guard let transaction = ParsedTransactions.shared.transaction(raw: raw, txid: txidText) else {

@@ -47,7 +47,7 @@ public final class Store: Sendable {
 
     /// The names of the migrations, in order.
     public static let migrationNames = [
-        "v1-wallets", "v2-chain", "v3-labels-settings", "v4-ethereum", "v5-utxo-spend-order",
+        "v1-wallets", "v2-chain", "v3-labels-settings", "v4-ethereum", "v5-utxo-spend-order", "v6-tx-history-order",
     ]
 
     static var migrator: DatabaseMigrator {
@@ -153,6 +153,15 @@ public final class Store: Sendable {
                 sql: """
                     CREATE INDEX utxo_spend_order
                     ON utxo (wallet_id, height IS NULL, height, txid, vout, value, coinbase)
+                    """)
+        }
+        migrator.registerMigration("v6-tx-history-order") { db in
+            // The order of `history(walletID:)` (`Store.historyOrder`): a history page is the next `limit` entries
+            // of this index, not every transaction of the wallet parsed and sorted (issue 33).
+            try db.execute(
+                sql: """
+                    CREATE INDEX tx_history_order
+                    ON tx (wallet_id, (height IS NULL) DESC, COALESCE(height, first_seen) DESC, txid ASC)
                     """)
         }
         return migrator
