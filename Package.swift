@@ -19,7 +19,7 @@ let package = Package(
             targets: [
                 "Codecs", "BitcoinCrypto", "Bitcoin", "Descriptors", "SeedBackup", "MessageSigning", "Chance",
                 "SilentPayments", "Ethereum",
-                "AirgapTransport", "QRImage", "Signer", "EthereumSigner", "AirGap",
+                "AirgapTransport", "QRImage", "Signer", "SignerReports", "EthereumSigner", "AirGap",
             ]),
         // The one-input functions of the libFuzzer targets, for Fuzz/ and for the corpus replay in FuzzReplayTests.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
@@ -88,6 +88,12 @@ let package = Package(
         // ERC-7730 clear signing: descriptors, their ABI decoding and the rendering of calls in words.
         .target(name: "ClearSigning", dependencies: ["Bitcoin", "Codecs", "Ethereum"], swiftSettings: strict),
         // The signer's process hardening: seccomp filters, the network-interface check, no core dumps.
+        // The signer's --json reports (info, sign, keys, tokens, backups), built from Signer's results.
+        .target(
+            name: "SignerReports",
+            dependencies: ["Signer", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "Ethereum"],
+            swiftSettings: strict
+        ),
         .target(name: "AirGap", dependencies: ["BitcoinCrypto", "Codecs", "CAirGap"], swiftSettings: strict),
         .target(
             name: "CLISupport",
@@ -102,7 +108,8 @@ let package = Package(
         .executableTarget(
             name: "airlock-signer",
             dependencies: [
-                "Signer", "EthereumSigner", "AirGap", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup",
+                "Signer", "SignerReports", "EthereumSigner", "AirGap", "Bitcoin", "BitcoinCrypto", "Codecs",
+                "Descriptors", "SeedBackup",
                 "Chance", "Ethereum", "AirgapTransport", "QRImage", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -1,5 +1,5 @@
-import Foundation
 import AirGap
+import Foundation
 import Testing
 
 @Suite("The selftest's SHA-256 of a file")

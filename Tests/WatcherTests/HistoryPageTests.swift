@@ -4,6 +4,7 @@ import GRDB
 import Testing
 
 @testable import Watcher
+@testable import WatcherFlows
 
 @Suite("history pages")
 struct HistoryPageTests {

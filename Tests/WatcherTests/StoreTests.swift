@@ -5,6 +5,7 @@ import GRDB
 import Testing
 
 @testable import Watcher
+@testable import WatcherFlows
 
 /// The SQLite store: named migrations, WAL, foreign keys, and UTXOs derived from stored transactions.
 @Suite("Store: migrations, wallets, UTXOs")

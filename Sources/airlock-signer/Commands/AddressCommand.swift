@@ -2,6 +2,7 @@ import AirgapTransport
 import ArgumentParser
 import CLISupport
 import Signer
+import SignerReports
 
 extension AirlockSigner {
     /// `airlock-signer address`: derive an address on the offline screen, to compare with the watcher's.

@@ -5,6 +5,7 @@ import CLISupport
 import Chance
 import Foundation
 import Signer
+import SignerReports
 
 extension AirlockSigner.Sign {
     /// `sign` of a Chance wallet `multisig:` text (docs/architecture.md section 3): the same review and rules as a

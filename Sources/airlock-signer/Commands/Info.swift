@@ -2,6 +2,7 @@ import ArgumentParser
 import Bitcoin
 import CLISupport
 import Signer
+import SignerReports
 
 extension AirlockSigner {
     /// `airlock-signer info`: what the vault header says, once the password has authenticated it; no secrets.

@@ -2,6 +2,7 @@ import ArgumentParser
 import BitcoinCrypto
 import CLISupport
 import Signer
+import SignerReports
 
 extension AirlockSigner {
     /// `airlock-signer passwd`: a new vault password, replaced atomically.

@@ -5,6 +5,7 @@ import CLISupport
 import Foundation
 import SeedBackup
 import Signer
+import SignerReports
 
 extension AirlockSigner {
     /// `airlock-signer restore`: a vault from an existing BIP39 mnemonic or SLIP-39 shares.

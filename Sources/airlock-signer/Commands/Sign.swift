@@ -6,6 +6,7 @@ import CLISupport
 import Descriptors
 import Foundation
 import Signer
+import SignerReports
 
 extension AirlockSigner {
     /// `airlock-signer sign IN`: review a PSBT (docs/architecture.md section 5), confirm, sign what belongs to this seed.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import Ethereum
 import Signer
+import SignerReports
 
 extension AirlockSigner {
     /// `airlock-signer token add|list|remove`: the ERC-20 tokens the review shows in token units (DESIGN section 11).

@@ -4,6 +4,7 @@ import CLISupport
 import Foundation
 import SeedBackup
 import Signer
+import SignerReports
 
 /// The backup check on the terminal (`BackupWordCheck` decides): one answer per stdin line.
 enum BackupCheck {

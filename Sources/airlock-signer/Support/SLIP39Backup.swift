@@ -5,6 +5,7 @@ import CLISupport
 import Foundation
 import SeedBackup
 import Signer
+import SignerReports
 
 /// SLIP-39 on the command line: share specifications, showing and checking shares, reading them back.
 enum SLIP39Backup {

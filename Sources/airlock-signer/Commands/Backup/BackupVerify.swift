@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLISupport
 import Signer
+import SignerReports
 
 extension AirlockSigner {
     /// `airlock-signer backup verify`: the word check again.

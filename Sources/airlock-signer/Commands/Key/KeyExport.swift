@@ -5,6 +5,7 @@ import CLISupport
 import Ethereum
 import Foundation
 import Signer
+import SignerReports
 
 extension AirlockSigner {
     /// `airlock-signer key export`: one private key of the seed (or an imported one) as WIF, hex or keystore v3.

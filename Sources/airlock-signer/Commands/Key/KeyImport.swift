@@ -5,6 +5,7 @@ import CLISupport
 import Ethereum
 import Foundation
 import Signer
+import SignerReports
 
 extension AirlockSigner {
     /// `airlock-signer key import IN`: a WIF, hex key or keystore v3 file, sealed into the vault.

@@ -1,5 +1,7 @@
 import Bitcoin
+import Codecs
 import Ethereum
+import Signer
 
 // The `--json` objects of the vault commands (`info`, `passwd`, `restore`, `init`, `backup`, `address`, `key`,
 // `token`), built here beside the vault so another front end prints the same; golden files in Tests/Golden/json pin

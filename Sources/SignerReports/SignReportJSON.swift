@@ -1,5 +1,7 @@
 import Bitcoin
+import Codecs
 import Descriptors
+import Signer
 
 /// `sign --json`: the decision, and what was written when signed.
 public struct SignOutput: Encodable, Sendable {
