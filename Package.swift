@@ -240,7 +240,8 @@ let package = Package(
         .testTarget(
             name: "SignerTests",
             dependencies: [
-                "Signer", "EthereumSigner", "AirGap", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup",
+                "Signer", "SignerReports", "EthereumSigner", "AirGap", "Bitcoin", "BitcoinCrypto", "Codecs",
+                "Descriptors", "SeedBackup",
                 "Chance", "Ethereum", "SilentPayments", "TestSupport",
             ]),
         .testTarget(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Bitcoin
 import CLISupport
 import Signer
+import SignerReports
 
 extension AirlockSigner {
     /// `airlock-signer audit [--verify]`.

@@ -2,6 +2,7 @@ import Ethereum
 import Testing
 
 @testable import Signer
+@testable import SignerReports
 
 /// `audit --verify`: what the user is told about a journal that verified (`AuditVerification.notes`).
 @Suite("Audit report")

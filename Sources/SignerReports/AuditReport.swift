@@ -1,5 +1,6 @@
 import Bitcoin
 public import Foundation
+import Signer
 
 extension AuditVerification {
     /// What the user should know about a journal that verified: not yet anchored in the vault, entries of the older
