@@ -14,7 +14,10 @@ def test_help_and_version(run, tool):
     assert "Examples:" in text
     version = run(tool, "--version")
     assert version.returncode == 0
-    assert re.fullmatch(r"\d+\.\d+\.\d+\n", version.stdout.decode())
+    # "0.1.0 (commit <hash>)" from scripts/package, "0.1.0 (development build, no commit recorded)" otherwise.
+    assert re.fullmatch(
+        r"\d+\.\d+\.\d+ \((commit [0-9a-f]{7,40}|development build, no commit recorded)\)\n", version.stdout.decode()
+    )
 
 
 @pytest.mark.parametrize("tool", ["airlock-signer", "airlock-watcher"])

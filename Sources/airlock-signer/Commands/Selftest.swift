@@ -1,6 +1,7 @@
 import AirGap
 import ArgumentParser
 import CLISupport
+import Codecs
 import Foundation
 import Signer
 import Synchronization
@@ -46,7 +47,8 @@ extension AirlockSigner {
         /// The `--json` answer.
         struct Report: Encodable {
             let version: String
-            let commit: String?
+            /// `null` in a development build: the key is always there for scripts.
+            @NullEncoded var commit: String?
             let executableSHA256: String?
             let seccompMode: Int?
             let seccompFilters: Int?
