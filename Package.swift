@@ -83,7 +83,9 @@ let package = Package(
         // Ethereum requests (EIP-4527) on the signer: the call review, the session and the sign flow.
         .target(
             name: "EthereumSigner",
-            dependencies: ["Signer", "ClearSigning", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum"],
+            dependencies: [
+                "Signer", "ClearSigning", "AirgapTransport", "Bitcoin", "BitcoinCrypto", "Codecs", "Ethereum",
+            ],
             swiftSettings: strict),
         // ERC-7730 clear signing: descriptors, their ABI decoding and the rendering of calls in words.
         .target(name: "ClearSigning", dependencies: ["Bitcoin", "Codecs", "Ethereum"], swiftSettings: strict),

@@ -20,9 +20,7 @@ enum EthereumSignCommand {
         do { maxFee = try Wei(etherString: maxFeeEth) } catch {
             throw CLIError(.usage, "--max-fee-eth is not an amount of ETH: \(maxFeeEth)")
         }
-        let parsed = try EthereumSignFlow.request(
-            signData: request.signData, dataType: dataType(request.dataType), chainID: request.chainID,
-            path: request.derivationPath.components.map(step), address: request.address, origin: request.origin)
+        let parsed = try EthereumSignFlow.request(request)
         let unlocked = try vault.unlock()
         let flow = try EthereumSignFlow(
             parsed, sourceFingerprint: request.derivationPath.sourceFingerprint?.rawValue, vault: unlocked,
@@ -33,8 +31,7 @@ enum EthereumSignCommand {
             question: "Sign this?", answer: stdinInput ? .controllingTerminal : .standardInput,
             refusedDocument: { try JSONOutput.print(flow.refusedReport) })
         let signature = try flow.sign()
-        let answer = UREthSignature(requestID: request.requestID, signature: signature.bytes, origin: "airlock-signer")
-        let urText = try URRegistryItem.ethSignature(answer).ur().string
+        let (answer, urText) = try EthereumSignFlow.answer(signature, to: request)
         let written = try output.write(
             .ethSignature(answer), fileBytes: Array((urText + "\n").utf8), json: vault.json,
             preferredFormat: format == .ur ? .ur : nil, show: show)
@@ -43,20 +40,6 @@ enum EthereumSignCommand {
         } else {
             if !output.isRequested, !show { print(urText) }
             OutputOptions.printWritten(written)
-        }
-    }
-
-    static func step(_ component: URKeypath.Component) -> EthereumSignFlow.PathStep {
-        if case .index(let index, let hardened) = component { return .index(index, hardened: hardened) }
-        return .notAnIndex
-    }
-
-    static func dataType(_ type: UREthSignRequest.DataType) -> EthereumSigningSession.Request.DataType {
-        switch type {
-        case .legacyTransaction: .legacyTransaction
-        case .typedData: .typedData
-        case .personalMessage: .personalMessage
-        case .typedTransaction: .typedTransaction
         }
     }
 }
