@@ -47,11 +47,12 @@ NET = NETWORKS["regtest"]
 MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
 ACCOUNT_PATH = "84h/1h/0h"
 TRANSACTIONS = 5_000  # the default chain
-SIZES = (1_000, 5_000, 20_000)  # the growth rows
+SIZES = (1_000, 5_000, 20_000, 100_000)  # the growth rows
 RECEIVE_PER_ADDRESS = 5
 CHANGE_PER_ADDRESS = 20
 PER_FANOUT = 1_250
 PER_BLOCK = 250
+FANOUTS_PER_BLOCK = 20  # 20 x ~155,000 WU: under the 4,000,000 WU block limit
 MIN_SATS, MAX_SATS = 1_000, 2_000_000
 WALLET_TX_FEE = 300  # sat; a 1-input, 2-output P2WPKH transaction is 141 vB
 FANOUT_FEE_RATE = 2  # sat/vB
@@ -123,7 +124,8 @@ def build(datadir: Path, transactions: int = TRANSACTIONS) -> dict:
             fanouts.append(tx.serialize().hex())
             txid = tx.txid().hex()
             funding += [(txid, n, v) for n, v in enumerate(chunk)]
-        node.cli("generateblock", FAUCET_ADDRESS, fanouts)
+        for start in range(0, len(fanouts), FANOUTS_PER_BLOCK):  # 100,000 transactions need 80: five blocks
+            node.cli("generateblock", FAUCET_ADDRESS, fanouts[start : start + FANOUTS_PER_BLOCK])
 
         wallet_txs = []
         for i in range(transactions):
