@@ -64,9 +64,10 @@ public struct ABIFunction: Sendable, Equatable {
     /// The 4-byte selector: the first bytes of Keccak-256 of the canonical signature.
     public var selector: [UInt8] { Array(Keccak256.hash(Array(canonical.utf8)).prefix(4)) }
 
-    /// Parses `name(type name, ...)`.
-    public init(signature: String) throws(ClearSigningError) {
-        var parser = SignatureParser(text: Array(signature.utf8))
+    /// Parses `name(type name, ...)`; `canonicalTypesOnly` refuses the aliases `uint` and `int` (a descriptor's
+    /// format keys must use canonical type names).
+    public init(signature: String, canonicalTypesOnly: Bool = false) throws(ClearSigningError) {
+        var parser = SignatureParser(text: Array(signature.utf8), canonicalTypesOnly: canonicalTypesOnly)
         parser.skipSpaces()
         let name = parser.identifier()
         guard !name.isEmpty, parser.peek == UInt8(ascii: "(") else {
@@ -74,6 +75,11 @@ public struct ABIFunction: Sendable, Equatable {
                 "the function signature \"\(signature.prefix(80))\" is not of the form name(type name, ...)")
         }
         guard let parameters = parser.parameterList() else {
+            if canonicalTypesOnly, (try? ABIFunction(signature: signature)) != nil {
+                throw .invalidDescriptor(
+                    "the format key \"\(signature.prefix(80))\" uses the type alias uint or int; ERC-7730 keys use "
+                        + "canonical type names such as uint256")
+            }
             throw .invalidDescriptor(
                 "the function signature \"\(signature.prefix(80))\" has a type that cannot be read")
         }
@@ -88,6 +94,7 @@ public struct ABIFunction: Sendable, Equatable {
 
 private struct SignatureParser {
     let text: [UInt8]
+    let canonicalTypesOnly: Bool
     var index = 0
 
     var atEnd: Bool { index >= text.count }
@@ -147,7 +154,8 @@ private struct SignatureParser {
                 base = .tuple(members)
                 word = ""
             } else {
-                guard let elementary = Self.elementary(word) else { return nil }
+                guard let elementary = Self.elementary(word), !canonicalTypesOnly || (word != "uint" && word != "int")
+                else { return nil }
                 base = elementary
             }
         }

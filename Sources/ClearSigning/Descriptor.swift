@@ -1,3 +1,4 @@
+import Bitcoin
 public import Codecs
 public import Ethereum
 
@@ -55,38 +56,66 @@ public struct Descriptor: Sendable {
     public let name: String?
     /// `metadata.token`, bound to each deployment.
     public let tokens: [TokenInfo]
+    /// `context.eip712.domainSeparator`: the hash the message's EIP-712 domain must have, or nil.
+    public let domainSeparator: [UInt8]?
 
     /// The major `$schema` version read.
     public static let supportedMajorVersion = 2
 
-    /// Parses `bytes`; `include` returns the bytes of a file named by `includes` (relative to the descriptor).
+    /// Parses `bytes`; `include` returns the bytes of a file named by `includes`, given as a path relative to the
+    /// folder of the descriptor (`./includes/base.json`; an include's own includes are joined to its folder).
     public init(
         bytes: [UInt8], include: (String) throws(ClearSigningError) -> [UInt8]
     ) throws(ClearSigningError) {
-        var document = try Self.parse(bytes)
+        let document = try Self.parse(bytes)
         try Self.checkSchema(document)
-        if let includes = document["includes"] {
-            let names: [String]
-            if let one = includes.string {
-                names = [one]
-            } else if let many = includes.array?.compactMap(\.string), many.count == includes.array?.count {
-                names = many
-            } else {
-                throw .invalidDescriptor("\"includes\" is neither a file name nor a list of them")
-            }
-            for name in names {
-                var included = try Self.parse(try include(name))
-                if included["includes"] != nil {
-                    throw .invalidDescriptor(
-                        "an included file itself has \"includes\", which the format does not allow")
-                }
-                if included["$schema"] != nil { try Self.checkSchema(included) }
-                included = Self.merge(included, document)
-                document = included
-            }
-            document = Self.removing("includes", from: document)
+        try self.init(merged: try Self.resolvingIncludes(document, folder: "", include: include, depth: 0))
+    }
+
+    /// How many files deep `includes` may nest (a descriptor, its include, and that file's include, ...).
+    public static let maximumIncludeDepth = 4
+
+    /// `document` with its `includes` merged in (the including file wins), recursively.
+    static func resolvingIncludes(
+        _ document: JSONValue, folder: String, include: (String) throws(ClearSigningError) -> [UInt8], depth: Int
+    ) throws(ClearSigningError) -> JSONValue {
+        guard let includes = document["includes"] else { return document }
+        guard depth < maximumIncludeDepth else {
+            throw .invalidDescriptor("its \"includes\" nest more than \(maximumIncludeDepth) files deep")
         }
-        try self.init(merged: document)
+        let names: [String]
+        if let one = includes.string {
+            names = [one]
+        } else if let many = includes.array?.compactMap(\.string), many.count == includes.array?.count {
+            names = many
+        } else {
+            throw .invalidDescriptor("\"includes\" is neither a file name nor a list of them")
+        }
+        var result = removing("includes", from: document)
+        for name in names {
+            let path = joinedPath(folder, name)
+            var included = try parse(try include(path))
+            if included["$schema"] != nil { try checkSchema(included) }
+            let slash = path.lastIndex(of: "/")
+            let inner = slash.map { String(path[..<$0]) } ?? ""
+            included = try resolvingIncludes(included, folder: inner, include: include, depth: depth + 1)
+            result = merge(included, result)
+        }
+        return result
+    }
+
+    /// `name` (relative, `./` allowed) joined to `folder`, with `.` and `..` steps resolved.
+    static func joinedPath(_ folder: String, _ name: String) -> String {
+        var parts: [Substring] = folder.isEmpty ? [] : folder.split(separator: "/")
+        for part in name.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
     }
 
     /// Builds a descriptor from an already-merged document (the vault stores merged documents).
@@ -112,7 +141,15 @@ public struct Descriptor: Sendable {
             else { throw .invalidDescriptor("a deployment is not a {chainId, address} pair") }
             deployments.append(Deployment(chainID: chain, address: address))
         }
-        guard !deployments.isEmpty || (context == .contract && bound["deployments"] == nil) else {
+        if let separator = bound["domainSeparator"] {
+            guard context != .contract, let text = separator.string, let bytes = Hex.decode(text), bytes.count == 32
+            else { throw .invalidDescriptor("its \"domainSeparator\" is not a 32-byte hex value") }
+            domainSeparator = bytes
+        } else {
+            domainSeparator = nil
+        }
+        guard !deployments.isEmpty || (context == .contract && bound["deployments"] == nil) || domainSeparator != nil
+        else {
             throw .invalidDescriptor("it names no deployment (chain id and address)")
         }
         self.deployments = deployments
@@ -126,7 +163,9 @@ public struct Descriptor: Sendable {
             switch context {
             case .contract:
                 formats.append(
-                    Format(key: key, function: try ABIFunction(signature: key), primaryType: nil, json: value))
+                    Format(
+                        key: key, function: try ABIFunction(signature: key, canonicalTypesOnly: true),
+                        primaryType: nil, json: value))
             case .eip712:
                 let primary = String(key.prefix { $0 != "(" }).trimmingSpaces
                 guard !primary.isEmpty else {
@@ -142,6 +181,9 @@ public struct Descriptor: Sendable {
             }
         }
         self.formats = formats
+        for format in formats {
+            try Self.checkFields(format.json["fields"]?.array ?? [], document: document, depth: 0)
+        }
         var tokens: [TokenInfo] = []
         if let token = document["metadata"]?["token"], let symbol = token["ticker"]?.string ?? token["symbol"]?.string,
             let decimals = token["decimals"]?.int
@@ -169,6 +211,55 @@ public struct Descriptor: Sendable {
     public func format(selector: some Collection<UInt8>) -> Format? {
         let wanted = Array(selector.prefix(4))
         return formats.first { $0.function?.selector == wanted }
+    }
+
+    /// The field formats of ERC-7730 v2 (its Reference section); a descriptor naming another is refused.
+    public static let knownFormats: Set<String> = [
+        "raw", "addressName", "calldata", "amount", "tokenAmount", "nftName", "date", "duration", "unit", "enum",
+        "chainId", "tokenTicker", "interoperableAddressName",
+    ]
+
+    /// Refuses a field whose `$ref` names no definition, whose format the spec does not define, or whose enum
+    /// reference names no enum (checked on import, so a descriptor never fails half-way through a review).
+    static func checkFields(_ fields: [JSONValue], document: JSONValue, depth: Int) throws(ClearSigningError) {
+        guard depth < 8 else { throw .invalidDescriptor("its field groups nest too deep") }
+        for raw in fields {
+            var field = raw
+            if let ref = raw["$ref"]?.string {
+                guard let definition = lookup(ref, in: document), definition.members != nil else {
+                    throw .invalidDescriptor(
+                        "a field refers to \"\(DisplayText.clean(String(ref.prefix(60))))\", which the descriptor does not define"
+                    )
+                }
+                field = merge(definition, raw)
+            }
+            if let group = field["fields"]?.array {
+                try checkFields(group, document: document, depth: depth + 1)
+                continue
+            }
+            guard let format = field["format"]?.string else { continue }
+            guard knownFormats.contains(format) else {
+                throw .invalidDescriptor(
+                    "a field has the format \"\(DisplayText.clean(String(format.prefix(40))))\", which ERC-7730 does not define"
+                )
+            }
+            if format == "enum" {
+                let ref =
+                    field["params"]?["$ref"]?.string
+                    ?? field["params"]?["enumId"]?.string.map { "$.metadata.enums." + $0 }
+                guard let ref, lookup(ref, in: document)?.members != nil else {
+                    throw .invalidDescriptor("an enum field refers to an enumeration the descriptor does not define")
+                }
+            }
+        }
+    }
+
+    /// A `$.`-path into `document`.
+    static func lookup(_ ref: String, in document: JSONValue) -> JSONValue? {
+        guard ref.hasPrefix("$.") else { return nil }
+        var node: JSONValue? = document
+        for key in ref.dropFirst(2).split(separator: ".") { node = node?[String(key)] }
+        return node
     }
 
     static func parse(_ bytes: [UInt8]) throws(ClearSigningError) -> JSONValue {

@@ -2,14 +2,37 @@ public import Bitcoin
 public import Codecs
 public import Ethereum
 
-/// The descriptors and tokens the signer trusts, and the rendering of calls through them (ERC-7730 v2).
+/// A name the user trusts for an address (the spec's `local` source of `addressName`).
+public struct AddressName: Sendable, Equatable {
+    /// The chain the name holds on, or nil for every chain.
+    public let chainID: UInt64?
+    public let address: EthereumAddress
+    public let name: String
+
+    public init(chainID: UInt64?, address: EthereumAddress, name: String) {
+        self.chainID = chainID
+        self.address = address
+        self.name = name
+    }
+}
+
+/// The descriptors, tokens and names the signer trusts, and the rendering of calls through them (ERC-7730 v2).
 public struct ClearSigningRegistry: Sendable {
     public let descriptors: [Descriptor]
     public let tokens: [TokenInfo]
+    /// Local names (`addressName` with the `local` source); ENS names are never looked up (the signer is offline).
+    public let names: [AddressName]
 
-    public init(descriptors: [Descriptor], tokens: [TokenInfo]) {
+    public init(descriptors: [Descriptor], tokens: [TokenInfo], names: [AddressName] = []) {
         self.descriptors = descriptors
         self.tokens = tokens + descriptors.flatMap(\.tokens)
+        self.names = names
+    }
+
+    /// The token at `address` on `chainID`: an entry of that chain first, then one valid on every chain.
+    public func token(_ address: EthereumAddress, chainID: UInt64) -> TokenInfo? {
+        tokens.first { $0.address == address && $0.chainID == chainID }
+            ?? tokens.first { $0.address == address && $0.chainID == nil }
     }
 
     /// The descriptor and format that apply to `call`: same chain, same address, same selector; nil when none does.
@@ -79,6 +102,10 @@ struct Renderer {
     let arguments: ABIValue
     let depth: Int
     var blind = false
+    /// The index of the array element being shown: a parameter that points at an array is read at the same index.
+    var elementIndex = 0
+    /// The path of the group being shown: a parameter's relative path is read from the same place as the field's.
+    var groupPrefix: [PathSegment] = []
 
     init(registry: ClearSigningRegistry, descriptor: Descriptor, call: CallInput, arguments: ABIValue, depth: Int) {
         self.registry = registry
@@ -151,10 +178,23 @@ struct Renderer {
             let label = field["label"]?.string ?? ""
             let pathText = field["path"]?.string
             if let group = field["fields"]?.array {
-                let groupPrefix =
+                let inner =
                     try pathText.map { (t) throws(ClearSigningError) in try Path(t, relativeTo: prefix).segments }
                     ?? prefix
-                try collect(group, prefix: groupPrefix, into: &fields, byPath: &byPath)
+                guard field["iteration"]?.string == "bundled" else {
+                    try collect(group, prefix: inner, into: &fields, byPath: &byPath)
+                    continue
+                }
+                // Bundled: the first element of each array, then the second of each, ...
+                var columns: [[ClearField]] = []
+                for child in group {
+                    var column: [ClearField] = []
+                    try collect([child], prefix: inner, into: &column, byPath: &byPath)
+                    columns.append(column)
+                }
+                for row in 0..<(columns.map(\.count).max() ?? 0) {
+                    for column in columns where row < column.count { fields.append(column[row]) }
+                }
                 continue
             }
             let values: [Resolved]
@@ -179,8 +219,10 @@ struct Renderer {
                 continue
             }
             let hideIn = visible?["ifNotIn"]?.array
-            for value in values {
+            groupPrefix = prefix
+            for (index, value) in values.enumerated() {
                 if let hideIn, contains(hideIn, value) { continue }
+                elementIndex = index
                 let field = try show(value, field: field, label: label)
                 if let pathText {
                     byPath[pathText.hasPrefix("#.") ? String(pathText.dropFirst(2)) : pathText] = field.value
@@ -281,18 +323,25 @@ struct Renderer {
         switch format {
         case "raw":
             text = raw(value)
-        case "addressName", "tokenTicker":
+        case "addressName":
             if let address = value.address {
-                if format == "tokenTicker", let token = token(address) {
-                    text = token.symbol
-                } else if let token = token(address) {
-                    // A local, trusted name: the token list's symbol, with the address beside it.
-                    text = "\(token.symbol) (\(address.checksummed))"
-                } else {
-                    text = address.checksummed
-                }
+                (text, warning) = addressName(address, field: field)
             } else {
                 text = raw(value)
+            }
+        case "tokenTicker":
+            if let address = value.address, let token = token(address, chainID: chainParameter(field)) {
+                text = token.symbol
+            } else {
+                text = raw(value)
+                warning = "Unknown token"
+            }
+        case "interoperableAddressName":
+            if case .abi(.bytes(let bytes)) = value, let shown = Self.interoperableAddress(bytes) {
+                text = shown
+            } else {
+                text = raw(value)
+                warning = "not an ERC-7930 Ethereum address"
             }
         case "tokenAmount":
             (text, warning) = tokenAmount(value, field: field)
@@ -327,7 +376,7 @@ struct Renderer {
             if let amount = value.integer {
                 let decimals = param(field, "decimals")?.int ?? 0
                 let base = DisplayText.clean(param(field, "base")?.string ?? "")
-                text = Self.decimal(amount, decimals: decimals) + base
+                text = Self.unit(amount, decimals: decimals, prefix: param(field, "prefix")?.bool == true) + base
             } else {
                 text = raw(value)
             }
@@ -349,7 +398,7 @@ struct Renderer {
             let id = value.integer.map { "#\($0)" } ?? raw(value)
             if let collection = param(field, "collection").flatMap({ Resolved.constant($0).address })
                 ?? (field["params"]?["collectionPath"]?.string).flatMap({
-                    try? resolve(Path($0, relativeTo: [])).first?.address
+                    try? resolve(Path($0, relativeTo: groupPrefix)).first?.address
                 })
             {
                 text = "\(collection.checksummed) \(id)"
@@ -399,15 +448,75 @@ struct Renderer {
         }
     }
 
-    func token(_ address: EthereumAddress) -> TokenInfo? {
-        registry.tokens.first { $0.address == address && ($0.chainID == nil || $0.chainID == call.chainID) }
+    func token(_ address: EthereumAddress, chainID: UInt64? = nil) -> TokenInfo? {
+        registry.token(address, chainID: chainID ?? call.chainID)
+    }
+
+    /// The chain a token lives on when the field names one (`chainIdPath` or `chainId`), else nil.
+    func chainParameter(_ field: JSONValue) -> UInt64? {
+        if let path = field["params"]?["chainIdPath"]?.string, let parsed = try? Path(path, relativeTo: groupPrefix) {
+            return resolve(parsed).first?.integer?.uint64
+        }
+        return param(field, "chainId").flatMap { Resolved.constant($0).integer?.uint64 }
+    }
+
+    /// A parameter holding one address or a list of them (each may be a `$.` constant).
+    func addresses(_ field: JSONValue, _ name: String) -> [EthereumAddress] {
+        guard let value = param(field, name) else { return [] }
+        return (value.array ?? [value]).compactMap { item in
+            let resolved = item.string.flatMap { $0.hasPrefix("$.") ? constant($0) : item } ?? item
+            return Resolved.constant(resolved).address
+        }
+    }
+
+    /// An address as the review shows it.
+    ///
+    /// The user's trusted name for it, `Sender` when the descriptor says it stands for the sender, a token's symbol
+    /// (with the address) when the descriptor's `types` say it is a token, else its ERC-55 form. ENS names are not
+    /// looked up: the signer is offline.
+    func addressName(_ address: EthereumAddress, field: JSONValue) -> (String, String?) {
+        if addresses(field, "senderAddress").contains(address) { return ("Sender", nil) }
+        let sources = field["params"]?["sources"]?.array?.compactMap(\.string)
+        if sources == nil || sources?.contains("local") == true,
+            let name = registry.names.first(where: {
+                $0.address == address && ($0.chainID == nil || $0.chainID == call.chainID)
+            })
+        {
+            return (name.name, nil)
+        }
+        // An address the descriptor says is a token, and the token list knows: its symbol, with the address.
+        if field["params"]?["types"]?.array?.contains(where: { $0.string == "token" }) == true,
+            let token = token(address)
+        {
+            return ("\(DisplayText.clean(token.symbol)) (\(address.checksummed))", nil)
+        }
+        if let sources, !sources.isEmpty, !sources.contains("local") {
+            return (address.checksummed, "not looked up (the signer is offline): shown as the address")
+        }
+        return (address.checksummed, nil)
+    }
+
+    /// An ERC-7930 interoperable address of an EVM chain as `address@eip155:chain#CHECKSUM`.
+    static func interoperableAddress(_ bytes: [UInt8]) -> String? {
+        guard bytes.count >= 7, bytes[0] == 0, bytes[1] == 1, bytes[2] == 0, bytes[3] == 0 else { return nil }
+        let referenceLength = Int(bytes[4])
+        guard referenceLength <= 32, bytes.count == 5 + referenceLength + 1 + 20, bytes[5 + referenceLength] == 20,
+            let chain = try? UInt256(bigEndian: Array(bytes[5..<5 + referenceLength])),
+            let address = try? EthereumAddress(bytes: Array(bytes.suffix(20)))
+        else { return nil }
+        let checksum = Hex.encode(Array(Keccak256.hash(Array(bytes.dropFirst(2))).prefix(4))).uppercased()
+        return "\(address.checksummed)@eip155:\(chain)#\(checksum)"
     }
 
     func tokenAmount(_ value: Resolved, field: JSONValue) -> (String, String?) {
         guard let amount = value.integer else { return (raw(value), nil) }
         var tokenAddress: EthereumAddress?
-        if let path = field["params"]?["tokenPath"]?.string, let parsed = try? Path(path, relativeTo: []) {
-            tokenAddress = resolve(parsed).first?.address
+        let chainID = chainParameter(field) ?? call.chainID
+        if let path = field["params"]?["tokenPath"]?.string, let parsed = try? Path(path, relativeTo: groupPrefix) {
+            let candidates = resolve(parsed)
+            tokenAddress =
+                (candidates.indices.contains(elementIndex) ? candidates[elementIndex] : candidates.first)?
+                .address
         } else if let constantToken = param(field, "token") {
             tokenAddress = Resolved.constant(constantToken).address
         }
@@ -421,9 +530,9 @@ struct Renderer {
         let symbol: String
         let decimals: Int
         if let tokenAddress, natives.contains(tokenAddress) {
-            symbol = Self.nativeTicker(call.chainID)
+            symbol = Self.nativeTicker(chainID)
             decimals = 18
-        } else if let tokenAddress, let token = token(tokenAddress) {
+        } else if let tokenAddress, let token = token(tokenAddress, chainID: chainID) {
             symbol = DisplayText.clean(token.symbol)
             decimals = token.decimals
         } else if field["params"]?["tokenPath"] == nil, field["params"]?["token"] == nil {
@@ -447,9 +556,9 @@ struct Renderer {
     mutating func calldata(_ value: Resolved, field: JSONValue) throws(ClearSigningError) -> (
         String, ClearCall?, String?
     ) {
-        guard case .abi(.bytes(let data)) = value else { return (raw(value), nil, "the inner call is not call data") }
+        guard case .abi(.bytes(var data)) = value else { return (raw(value), nil, "the inner call is not call data") }
         func resolved(_ name: String) -> Resolved? {
-            if let path = field["params"]?[name]?.string, let parsed = try? Path(path, relativeTo: []) {
+            if let path = field["params"]?[name]?.string, let parsed = try? Path(path, relativeTo: groupPrefix) {
                 return resolve(parsed).first
             }
             return param(field, name.replacingOccurrences(of: "Path", with: "")).map(Resolved.constant)
@@ -458,10 +567,25 @@ struct Renderer {
             blind = true
             return ("0x" + Hex.encode(data), nil, "the inner call's target is unknown, so it is not shown in words")
         }
+        // A selector given apart: the bytes hold only the arguments.
+        switch resolved("selectorPath") {
+        case .constant(let json)?:
+            guard let text = json.string, let selector = Hex.decode(text), selector.count == 4 else {
+                return (raw(value), nil, "the inner call's selector cannot be read")
+            }
+            data = selector + data
+        case .abi(let selector)?:
+            guard case .bytes(let bytes) = selector, bytes.count >= 4 else {
+                return (raw(value), nil, "the inner call's selector cannot be read")
+            }
+            data = Array(bytes.prefix(4)) + data
+        case nil:
+            break
+        }
         let inner = CallInput(
             chainID: resolved("chainIdPath")?.integer?.uint64 ?? call.chainID, to: callee,
             value: resolved("amountPath")?.integer ?? .zero,
-            from: resolved("spenderPath")?.address ?? call.to, data: data)
+            from: resolved("spenderPath")?.address ?? call.from, data: data)
         if data.isEmpty {
             return ("no call data (a plain transfer to \(callee.checksummed))", nil, nil)
         }
@@ -485,6 +609,15 @@ struct Renderer {
         var fraction = padded.suffix(decimals)
         while fraction.last == "0" { fraction = fraction.dropLast() }
         return fraction.isEmpty ? String(whole) : whole + "." + fraction
+    }
+
+    /// A `unit` value: with `prefix`, the largest SI prefix (k, M, G, T, P, E) that keeps a whole part (`36ks`).
+    static func unit(_ amount: UInt256, decimals: Int, prefix: Bool) -> String {
+        guard prefix else { return decimal(amount, decimals: decimals) }
+        let wholeDigits = amount.description.count - decimals
+        let steps = min(max((wholeDigits - 1) / 3, 0), 6)
+        let symbol = ["", "k", "M", "G", "T", "P", "E"][steps]
+        return decimal(amount, decimals: decimals + 3 * steps) + symbol
     }
 
     static func date(_ seconds: UInt64) -> String {

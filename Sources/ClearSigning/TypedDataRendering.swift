@@ -3,18 +3,22 @@ public import Ethereum
 
 extension ClearSigningRegistry {
     /// The descriptor and format that apply to an EIP-712 message: the domain's chain id and verifying contract are
-    /// one of the descriptor's deployments, every member of the descriptor's `domain` is the message's, and the
-    /// primary type's `encodeType` is a format key.
+    /// one of the descriptor's deployments (or the domain hashes to its `domainSeparator`), every member of the
+    /// descriptor's `domain` is the message's, and the primary type's `encodeType` is a format key.
     public func match(_ typedData: TypedData) -> (Descriptor, Descriptor.Format)? {
-        guard let chainID = (try? typedData.domainChainID())??.uint64,
-            let contractText = typedData.domain["verifyingContract"]?.string,
-            let contract = try? EthereumAddress(string: contractText),
-            let encodeType = try? typedData.encodeType(typedData.primaryType)
-        else { return nil }
+        guard let encodeType = try? typedData.encodeType(typedData.primaryType) else { return nil }
+        let chainID = (try? typedData.domainChainID())??.uint64
+        let contract = typedData.domain["verifyingContract"]?.string.flatMap { try? EthereumAddress(string: $0) }
+        let separator = try? typedData.domainSeparator()
         let wanted = Self.compactType(encodeType)
         for descriptor in descriptors {
-            guard case .eip712(let domain) = descriptor.context, descriptor.applies(chainID: chainID, address: contract)
-            else { continue }
+            guard case .eip712(let domain) = descriptor.context else { continue }
+            if let expected = descriptor.domainSeparator, separator != expected { continue }
+            if !descriptor.deployments.isEmpty || descriptor.domainSeparator == nil {
+                guard let chainID, let contract, descriptor.applies(chainID: chainID, address: contract) else {
+                    continue
+                }
+            }
             let domainMatches = (domain?.members ?? []).allSatisfy { name, value in
                 guard let actual = typedData.domain[name] else { return false }
                 if let a = value.string, let b = actual.string {

@@ -155,7 +155,7 @@ import Testing
         #expect(unknown.hasBlindPart)
     }
 
-    @Test func includesMergeAndAnIncludeMayNotIncludeAgain() throws {
+    @Test func includesMergeAndNestButALoopIsRefused() throws {
         let base = """
             {"$schema": "erc7730-v2.schema.json", "metadata": {"owner": "Base"},
              "display": {"formats": {"setNote(string note)": {"intent": "Base note",
@@ -173,7 +173,17 @@ import Testing
         #expect(merged.formats.first?.json["intent"]?.string == "Base note")
         #expect(merged.formats.first?.json["fields"]?.array?.count == 1)
         #expect(merged.formats.first?.json["fields"]?.array?.first?["label"]?.string == "Note")
-        let chained = base.replacingOccurrences(of: "\"metadata\"", with: "\"includes\": \"x.json\", \"metadata\"")
+        // An include may include again (each path relative to the file naming it); a loop is refused.
+        let chained = base.replacingOccurrences(
+            of: "\"metadata\"", with: "\"includes\": \"./deeper/x.json\", \"metadata\"")
+        var asked: [String] = []
+        let nested = try Descriptor(bytes: Array(including.utf8)) {
+            (name: String) throws(ClearSigningError) -> [UInt8] in
+            asked.append(name)
+            return Array((name == "base.json" ? chained : base).utf8)
+        }
+        #expect(asked == ["base.json", "deeper/x.json"])
+        #expect(nested.owner == "Base")
         #expect(throws: ClearSigningError.self) {
             try Descriptor(bytes: Array(including.utf8)) { (_: String) throws(ClearSigningError) -> [UInt8] in
                 Array(chained.utf8)

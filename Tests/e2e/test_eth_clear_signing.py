@@ -156,3 +156,10 @@ def test_a_uniswap_permit2_message_is_shown_by_its_descriptor(signer, vectors):
     other = permit2_single(contract=OTHER_CONTRACT)
     proc = signer("sign", "-", "--yes", input=typed_request(vectors, other))
     assert proc.returncode == 0 and "Intent:" not in review_of(proc)
+    # Nor is it on a chain the descriptor does not name (Permit2's address, chain 5: not one of its deployments);
+    # it is signed as eth-account signs it, without the descriptor's lines.
+    goerli = permit2_single(chain_id=5)
+    proc = signer("sign", "-", "--yes", "--json", input=typed_request(vectors, goerli, chain_id=5))
+    assert proc.returncode == 0 and "Intent:" not in review_of(proc), review_of(proc)
+    expected = ACCOUNT.sign_message(encode_typed_data(full_message=goerli)).signature
+    assert bytes.fromhex(json.loads(proc.stdout)["signature"]) == bytes(expected)
