@@ -233,6 +233,17 @@ def test_silent_payment_round_trip_and_attacks(run, home, bin_dir, regtest_node,
     bob = Recipient()
     assert bob.address.startswith("sprt1q")
 
+    # The dry run says plainly that the signer computes the silent payment's script (docs/watcher.md).
+    plan = watcher.json("send", "--to", bob.address, "--amount", f"{SEND}sat", "--fee-rate", "2", "--dry-run")
+    [planned] = [o for o in plan["outputs"] if "silent_payment" in o]
+    assert planned == {
+        "script": None,
+        "value": SEND,
+        "change": False,
+        "silent_payment": bob.address,
+        "script_computed_by": "signer",
+    }, planned
+    assert all(isinstance(o["script"], str) for o in plan["outputs"] if o is not planned)
     sent = watcher.json(
         "send", "--to", bob.address, "--amount", f"{SEND}sat", "--fee-rate", "2", "--qr", work / "psbt.png"
     )
