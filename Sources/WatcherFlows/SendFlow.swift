@@ -190,16 +190,19 @@ public struct SendFlow: Sendable {
         } catch {
             throw PSBTFlowError.invalidAddress(text, reason: "\(error)")
         }
+        return (try Self.placeholder(for: address, number: number, network: wallet.network), address)
+    }
+
+    /// The placeholder taproot address of the `number`th silent-payment recipient: its spend key tweaked by
+    /// number + 1 (four bytes, so recipients past 255 never share one).
+    static func placeholder(for address: SilentPaymentAddress, number: Int, network: Network) throws -> Address {
         let n = UInt32(number + 1)
         let tweak =
             [UInt8](repeating: 0, count: 28) + [
                 UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF),
             ]
         let point = try address.spendKey.adding(tweak: tweak)
-        return (
-            Address(.witness(try WitnessProgram(version: 1, program: point.xOnly.key.bytes)), network: wallet.network),
-            address
-        )
+        return Address(.witness(try WitnessProgram(version: 1, program: point.xOnly.key.bytes)), network: network)
     }
 
     /// The PSBT of a plan paying silent-payment addresses (BIP375): version 2, each placeholder output's script
