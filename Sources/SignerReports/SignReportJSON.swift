@@ -34,6 +34,8 @@ public struct SignOutput: Encodable, Sendable {
     let refusals: [String]
     let signedInputs: [Int]
     let approvedInputs: [Int]
+    /// With `"verdict": "shares_added"`: the inputs whose silent-payment share another signer must still add.
+    let pendingShares: [Int]
     /// Each multisig input's signatures: after this vault's when signed, as received when refused.
     public var multisig: [MultisigInput]
     /// Each input of a miniscript policy wallet: the path and who signed before this vault (absent when none).
@@ -51,7 +53,9 @@ public struct SignOutput: Encodable, Sendable {
     public init(_ decision: SigningDecision, signed: [Int]?) {
         let review = decision.review
         let analysis = review.analysis
-        verdict = signed == nil ? "refused" : "signed"
+        // "shares_added": a silent payment's ECDH shares were added but other signers' are missing, nothing signed.
+        verdict = signed == nil ? "refused" : decision.pendingShares.isEmpty ? "signed" : "shares_added"
+        pendingShares = signed == nil ? [] : decision.pendingShares
         txid = analysis.txid.hexString
         fee = analysis.fee?.sats
         feeRate = analysis.feeRate.map { ($0 * 100).rounded() / 100 }
@@ -152,6 +156,7 @@ public struct SignOutput: Encodable, Sendable {
         case sent, change, outputs, warnings, refusals
         case signedInputs = "signed_inputs"
         case approvedInputs = "approved_inputs"
+        case pendingShares = "pending_share_inputs"
         case multisig, policy, complete, psbt, written, transaction
         case multisigText = "multisig_text"
         case hiddenCharacters = "hidden_characters"
@@ -173,6 +178,7 @@ public struct SignOutput: Encodable, Sendable {
         if hiddenCharacters { try container.encode(true, forKey: .hiddenCharacters) }
         try container.encode(signedInputs, forKey: .signedInputs)
         try container.encode(approvedInputs, forKey: .approvedInputs)
+        if !pendingShares.isEmpty { try container.encode(pendingShares, forKey: .pendingShares) }
         try container.encode(multisig, forKey: .multisig)
         if !policy.isEmpty { try container.encode(policy, forKey: .policy) }
         try container.encodeIfPresent(complete, forKey: .complete)

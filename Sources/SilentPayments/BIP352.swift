@@ -148,9 +148,7 @@ public enum BIP352 {
                 groups.append((recipient.scanKey, [index]))
             }
         }
-        guard groups.allSatisfy({ $0.members.count <= maxRecipientsPerGroup }) else {
-            throw .derivationFailed("more than \(maxRecipientsPerGroup) outputs pay one scan key")
-        }
+        try checkGroupSizes(recipients)
         var outputs: [(recipient: Int, key: XOnlyPublicKey)] = []
         for group in groups {
             let share: PublicKey
@@ -165,6 +163,19 @@ public enum BIP352 {
             }
         }
         return outputs
+    }
+
+    /// K_max: no scan key may be paid by more than `maxRecipientsPerGroup` outputs of one transaction.
+    ///
+    /// - Throws: `SilentPaymentError.tooManyOutputs` naming the first address of the group that is too large.
+    public static func checkGroupSizes(_ recipients: [SilentPaymentAddress]) throws(SilentPaymentError) {
+        var counts: [PublicKey: Int] = [:]
+        for recipient in recipients { counts[recipient.scanKey, default: 0] += 1 }
+        for recipient in recipients {
+            if let count = counts[recipient.scanKey], count > maxRecipientsPerGroup {
+                throw .tooManyOutputs(count: count, recipient: recipient.encoded)
+            }
+        }
     }
 
     /// hash_BIP0352/Label(b_scan ‖ m), the label tweak.

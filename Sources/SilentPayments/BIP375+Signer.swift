@@ -12,6 +12,9 @@ extension BIP375 {
         public var globalShares: [PublicKey]
         /// Whether every silent-payment output now has its script (signing may go on only then).
         public var complete: Bool
+        /// The eligible inputs still without an ECDH share for some scan key (another signer must add it), when not
+        /// complete.
+        public var pendingInputs: [Int] = []
     }
 
     /// BIP375's Signer role for the silent-payment part, before any signature: refuses what the BIP forbids (a
@@ -79,7 +82,22 @@ extension BIP375 {
         let complete = try completeScripts(&result)
         if !complete { try validate(result) }  // a script set while shares are missing is refused here
         return SignerStep(
-            psbt: result, sharedInputs: sharedInputs.sorted(), globalShares: globals, complete: complete)
+            psbt: result, sharedInputs: sharedInputs.sorted(), globalShares: globals, complete: complete,
+            pendingInputs: complete ? [] : try pendingInputs(result))
+    }
+
+    /// The eligible inputs that still lack an ECDH share for some scan key (none under a global share).
+    public static func pendingInputs(_ psbt: PSBT) throws(SilentPaymentError) -> [Int] {
+        var pending: Set<Int> = []
+        let eligible = try eligibleInputs(psbt)
+        for scan in Set(outputs(of: psbt).map(\.scanKey))
+        where psbt.global.entry(PSBTKeyType.Global.spECDHShare, keyData: scan.compressed) == nil {
+            for (index, _) in eligible
+            where psbt.inputs[index].map.entry(PSBTKeyType.Input.spECDHShare, keyData: scan.compressed) == nil {
+                pending.insert(index)
+            }
+        }
+        return pending.sorted()
     }
 
     private static func shareAndProof(_ key: PrivateKey, scan: PublicKey, _ randomness: [UInt8])

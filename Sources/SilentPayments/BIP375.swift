@@ -180,6 +180,11 @@ public enum BIP375 {
                 throw .invalidPSBT("output \(index) has neither a script nor a silent-payment address")
             }
         }
+        var groups: [PublicKey: [Int]] = [:]
+        for output in outputs(of: psbt) { groups[output.scanKey, default: []].append(output.index) }
+        for group in groups.values.sorted(by: { $0[0] < $1[0] }) where group.count > BIP352.maxRecipientsPerGroup {
+            throw .tooManyOutputs(count: group.count, recipient: "outputs \(group[0]) and after")
+        }
         let anyScriptSet = outputs(of: psbt).contains { !($0.script?.bytes.isEmpty ?? true) }
         if anyScriptSet, psbt.global.value(PSBTKeyType.Global.txModifiable) != [0] {
             throw .invalidPSBT("a silent-payment script is set but the inputs and outputs are still marked modifiable")
@@ -325,7 +330,7 @@ public enum BIP375 {
             let hash = try BIP352.inputHash(outpoints: outpoints, inputKeySum: keySum)
             let group = spOutputs.filter { $0.scanKey == scan }
             guard group.count <= BIP352.maxRecipientsPerGroup else {
-                throw .derivationFailed("more than \(BIP352.maxRecipientsPerGroup) outputs pay one scan key")
+                throw .tooManyOutputs(count: group.count, recipient: "outputs \(group[0].index) and after")
             }
             for (k, output) in group.enumerated() {
                 let key = try BIP352.outputKey(

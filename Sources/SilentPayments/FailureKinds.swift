@@ -5,7 +5,8 @@ import BitcoinCrypto
 extension SilentPaymentError: FailureClassifying {
     public var failureKind: FailureKind {
         switch self {
-        case .invalidAddress, .wrongNetwork, .invalidPSBT, .incomplete, .derivationFailed: .invalidInput
+        case .invalidAddress, .wrongNetwork, .invalidPSBT, .incomplete, .derivationFailed, .tooManyOutputs:
+            .invalidInput
         case .forbiddenInput, .forbiddenSighash, .badProof, .scriptMismatch: .refused
         }
     }

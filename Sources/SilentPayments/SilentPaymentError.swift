@@ -24,6 +24,8 @@ public enum SilentPaymentError: Error, Equatable, Sendable, CustomStringConverti
     case incomplete(String)
     /// The keys sum to zero or another BIP352 computation failed (no output can be made with these inputs).
     case derivationFailed(String)
+    /// More outputs pay one scan key than BIP352's K_max allows (how many, and the address or output named).
+    case tooManyOutputs(count: Int, recipient: String)
 
     public var description: String {
         switch self {
@@ -44,6 +46,10 @@ public enum SilentPaymentError: Error, Equatable, Sendable, CustomStringConverti
                 + "the coordinator may be trying to redirect the payment"
         case .incomplete(let reason): "the silent payment is not complete yet: \(reason)"
         case .derivationFailed(let reason): "no silent-payment output can be made: \(reason)"
+        case .tooManyOutputs(let count, let recipient):
+            "\(count) outputs pay one silent-payment scan key (\(recipient)); BIP352 allows at most "
+                + "\(BIP352.maxRecipientsPerGroup) per scan key in one transaction (K_max): split the payment into "
+                + "several transactions"
         }
     }
 }

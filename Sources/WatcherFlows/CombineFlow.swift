@@ -1,6 +1,7 @@
 import Bitcoin
 import Chance
 import Foundation
+import SilentPayments
 import Watcher
 
 /// What `combine` made: the BIP174 Combiner over several signers' PSBTs (with the copy this watcher kept), or the
@@ -20,9 +21,16 @@ public struct CombineReport: Sendable {
 
     /// Combines `psbts` (at least one) and the copy this watcher kept in `archive`.
     ///
-    /// - Throws: `PSBTFlowError.differentTransactions`; `StoreError` or `PSBTError` from the kept copy.
+    /// - Throws: `PSBTFlowError.differentTransactions`; `StoreError` or `PSBTError` from the kept copy;
+    ///   `SilentPaymentError` for a silent-payment share or script that does not check out.
     public init(psbts: [PSBT], archive: PSBTArchive) throws {
         let (result, usedArchive) = try archive.completed(try Self.combined(psbts))
+        // Silent payments (BIP375): every share's proof and every script already set checked (exit 4 on a mismatch);
+        // shares may still be missing (the next signer adds them and computes the scripts).
+        if BIP375.hasSilentPayments(result) {
+            try BIP375.validate(result)
+            try BIP375.checkInputKeys(result)
+        }
         psbt = result
         txid = try result.unsignedTxid()
         signatures = result.inputs.map { $0.map.entries.filter(Self.isSignature).count }

@@ -47,9 +47,29 @@ public struct SendJSON: Encodable, Sendable {
 public struct SendPlanJSON: Encodable, Sendable {
     /// One planned output.
     public struct Output: Encodable, Sendable {
-        let script: String
+        /// The script in hex; null for a silent-payment output (the signer computes it).
+        let script: String?
         let value: UInt64
         let change: Bool
+        /// The silent-payment address paid (only on such outputs, beside `"script_computed_by": "signer"`).
+        var silentPayment: String?
+
+        enum CodingKeys: String, CodingKey {
+            case script, value, change
+            case silentPayment = "silent_payment"
+            case scriptComputedBy = "script_computed_by"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(script, forKey: .script)
+            try container.encode(value, forKey: .value)
+            try container.encode(change, forKey: .change)
+            if let silentPayment {
+                try container.encode(silentPayment, forKey: .silentPayment)
+                try container.encode("signer", forKey: .scriptComputedBy)
+            }
+        }
     }
     let txid: String
     let fee: UInt64

@@ -61,8 +61,10 @@ public struct SendReport: Sendable {
     public let recovery: RecoveryValidity?
     public let rbf: Bool
     public let network: Network
+    /// The silent-payment addresses paid, by the placeholder script the plan carries for each.
+    public var silentPayments: [Script: SilentPaymentAddress] = [:]
     /// Whether an output pays a silent-payment address (its script, and so the txid, is the signer's to compute).
-    public var paysSilentPayment = false
+    public var paysSilentPayment: Bool { !silentPayments.isEmpty }
 
     /// The stderr lines after the PSBT was written.
     public var lines: [String] {
@@ -111,7 +113,11 @@ public struct SendReport: Sendable {
                 SpentCoinJSON(outpoint: $0.utxo.outpoint.description, value: $0.utxo.value.sats)
             },
             outputs: plan.outputs.enumerated().map { i, o in
-                .init(script: o.scriptPubKey.hexString, value: o.value.sats, change: plan.change?.position == i)
+                // A silent-payment output's script is the signer's to compute: null here, with the address.
+                let silent = silentPayments[o.scriptPubKey]
+                return .init(
+                    script: silent == nil ? o.scriptPubKey.hexString : nil, value: o.value.sats,
+                    change: plan.change?.position == i, silentPayment: silent?.encoded)
             },
             unsignedTx: tx.serialized().hexString)
     }
@@ -146,6 +152,7 @@ public struct SendFlow: Sendable {
             }
             return Recipient(address: try address(payment.address), amount: payment.amount)
         }
+        try BIP352.checkGroupSizes(Array(silent.values))
         let rate: FeeRate
         switch request.rate {
         case .fixed(let fixed): rate = fixed
@@ -170,7 +177,7 @@ public struct SendFlow: Sendable {
             own: change, names: silent.mapValues { "\($0.encoded) (silent payment)" })
         var report = SendReport(
             plan: plan, psbt: psbt, summary: summary, recovery: validity, rbf: request.rbf, network: wallet.network)
-        report.paysSilentPayment = !silent.isEmpty
+        report.silentPayments = silent
         return report
     }
 
@@ -183,12 +190,19 @@ public struct SendFlow: Sendable {
         } catch {
             throw PSBTFlowError.invalidAddress(text, reason: "\(error)")
         }
-        let tweak = [UInt8](repeating: 0, count: 31) + [UInt8(truncatingIfNeeded: number + 1)]
+        return (try Self.placeholder(for: address, number: number, network: wallet.network), address)
+    }
+
+    /// The placeholder taproot address of the `number`th silent-payment recipient: its spend key tweaked by
+    /// number + 1 (four bytes, so recipients past 255 never share one).
+    static func placeholder(for address: SilentPaymentAddress, number: Int, network: Network) throws -> Address {
+        let n = UInt32(number + 1)
+        let tweak =
+            [UInt8](repeating: 0, count: 28) + [
+                UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF),
+            ]
         let point = try address.spendKey.adding(tweak: tweak)
-        return (
-            Address(.witness(try WitnessProgram(version: 1, program: point.xOnly.key.bytes)), network: wallet.network),
-            address
-        )
+        return Address(.witness(try WitnessProgram(version: 1, program: point.xOnly.key.bytes)), network: network)
     }
 
     /// The PSBT of a plan paying silent-payment addresses (BIP375): version 2, each placeholder output's script

@@ -38,6 +38,15 @@ struct SilentPaymentSendTests {
         #expect(BIP375.outputs(of: result).map(\.index) == [0])
     }
 
+    @Test("placeholders of 300 payments to one address are all distinct (recipient 256 is not recipient 0's)")
+    func manyPlaceholders() throws {
+        let scripts = try (0..<300).map {
+            try SendFlow.placeholder(for: recipient, number: $0, network: .regtest).scriptPubKey
+        }
+        #expect(Set(scripts).count == 300)
+        #expect(scripts[0] != scripts[256])
+    }
+
     @Test("a P2WSH (multisig) coin cannot pay a silent payment: refused")
     func multisigCoin() throws {
         let p2wsh = Script([0x00, 0x20] + [UInt8](repeating: 3, count: 32))

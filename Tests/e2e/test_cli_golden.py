@@ -447,6 +447,9 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vecto
         root / "unsigned.psbt",
     )
 
+    # a silent payment (issue 31): the dry run's output named by address; a signer holding one of two inputs
+    _silent_payment_runs(signer, watcher, root)
+
     # the signer signs; the watcher combines, finalizes, broadcasts and bumps
     runs("airlock-signer-inspect--psbt", "airlock-signer", "inspect", root / "unsigned.psbt")
     watcher("airlock-watcher-inspect", "inspect", root / "unsigned.psbt")
@@ -510,6 +513,17 @@ def test_every_json_output_has_a_golden_shape(bin_dir, home, regtest_node, vecto
             f"the --json shape of {golden}",
         )
     assert _stale(GOLDEN / "json", names) == [], "golden JSON files without a run"
+
+
+def _silent_payment_runs(signer, watcher, root):
+    from test_silent_payments import Recipient, foreign_second_input
+
+    address = Recipient().address
+    plan = ("send", "--to", address, "--amount", "50000sat", "--fee-rate", "2")
+    watcher("airlock-watcher-send--dry-run-silent-payment", *plan, "--dry-run")
+    watcher("airlock-watcher-send--silent-payment", *plan, "--out", root / "sp.psbt")
+    (root / "sp-two.psbt").write_bytes(foreign_second_input((root / "sp.psbt").read_bytes()))
+    signer("airlock-signer-sign--shares-added", "sign", root / "sp-two.psbt", "--yes", "--out", root / "sp-shares.psbt")
 
 
 def _ethereum_runs(runs, signer, watcher, root):

@@ -233,6 +233,17 @@ def test_silent_payment_round_trip_and_attacks(run, home, bin_dir, regtest_node,
     bob = Recipient()
     assert bob.address.startswith("sprt1q")
 
+    # The dry run says plainly that the signer computes the silent payment's script (docs/watcher.md).
+    plan = watcher.json("send", "--to", bob.address, "--amount", f"{SEND}sat", "--fee-rate", "2", "--dry-run")
+    [planned] = [o for o in plan["outputs"] if "silent_payment" in o]
+    assert planned == {
+        "script": None,
+        "value": SEND,
+        "change": False,
+        "silent_payment": bob.address,
+        "script_computed_by": "signer",
+    }, planned
+    assert all(isinstance(o["script"], str) for o in plan["outputs"] if o is not planned)
     sent = watcher.json(
         "send", "--to", bob.address, "--amount", f"{SEND}sat", "--fee-rate", "2", "--qr", work / "psbt.png"
     )
@@ -307,3 +318,176 @@ def test_silent_payment_round_trip_and_attacks(run, home, bin_dir, regtest_node,
     assert bob.scan(node, txid) == [(sp[0], SEND)]
     # And someone else's keys find nothing in it.
     assert Recipient().scan(node, txid) == []
+
+
+# --- several signers (BIP375's hand-off): two vaults, each holding one input ---------------------------------------
+
+
+class OneWallet(Watcher):
+    """The watcher's commands for one of its wallets (`--wallet NAME`)."""
+
+    def __init__(self, run, node, name: str):
+        super().__init__(run, node)
+        self.name = name
+
+    def __call__(self, *args, check: bool = True, input=None):
+        return super().__call__(*args, "--wallet", self.name, check=check, input=input)
+
+
+OUT_AMOUNT = 0x03
+GLOBAL_INPUT_COUNT = 0x04
+IN_SP_ECDH_SHARE = 0x1D
+IN_SP_DLEQ = 0x1E
+IN_PARTIAL_SIG = 0x02
+
+
+def merged_two_wallet_psbt(alice_psbt: bytes, bob_psbt: bytes, extra_fee: int) -> bytes:
+    """A coordinator's merge: Alice's PSBT (paying the silent-payment address, her change) with Bob's coin as a
+    second input (its whole input map from the watcher's PSBT of Bob's wallet); Alice's change takes Bob's coin less
+    `extra_fee` for the added input."""
+    a, b = parse_psbt(alice_psbt), parse_psbt(bob_psbt)
+    n_a, n_b = entry(a[0], GLOBAL_INPUT_COUNT)[0], entry(b[0], GLOBAL_INPUT_COUNT)[0]
+    bob_input = b[1]
+    bob_value = int.from_bytes(entry(bob_input, IN_WITNESS_UTXO)[:8], "little")
+    outputs = a[1 + n_a :]
+    [change] = [i for i, o in enumerate(outputs) if entry(o, OUT_SP_V0_INFO) is None]
+    old = int.from_bytes(entry(outputs[change], OUT_AMOUNT), "little")
+    outputs[change] = replace(outputs[change], OUT_AMOUNT, (old + bob_value - extra_fee).to_bytes(8, "little"))
+    assert n_b >= 1
+    merged = [replace(a[0], GLOBAL_INPUT_COUNT, bytes([n_a + 1]))] + a[1 : 1 + n_a] + [bob_input] + outputs
+    return serialize_psbt(merged)
+
+
+def foreign_second_input(psbt: bytes, value: int = 100_000) -> bytes:
+    """The watcher's silent-payment PSBT (as written: base64 or binary) with a second input of a key held by no vault
+    here (a P2WPKH coin of a random key, its derivation under fingerprint 00000000), its value added to the first
+    output that is not the silent payment: a vault then holds one input of two."""
+    data = psbt if psbt.startswith(b"psbt\xff") else base64.b64decode(psbt)
+    key = compress(point_mul(int.from_bytes(os.urandom(32), "big") % ORDER, G))
+    spk = b"\x00\x14" + hashlib.new("ripemd160", hashlib.sha256(key).digest()).digest()
+    utxo = value.to_bytes(8, "little") + bytes([len(spk)]) + spk
+    other = [
+        (bytes([0x0E]), os.urandom(32)),  # PSBT_IN_PREVIOUS_TXID
+        (bytes([0x0F]), (0).to_bytes(4, "little")),  # PSBT_IN_OUTPUT_INDEX
+        (bytes([0x10]), (0xFFFFFFFD).to_bytes(4, "little")),  # PSBT_IN_SEQUENCE
+        (bytes([IN_WITNESS_UTXO]), utxo),
+        (bytes([0x06]) + key, bytes(4) + (0x80000054).to_bytes(4, "little")),  # PSBT_IN_BIP32_DERIVATION
+    ]
+    other_psbt = serialize_psbt([[(bytes([GLOBAL_INPUT_COUNT]), b"\x01")], other])
+    return merged_two_wallet_psbt(data, other_psbt, extra_fee=300)
+
+
+def test_silent_payment_two_signers(run, home, bin_dir, regtest_node, tmp_path):
+    """Two vaults (different seeds), one input each, one silent payment: the first adds its ECDH share and signs
+    nothing (exit 0, verdict shares_added), the second verifies it, adds its own, computes the script and signs (read
+    from QR PNGs), the first signs on a second pass; the watcher checks every share and script, broadcasts, and the
+    recipient finds the payment. Attacks beside: a bad proof from the first signer, a share moved to an input whose
+    key it is not, a script that does not match the shares given to the watcher."""
+    node = regtest_node
+    work = tmp_path / "qr"
+    work.mkdir()
+    watcher = Watcher(run, node)
+    vaults, wallets = {}, {}
+    for name in ("alice", "bob"):
+        vault = Vault(bin_dir, home.env, home.root, name)
+        vault.run("export", "--script", "wpkh", "--format", "ur", "--qr", str(work / f"{name}.png"), check=True)
+        watcher("import", work / f"{name}.png", "--name", name, "--network", "regtest")
+        vaults[name], wallets[name] = vault, OneWallet(run, node, name)
+    watcher("node", "set", node_url(node, "electrum"))
+    for name, amount in (("alice", 300_000), ("bob", 200_000)):
+        wallet = wallets[name]
+        address = wallet.json("receive", "--new")["address"]
+        node.send_to(address, amount)
+    node.mine(1)
+    for wallet in wallets.values():
+        wallet("sync")
+    carol = Recipient()
+    wallets["alice"].json(
+        "send", "--to", carol.address, "--amount", "250000sat", "--fee-rate", "2", "--out", tmp_path / "a.psbt"
+    )
+    wallets["bob"].json(
+        "send", "--to", carol.address, "--amount", "10000sat", "--fee-rate", "2", "--out", tmp_path / "b.psbt"
+    )
+    unsigned = merged_two_wallet_psbt(_psbt_bytes(tmp_path / "a.psbt"), _psbt_bytes(tmp_path / "b.psbt"), extra_fee=300)
+    (tmp_path / "two.psbt").write_bytes(unsigned)
+    scan = compress(carol.B_scan)
+
+    # Alice holds input 0 only: her share is added with its proof, nothing is signed, exit 0.
+    first = vaults["alice"].sign(tmp_path / "two.psbt", args=("--json", "--out", str(tmp_path / "alice-1.psbt")))
+    verdict = json.loads(first.stdout)
+    assert verdict["verdict"] == "shares_added", verdict
+    assert verdict["pending_share_inputs"] == [1] and verdict["signed_inputs"] == [], verdict
+    assert b"1 input(s) still need another signer's share" in first.stderr
+    shared = parse_psbt(_psbt_bytes(tmp_path / "alice-1.psbt"))
+    assert entry(shared[1], IN_SP_ECDH_SHARE) is not None and entry(shared[1], IN_SP_DLEQ) is not None
+    assert entry(shared[2], IN_SP_ECDH_SHARE) is None
+    assert all(entry(m, IN_PARTIAL_SIG) is None for m in shared[1:3]), "nothing may be signed yet"
+    assert next(k for k, _ in shared[1] if k[0] == IN_SP_ECDH_SHARE)[1:] == scan
+
+    # Attack: Alice's proof altered on the way to Bob: refused, exit 4 (control: the untouched file, below).
+    bad = [list(m) for m in shared]
+    proof = bytearray(entry(bad[1], IN_SP_DLEQ))
+    proof[5] ^= 1
+    bad[1] = replace(bad[1], IN_SP_DLEQ, bytes(proof))
+    (tmp_path / "bad.psbt").write_bytes(serialize_psbt(bad))
+    proc = vaults["bob"].sign(tmp_path / "bad.psbt", args=("--json",), check=False)
+    assert proc.returncode == 4, proc.stderr
+    assert b"does not prove its key" in proc.stderr
+
+    # Attack: Alice's share and proof moved to Bob's input (a share that is not that input's key): refused, exit 4.
+    moved = [list(m) for m in shared]
+    share_entries = [(k, v) for k, v in moved[1] if k[0] in (IN_SP_ECDH_SHARE, IN_SP_DLEQ)]
+    moved[1] = [(k, v) for k, v in moved[1] if k[0] not in (IN_SP_ECDH_SHARE, IN_SP_DLEQ)]
+    moved[2] = moved[2] + share_entries
+    (tmp_path / "moved.psbt").write_bytes(serialize_psbt(moved))
+    proc = vaults["bob"].sign(tmp_path / "moved.psbt", args=("--json",), check=False)
+    assert proc.returncode == 4, proc.stderr
+    assert b"does not prove its key" in proc.stderr
+
+    # Control: Bob reads Alice's answer, completes the shares, computes the script and signs input 1 (QR PNGs out).
+    (tmp_path / "bob-qr").mkdir()
+    second = vaults["bob"].sign(
+        tmp_path / "alice-1.psbt", args=("--json", "--qr", str(tmp_path / "bob-qr" / "bob.png"))
+    )
+    verdict = json.loads(second.stdout)
+    assert verdict["verdict"] == "signed" and verdict["signed_inputs"] == [1], verdict
+    assert f"to {carol.address} (silent payment), output".encode() in second.stderr
+
+    # Alice's second pass, from Bob's QR frames: the outputs now fixed and checked against the shares; she signs.
+    bob_pngs = frames(tmp_path / "bob-qr", "bob")
+    third = vaults["alice"].sign(*bob_pngs, args=("--json", "--out", str(tmp_path / "alice-2.psbt")))
+    verdict = json.loads(third.stdout)
+    assert verdict["verdict"] == "signed" and verdict["signed_inputs"] == [0], verdict
+    assert verdict["complete"] is True, verdict
+    final = parse_psbt(_psbt_bytes(tmp_path / "alice-2.psbt"))
+    n_out_start = 1 + 2
+    [sp] = [i for i, o in enumerate(final[n_out_start:]) if entry(o, OUT_SP_V0_INFO) is not None]
+
+    # Attack: the watcher given a script that does not match the shares: finalize and broadcast refuse, exit 4.
+    thief = b"\x51\x20" + point_mul(int.from_bytes(os.urandom(32), "big") % ORDER, G)[0].to_bytes(32, "big")
+    swapped = [list(m) for m in final]
+    swapped[n_out_start + sp] = replace(swapped[n_out_start + sp], OUT_SCRIPT, thief)
+    (tmp_path / "swapped.psbt").write_bytes(serialize_psbt(swapped))
+    for command in ("finalize", "broadcast"):
+        proc = wallets["alice"](command, tmp_path / "swapped.psbt", check=False)
+        assert proc.returncode == 4, (command, proc.stderr)
+        assert b"is not the silent payment the shares give" in proc.stderr
+    proc = wallets["alice"]("combine", tmp_path / "swapped.psbt", "--out", tmp_path / "no.psbt", check=False)
+    assert proc.returncode == 4, proc.stderr
+    assert b"is not the silent payment the shares give" in proc.stderr
+    assert not (tmp_path / "no.psbt").exists()
+
+    # Control: the watcher combines the two signers' answers (every share and script checked), broadcasts; mined;
+    # the recipient finds the payment with its keys.
+    wallets["alice"]("combine", tmp_path / "alice-2.psbt", tmp_path / "bob-qr", "--out", tmp_path / "combined.psbt")
+    txid = wallets["alice"]("broadcast", tmp_path / "combined.psbt").stdout.decode().strip()
+    assert txid in node.cli("getrawmempool")
+    node.mine(1)
+    assert carol.scan(node, txid) == [(sp, 250_000)]
+    tx = node.cli("getrawtransaction", txid, 1)
+    assert len(tx["vin"]) == 2
+
+
+def _psbt_bytes(path: Path) -> bytes:
+    data = path.read_bytes()
+    return data if data.startswith(b"psbt\xff") else base64.b64decode(data)

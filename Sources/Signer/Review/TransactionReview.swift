@@ -41,12 +41,15 @@ public struct TransactionReview: Sendable {
     ///
     /// Only outputs of the wallet being spent count as change (`policy.changeRule`).
     /// - Throws: `PSBTError` when the PSBT's transaction cannot be assembled.
-    public init(_ psbt: PSBT, accounts: [Descriptor], policy: SigningPolicy, accountLabels: [String] = [])
-        throws(PSBTError)
-    {
+    /// `ownOutputs` are outputs verified as this vault's by other means (its silent-payment change).
+    public init(
+        _ psbt: PSBT, accounts: [Descriptor], policy: SigningPolicy, accountLabels: [String] = [],
+        ownOutputs: [Int: PSBTAnalysis.Ownership] = [:]
+    ) throws(PSBTError) {
         let now = policy.now ?? Date()
         let analysis = try PSBTAnalysis(
-            psbt: psbt, accounts: accounts, network: policy.network, changeRule: policy.changeRule, now: now)
+            psbt: psbt, accounts: accounts, network: policy.network, changeRule: policy.changeRule, now: now,
+            knownOwnOutputs: ownOutputs)
         self.analysis = analysis
         self.reviewedAt = now
         self.policy = policy
@@ -216,7 +219,9 @@ public struct TransactionReview: Sendable {
     }
 
     static func destination(_ output: PSBTAnalysis.Output) -> String {
-        DisplayText.clean(output.address ?? "script " + output.scriptPubKey.hexString)
+        output.scriptPubKey.bytes.isEmpty
+            ? "a silent-payment address (its script is not computed yet; see the note below)"
+            : DisplayText.clean(output.address ?? "script " + output.scriptPubKey.hexString)
     }
 
     static func btc(_ amount: Amount) -> String { "\(amount.btcString) BTC" }

@@ -76,7 +76,14 @@ public struct PSBTSignFlow: Sendable {
     ///
     /// - Throws: `PSBTSignError.notSigned` when nothing could be signed, `AuditError`/`VaultError` when the journal
     ///   cannot be written, `PSBTError` when the finalized transaction cannot be extracted.
+    /// While a silent payment still lacks other signers' shares (`decision.pendingShares`), nothing is signed or
+    /// journaled: the answer is the whole PSBT with this vault's shares.
     public func sign(allowFlags: [String], finalize: Bool, full: Bool, trim: Bool) throws -> Result {
+        guard decision.pendingShares.isEmpty else {
+            guard decision.isApproved else { throw PSBTSignError.notSigned("refused: no input approved") }
+            let shared = SignedPSBT(psbt: decision.original, signedInputs: [])
+            return Result(signed: shared, written: decision.original, transaction: nil)
+        }
         let signed: SignedPSBT
         do { signed = try decision.sign() } catch let error as SigningSessionError {
             throw PSBTSignError.notSigned(error.description)

@@ -45,8 +45,7 @@ public struct SigningSession: Sendable {
         // which then reviews (and the answer carries) the PSBT with them.
         var silentPayment: SilentPaymentSigning.Outcome?
         if BIP375.hasSilentPayments(incoming) {
-            silentPayment = try SilentPaymentSigning.prepare(
-                incoming, provider: SeedKeyProvider(master: master), network: network)
+            silentPayment = try SilentPaymentSigning.prepare(incoming, master: master, network: network)
         }
         let original = silentPayment?.psbt ?? incoming
         // Origins that name an account key (a watch-only wallet restored from a bare xpub) are matched to this seed's
@@ -80,8 +79,17 @@ public struct SigningSession: Sendable {
                     : "multisig '\(wallet.name)' \(wallet.threshold) of \(wallet.keyCount) \(wallet.scriptType)"
             )
         }
+        // This seed's silent-payment change (BIP352 label 0): an account past the descriptors, named in the labels.
+        var ownOutputs: [Int: PSBTAnalysis.Ownership] = [:]
+        for (output, account) in silentPayment?.change ?? [:] {
+            ownOutputs[output] = .ours(account: labels.count, branch: 1, index: BIP375.changeLabel)
+            labels.append("silent-payment account \(account) (m/352h/\(network.coinType)h/\(account)h)")
+        }
         var review: TransactionReview
-        do { review = try TransactionReview(psbt, accounts: accounts, policy: policy, accountLabels: labels) } catch {
+        do {
+            review = try TransactionReview(
+                psbt, accounts: accounts, policy: policy, accountLabels: labels, ownOutputs: ownOutputs)
+        } catch {
             throw SigningSessionError("invalid PSBT: \(error)")
         }
         review.thisVault = master.fingerprint
@@ -142,7 +150,8 @@ public struct SigningSession: Sendable {
         return SigningDecision(
             original: original, psbt: psbt, resolvedOrigins: resolved, review: review, approvedInputs: approved,
             unregisteredInputs: unregistered, provider: provider,
-            policyDescriptors: policyWallets.keys.sorted().map { accounts[$0] })
+            policyDescriptors: policyWallets.keys.sorted().map { accounts[$0] },
+            pendingShares: silentPayment?.pendingInputs ?? [])
     }
 
     /// Sums the inputs' amounts: a sum past 21,000,000 BTC is a malformed transaction.
@@ -240,6 +249,14 @@ public struct SigningDecision: Sendable {
     let provider: SeedKeyProvider
     /// The registered miniscript policy wallets' descriptors (to tell whether the signatures complete an input).
     var policyDescriptors: [Descriptor] = []
+    /// Inputs whose silent-payment ECDH share another signer must still add: while any is left nothing is signed
+    /// and the answer is `original` with this vault's shares (BIP375).
+    public var pendingShares: [Int] = []
+
+    /// The question asked before signing, or before only adding silent-payment shares.
+    public var question: String { pendingShares.isEmpty ? "Sign this transaction?" : BIP375.sharesQuestion }
+    /// What was done when shares were added but nothing signed (nil otherwise).
+    public var sharesAddedSummary: String? { pendingShares.isEmpty ? nil : BIP375.pendingSummary(pendingShares) }
 
     /// What stops signing; empty when the PSBT may be signed.
     public var refusals: [SigningRefusal] { review.refusals }

@@ -177,6 +177,14 @@ extension AirlockSigner {
             }
             let files = paths + (transactionHex == nil ? [] : txOut.map { [$0] } ?? [])
             let signed = result.signed
+            // Silent-payment shares added, nothing signed (BIP375): said on stderr, also under --json.
+            if let summary = decision.sharesAddedSummary {
+                Diagnostics.print(summary)
+                if !json {
+                    if !output.isRequested, !show { print(result.written.base64String) }
+                    return OutputOptions.printWritten(files)
+                }
+            }
             if json {
                 var object = SignOutput(decision, signed: signed.signedInputs)
                 object.psbt = result.written.base64String
@@ -213,7 +221,7 @@ extension AirlockSigner {
             let reasons = decision.refusals.isEmpty ? ["no input approved"] : decision.refusals.map(\.description)
             try ReviewGate.run(
                 review: decision.review.text, refusals: decision.isApproved ? [] : reasons, json: json, yes: yes,
-                question: "Sign this transaction?", answer: stdinInput ? .controllingTerminal : .standardInput,
+                question: decision.question, answer: stdinInput ? .controllingTerminal : .standardInput,
                 refusedDocument: { try JSONOutput.print(SignOutput(decision, signed: nil)) })
         }
 

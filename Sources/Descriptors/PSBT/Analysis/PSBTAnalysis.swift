@@ -90,8 +90,11 @@ public struct PSBTAnalysis: Sendable {
     /// does not re-derive to the wallet being spent is warned about; both are external payments.
     ///
     /// `now` is the clock a far nLockTime is judged by (the chain's height is estimated from it on mainnet).
+    /// `knownOwnOutputs` gives outputs whose ownership the caller verified by other means (a silent-payment change
+    /// output re-derived from the seed's BIP352 keys); they are taken as given.
     public init(
-        psbt: PSBT, accounts: [Descriptor], network: Network, changeRule: ChangeRule? = nil, now: Date = Date()
+        psbt: PSBT, accounts: [Descriptor], network: Network, changeRule: ChangeRule? = nil, now: Date = Date(),
+        knownOwnOutputs: [Int: Ownership] = [:]
     ) throws(PSBTError) {
         let transaction = try psbt.unsignedTransaction()
         var warnings: [PSBTWarning] = []
@@ -149,7 +152,9 @@ public struct PSBTAnalysis: Sendable {
             let claimed = psbtOutput.bip32Derivations.map(\.origin) + psbtOutput.tapBIP32Derivations.map(\.origin)
             var ownership = Self.ownership(of: txOut.scriptPubKey, claimed: claimed, accounts: accounts)
             if ownership == .claimedButNotOurs { warnings.append(.changeMismatch(output: index)) }
-            if let changeRule {
+            if let known = knownOwnOutputs[index] {
+                ownership = known
+            } else if let changeRule {
                 if case .ours(let account, let branch, let childIndex) = ownership {
                     if let highest = highestInputIndex[account] {
                         let limit = UInt64(highest) + UInt64(changeRule.maxIndexGap)
