@@ -173,7 +173,6 @@ let package = Package(
             name: "WatcherWeb",
             dependencies: [
                 "Watcher", "WatcherFlows", "WatcherEthereum", "ChainCore", "Bitcoin", "BitcoinCrypto", "Codecs",
-                "SignToContract",
                 "Ethereum", "AirgapTransport", "QRImage",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -186,7 +185,7 @@ let package = Package(
             dependencies: [
                 "Watcher", "WatcherFlows", "WatcherEthereum", "WatcherWeb", "ChainCore", "ChainBackends", "Bitcoin",
                 "BitcoinCrypto", "Codecs", "Descriptors", "Chance",
-                "AirgapTransport", "QRImage", "CLISupport", "Ethereum",
+                "AirgapTransport", "QRImage", "CLISupport", "Ethereum", "SignToContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -248,7 +247,7 @@ let package = Package(
             dependencies: [
                 "Signer", "SignerReports", "EthereumSigner", "AirGap", "Bitcoin", "BitcoinCrypto", "Codecs",
                 "Descriptors", "SeedBackup",
-                "Chance", "Ethereum", "SilentPayments", "TestSupport",
+                "Chance", "Ethereum", "SilentPayments", "SignToContract", "TestSupport",
             ]),
         .testTarget(
             name: "CLISupportTests",

@@ -8,8 +8,8 @@ struct AntiExfilVectors: Decodable {
     struct Fixed: Decodable {
         struct Case: Decodable, Sendable, CustomTestStringConvertible {
             let s2cData: String
-            let expectedS2cOpening: String
-            let expectedS2cExfilOpening: String
+            let expectedS2COpening: String
+            let expectedS2CExfilOpening: String
             var testDescription: String { "s2c data \(s2cData.prefix(16))…" }
         }
         let privateKey: String
@@ -62,10 +62,10 @@ struct AntiExfilTests {
         let data = TestHex.bytes(testCase.s2cData)
         let opening = try AntiExfil.signerCommitment(
             key: key, digest: message, hostCommitment: AntiExfil.hostCommitment(entropy: data))
-        #expect(opening.compressed == TestHex.bytes(testCase.expectedS2cOpening))
+        #expect(opening.compressed == TestHex.bytes(testCase.expectedS2COpening))
         let signature = try AntiExfil.sign(key: key, digest: message, entropy: data)
         #expect(key.publicKey.verify(signature, digest: message))
-        let expected = try PublicKey(serialized: TestHex.bytes(testCase.expectedS2cOpening))
+        let expected = try PublicKey(serialized: TestHex.bytes(testCase.expectedS2COpening))
         #expect(
             AntiExfil.verify(
                 signature, digest: message, publicKey: key.publicKey, entropy: data, signerCommitment: expected))
@@ -86,7 +86,7 @@ struct AntiExfilTests {
         let opening = try AntiExfil.signerCommitment(
             key: key, digest: TestHex.bytes(vectors.fixedVectors.message),
             hostCommitment: TestHex.bytes(testCase.s2cData))
-        #expect(opening.compressed == TestHex.bytes(testCase.expectedS2cExfilOpening))
+        #expect(opening.compressed == TestHex.bytes(testCase.expectedS2CExfilOpening))
     }
 
     @Test("run_s2c_opening_test: a valid opening parses; a bad oddness byte or a point off the curve does not")
