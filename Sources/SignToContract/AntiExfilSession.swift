@@ -47,41 +47,44 @@ public struct AntiExfilSession: Codable, Sendable, Equatable {
     /// The number of ECDSA keys the session covers.
     public var keyCount: Int { entries.count }
 
-    /// Whether `psbt` is the signer's first answer: a signer commitment for one of our keys and no signature yet.
+    /// Whether `psbt` is a signer's first answer: a signer commitment for one of our keys that is not signed yet
+    /// (with several cosigners, each one's first answer comes after the others signed).
     public func isCommitAnswer(_ psbt: PSBT) -> Bool {
-        let committed = entries.contains { entry in
-            psbt.inputs.indices.contains(entry.input)
-                && AntiExfilPSBT.value(
-                    .signerCommitment, publicKey: (try? [UInt8](hex: entry.publicKey)) ?? [],
-                    in: psbt.inputs[entry.input].map) != nil
+        entries.contains { committedUnsigned($0, in: psbt) != nil }
+    }
+
+    /// The signer commitment `psbt` carries for `entry` when that key is not signed in it yet.
+    public func committedUnsigned(_ entry: Entry, in psbt: PSBT) -> [UInt8]? {
+        guard psbt.inputs.indices.contains(entry.input), let key = try? [UInt8](hex: entry.publicKey) else {
+            return nil
         }
-        let signed = entries.contains { entry in
-            psbt.inputs.indices.contains(entry.input)
-                && psbt.inputs[entry.input].partialSignatures.contains {
-                    $0.publicKey.compressed.hexString == entry.publicKey
-                }
-        }
-        return committed && !signed
+        let input = psbt.inputs[entry.input]
+        guard !input.partialSignatures.contains(where: { $0.publicKey.compressed == key }) else { return nil }
+        return AntiExfilPSBT.value(.signerCommitment, publicKey: key, in: input.map)
     }
 
     /// Records the signer's commitments from its first answer; the PSBT with the entropy revealed.
     ///
-    /// The entropy is revealed for each key the signer committed for. A retry (a second first answer) must bring the same commitments.
+    /// The entropy is revealed for each key the answer commits for and does not sign yet. A retry (a second first
+    /// answer) must bring the same commitments; `retry` says whether one was recorded before.
     ///
     /// - Throws: `AntiExfilError.commitmentChanged` (refused) when a commitment differs from the one recorded,
     ///   `.malformedField` when one is not a point.
-    public mutating func reveal(_ answer: PSBT) throws -> PSBT {
+    public mutating func reveal(_ answer: PSBT) throws -> (psbt: PSBT, retry: Bool) {
         var result = answer
+        var retry = false
         for position in entries.indices {
             let entry = entries[position]
-            guard result.inputs.indices.contains(entry.input), let key = (try? [UInt8](hex: entry.publicKey)),
-                let value = AntiExfilPSBT.value(.signerCommitment, publicKey: key, in: result.inputs[entry.input].map)
+            guard let value = committedUnsigned(entry, in: answer), let key = try? [UInt8](hex: entry.publicKey)
             else { continue }
-            guard let point = try? PublicKey(serialized: value), value.count == 33 else {
+            guard value.count == 33, let point = try? PublicKey(serialized: value) else {
                 throw AntiExfilError.malformedField("signer commitment")
             }
-            if let known = entry.signerCommitment, known != point.compressed.hexString {
-                throw AntiExfilError.commitmentChanged(input: entry.input)
+            if let known = entry.signerCommitment {
+                guard known == point.compressed.hexString else {
+                    throw AntiExfilError.commitmentChanged(input: entry.input)
+                }
+                retry = true
             }
             entries[position].signerCommitment = point.compressed.hexString
             AntiExfilPSBT.set(
@@ -89,7 +92,7 @@ public struct AntiExfilSession: Codable, Sendable, Equatable {
                 in: &result.inputs[entry.input].map)
         }
         rounds += 1
-        return result
+        return (result, retry)
     }
 
     /// Checks every signature of our keys in `psbt` against the signer's commitment and the entropy.

@@ -64,10 +64,10 @@ public struct AntiExfilKeeper: Sendable {
     /// - Throws: `AntiExfilError.commitmentChanged` (refused) when a retry brings other commitments; `StoreError`.
     public func step(_ psbt: PSBT) throws -> Step {
         guard var session = try load(for: psbt), session.isCommitAnswer(psbt) else { return .none }
-        let retry = session.rounds > 0
-        let revealed = try session.reveal(psbt)
+        let (revealed, retry) = try session.reveal(psbt)
         try save(session)
-        return .reveal(revealed, keys: session.entries.filter { $0.signerCommitment != nil }.count, retry: retry)
+        let keys = session.entries.filter { session.committedUnsigned($0, in: psbt) != nil }.count
+        return .reveal(revealed, keys: keys, retry: retry)
     }
 
     /// Checks the signatures of `psbt` against its session (when there is one); how many were checked.

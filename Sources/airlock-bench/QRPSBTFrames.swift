@@ -101,7 +101,7 @@ extension AirlockBench {
             var session = try AntiExfilSession.begin(&request)
             let provider = SeedKeyProvider(master: master)
             let commitments = try PSBTSigner().sign(request, with: provider).psbt
-            let reveal = try session.reveal(commitments)
+            let reveal = try session.reveal(commitments).psbt
             let signed = try PSBTSigner().sign(reveal, with: provider).psbt
             guard try session.verify(signed) == session.keyCount else {
                 throw ValidationError("anti-exfil: not every signature was checked")

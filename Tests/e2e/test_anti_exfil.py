@@ -100,8 +100,9 @@ def test_anti_exfil_round_trip_retry_rule(run, home, bin_dir, regtest_node, tmp_
         (tmp_path / name).mkdir()
 
     # Round 1: the real signer answers with its commitments and no signature.
-    first = vault.sign(*frames(work, "psbt"), args=("--qr", str(tmp_path / "r1" / "answer.png")))
+    first = vault.sign(*frames(work, "psbt"), args=("--qr", str(tmp_path / "r1" / "answer.png"), "--json"))
     assert "round 1 of 2" in first.stderr.decode() and "NO signature" in first.stderr.decode()
+    assert json.loads(first.stdout)["anti_exfil"] == "commitments"
     raw1, frames1 = read_frames(tmp_path / "r1", "answer")
     answer1 = PSBT.parse(raw1)
     assert partial_sigs(answer1) == 0
@@ -139,8 +140,11 @@ def test_anti_exfil_round_trip_retry_rule(run, home, bin_dir, regtest_node, tmp_
     assert retry["anti_exfil"] == "reveal" and retry["retry"] is True
 
     # Round 2: the signer signs with the tweaked nonces; each signature checked here against the spec.
-    second = vault.sign(*frames(tmp_path / "r2", "reveal"), args=("--qr", str(tmp_path / "r3" / "signed.png")))
+    second = vault.sign(
+        *frames(tmp_path / "r2", "reveal"), args=("--qr", str(tmp_path / "r3" / "signed.png"), "--json")
+    )
     assert "round 2 of 2" in second.stderr.decode()
+    assert json.loads(second.stdout)["anti_exfil"] == "signed"
     raw3, frames3 = read_frames(tmp_path / "r3", "signed")
     signed = PSBT.parse(raw3)
     checked = 0

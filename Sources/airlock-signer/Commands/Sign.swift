@@ -186,6 +186,9 @@ extension AirlockSigner {
                 object.complete = signed.isComplete
                 object.multisig = SignOutput.multisig(decision, psbt: signed.psbt)
                 object.transaction = transactionHex
+                if AntiExfilPSBT.isRequested(decision.psbt) {
+                    object.antiExfil = AntiExfilPSBT.isCommitRound(decision.psbt) ? "commitments" : "signed"
+                }
                 return try JSONOutput.print(object, files: files)
             }
             Diagnostics.print(
@@ -195,9 +198,11 @@ extension AirlockSigner {
                     : "signed \(signed.signedInputs.count) of \(decision.psbt.inputs.count) input(s): ")
                     + signed.signedInputs.map { "#\($0)" }.joined(separator: ", "))
             Diagnostics.print(
-                signed.isComplete
-                    ? "complete: this signature completes the transaction"
-                    : "not complete yet: other cosigners still have to sign")
+                AntiExfilPSBT.isCommitRound(decision.psbt)
+                    ? "next: airlock-watcher finalize on this answer reveals the watcher's entropy; then sign what it writes"
+                    : signed.isComplete
+                        ? "complete: this signature completes the transaction"
+                        : "not complete yet: other cosigners still have to sign")
             if !output.isRequested, !show { print(result.written.base64String) }
             if let transactionHex, txOut == nil { print(transactionHex) }
             OutputOptions.printWritten(files)

@@ -35,7 +35,8 @@ struct AntiExfilSigningTests {
         #expect(AntiExfilPSBT.value(.signerCommitment, publicKey: key, in: again.inputs[0].map) == commitment)
         #expect(session.isCommitAnswer(first))
 
-        let reveal = try session.reveal(first)
+        let (reveal, retry) = try session.reveal(first)
+        #expect(!retry)
         #expect(!AntiExfilPSBT.isCommitRound(reveal))
         let signed = try PSBTSigner().sign(reveal, with: fixture.provider).psbt
         #expect(signed.inputs[0].partialSignatures.count == 1)
@@ -50,7 +51,7 @@ struct AntiExfilSigningTests {
     func ignoringEntropyIsCaught() throws {
         var request = try fixture.psbt()
         var session = try AntiExfilSession.begin(&request)
-        let reveal = try session.reveal(try PSBTSigner().sign(request, with: fixture.provider).psbt)
+        let reveal = try session.reveal(try PSBTSigner().sign(request, with: fixture.provider).psbt).psbt
         let ignoring = try PSBTSigner().sign(Self.stripped(reveal), with: fixture.provider).psbt
         #expect(throws: AntiExfilError.signatureMismatch(input: 0)) { try session.verify(ignoring) }
         // Control: without any record the signer grinds low R as always and the PSBT needs no session.
@@ -70,8 +71,8 @@ struct AntiExfilSigningTests {
         _ = try session.reveal(first)
         // Control: the same commitment again (a retry) reveals the same entropy.
         var retry = session
-        let revealedAgain = try retry.reveal(first)
-        #expect(retry.rounds == 2)
+        let (revealedAgain, again) = try retry.reveal(first)
+        #expect(again && retry.rounds == 2)
         let key = try fixture.key(branch: 0, index: 0).compressed
         #expect(
             AntiExfilPSBT.value(.hostEntropy, publicKey: key, in: revealedAgain.inputs[0].map)
