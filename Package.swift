@@ -19,7 +19,7 @@ let package = Package(
             targets: [
                 "Codecs", "BitcoinCrypto", "Bitcoin", "Descriptors", "SeedBackup", "MessageSigning", "Chance",
                 "SilentPayments", "Ethereum",
-                "AirgapTransport", "QRImage", "Signer", "SignerReports", "EthereumSigner", "AirGap",
+                "AirgapTransport", "QRImage", "Signer", "SignerReports", "EthereumSigner", "AirGap", "SignToContract",
             ]),
         // The one-input functions of the libFuzzer targets, for Fuzz/ and for the corpus replay in FuzzReplayTests.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
@@ -55,6 +55,8 @@ let package = Package(
         .target(name: "Bitcoin", dependencies: ["BitcoinCrypto", "Codecs"], swiftSettings: strict),
         // BIP322 and legacy message signing and verifying.
         .target(name: "MessageSigning", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs"], swiftSettings: strict),
+        // The anti-exfil (sign-to-contract) protocol's PSBT fields, the signer's answer and the host's session and checks.
+        .target(name: "SignToContract", dependencies: ["Bitcoin", "BitcoinCrypto"], swiftSettings: strict),
         // Descriptors, miniscript, policies, BSMS, and the PSBT work that needs them (as rust-miniscript).
         .target(
             name: "Descriptors", dependencies: ["Bitcoin", "BitcoinCrypto", "Codecs", "MessageSigning"],
@@ -76,7 +78,7 @@ let package = Package(
             dependencies: [
                 "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "MessageSigning", "Chance",
                 "SilentPayments",
-                "Ethereum",
+                "Ethereum", "SignToContract",
             ],
             swiftSettings: strict
         ),
@@ -111,6 +113,7 @@ let package = Package(
             name: "airlock-signer",
             dependencies: [
                 "Signer", "SignerReports", "EthereumSigner", "AirGap", "Bitcoin", "BitcoinCrypto", "Codecs",
+                "SignToContract",
                 "Descriptors", "SeedBackup",
                 "Chance", "Ethereum", "AirgapTransport", "QRImage", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -152,7 +155,7 @@ let package = Package(
             name: "WatcherFlows",
             dependencies: [
                 "Watcher", "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "Chance", "ChainCore", "Ethereum",
-                "AirgapTransport", "SilentPayments",
+                "AirgapTransport", "SilentPayments", "SignToContract",
             ],
             swiftSettings: strict
         ),
@@ -182,7 +185,7 @@ let package = Package(
             dependencies: [
                 "Watcher", "WatcherFlows", "WatcherEthereum", "WatcherWeb", "ChainCore", "ChainBackends", "Bitcoin",
                 "BitcoinCrypto", "Codecs", "Descriptors", "Chance",
-                "AirgapTransport", "QRImage", "CLISupport", "Ethereum",
+                "AirgapTransport", "QRImage", "CLISupport", "Ethereum", "SignToContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -191,7 +194,7 @@ let package = Package(
             name: "airlock-bench",
             dependencies: [
                 "Bitcoin", "BitcoinCrypto", "Codecs", "Descriptors", "SeedBackup", "Ethereum", "AirgapTransport",
-                "QRImage",
+                "QRImage", "SignToContract",
                 "Signer", "Watcher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -244,7 +247,7 @@ let package = Package(
             dependencies: [
                 "Signer", "SignerReports", "EthereumSigner", "AirGap", "Bitcoin", "BitcoinCrypto", "Codecs",
                 "Descriptors", "SeedBackup",
-                "Chance", "Ethereum", "SilentPayments", "TestSupport",
+                "Chance", "Ethereum", "SilentPayments", "SignToContract", "TestSupport",
             ]),
         .testTarget(
             name: "CLISupportTests",

@@ -48,6 +48,9 @@ public struct SignOutput: Encodable, Sendable {
     /// Whether a name or policy the review shows held hidden characters (escaped on the screen).
     let hiddenCharacters: Bool
     public var transaction: String?
+    /// Anti-exfil (docs/signer.md): "commitments" for a first round (no signature), "signed" for the second; absent
+    /// for an ordinary PSBT.
+    public var antiExfil: String?
 
     /// The object of `decision`: signed (`signed` lists the inputs) or refused (nil).
     public init(_ decision: SigningDecision, signed: [Int]?) {
@@ -160,6 +163,7 @@ public struct SignOutput: Encodable, Sendable {
         case multisig, policy, complete, psbt, written, transaction
         case multisigText = "multisig_text"
         case hiddenCharacters = "hidden_characters"
+        case antiExfil = "anti_exfil"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -186,6 +190,7 @@ public struct SignOutput: Encodable, Sendable {
         try container.encodeIfPresent(multisigText, forKey: .multisigText)
         try container.encodeIfPresent(written, forKey: .written)
         if psbt != nil || multisigText != nil { try container.encode(transaction, forKey: .transaction) }
+        try container.encodeIfPresent(antiExfil, forKey: .antiExfil)
     }
 }
 

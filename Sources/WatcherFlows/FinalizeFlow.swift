@@ -45,6 +45,8 @@ public struct PSBTFinalizer: Sendable {
         // Silent payments (BIP375): every share's proof verified and every script recomputed before anything is
         // finalized or broadcast; a mismatch is a refusal (exit 4).
         try BIP375.verifyComplete(result)
+        // Anti-exfil: every signature checked against the signer's commitment and this watcher's entropy (exit 4).
+        if let archive { _ = try AntiExfilKeeper(directory: archive.directory).verify(result) }
         let unsigned = result.inputs.allSatisfy { input in
             !input.isFinalized && input.partialSignatures.isEmpty && input.tapKeySignature == nil
                 && input.tapScriptSignatures.isEmpty

@@ -1,6 +1,7 @@
 import Bitcoin
 import ChainCore
 import Foundation
+import SignToContract
 import SilentPayments
 import Watcher
 
@@ -36,6 +37,8 @@ public struct SendRequest: Sendable {
     public var signers: [String]?
     /// Plan only: no PSBT is made or kept.
     public var dryRun: Bool
+    /// Anti-exfil signing: host commitments on every ECDSA input, the entropy kept in the data directory.
+    public var antiExfil = false
 
     public init(
         payments: [Payment], rate: Rate, coins: [OutPoint]? = nil, rbf: Bool = true, recovery: Bool = false,
@@ -168,6 +171,7 @@ public struct SendFlow: Sendable {
         if !request.dryRun {
             var unsigned = try plan.psbt(account: planner.account)
             if !silent.isEmpty { unsigned = try Self.silentPaymentPSBT(unsigned, paying: silent) }
+            if request.antiExfil { try AntiExfilKeeper(store: store).save(try AntiExfilSession.begin(&unsigned)) }
             try PSBTArchive(store: store).save(unsigned)
             psbt = unsigned
         }

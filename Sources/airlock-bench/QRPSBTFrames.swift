@@ -4,6 +4,7 @@ import Bitcoin
 import Foundation
 import QRImage
 import SeedBackup
+import SignToContract
 import Signer
 
 extension AirlockBench {
@@ -71,15 +72,17 @@ extension AirlockBench {
                 "request", full: unsigned.serialized(), airlock: unsigned.serialized())
             let answer = try measure(
                 "answer", full: signed.serialized(), airlock: signed.trimmedForCoordinator().serialized())
+            let antiExfil = try antiExfilRounds(unsigned, master: master)
             if json {
                 let object: [String: Any] = [
                     "benchmark": "qr-psbt-frames", "inputs": inputs, "request": request.object,
-                    "answer": answer.object,
+                    "answer": answer.object, "anti_exfil": antiExfil,
                 ]
                 let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
                 return
             }
+            print("anti-exfil, Airlock's frames per hand-over at the baseline's QR version: \(antiExfil)")
             for d in [request, answer] {
                 print(
                     "\(d.name): baseline UR 400 B of the full PSBT (\(d.baselineBytes) B): \(d.baselineFrames) frames, "
@@ -88,6 +91,35 @@ extension AirlockBench {
                         + "without zlib (BBQr 2): \(d.base32Frames); UR fitted (\(d.urFittedFragment) B) of the same "
                         + "bytes: \(d.urFittedFrames) frames")
             }
+        }
+
+        /// The four hand-overs of an anti-exfil signing (issue 30: `send --anti-exfil`, the signer's commitments, the
+        /// watcher's reveal, the signed answer) in Airlock's framing (BBQr with zlib) at the baseline's QR version,
+        /// each decoded back; the plain exchange's two for comparison.
+        func antiExfilRounds(_ unsigned: PSBT, master: ExtendedPrivateKey) throws -> [String: Int] {
+            var request = unsigned
+            var session = try AntiExfilSession.begin(&request)
+            let provider = SeedKeyProvider(master: master)
+            let commitments = try PSBTSigner().sign(request, with: provider).psbt
+            let reveal = try session.reveal(commitments).psbt
+            let signed = try PSBTSigner().sign(reveal, with: provider).psbt
+            guard try session.verify(signed) == session.keyCount else {
+                throw ValidationError("anti-exfil: not every signature was checked")
+            }
+            let baseline = try FrameEncoder(urMaxFragmentLength: 400, urExtraParts: 0).frames(
+                for: .psbt(unsigned.serialized()), format: .ur)
+            let encoder = FrameEncoder(qrVersion: try maxVersion(baseline), urExtraParts: 0)
+            func count(_ psbt: PSBT) throws -> Int {
+                let frames = try encoder.frames(for: .psbt(psbt.serialized()), format: .bbqr)
+                try checkDecodes(frames, to: psbt.serialized())
+                return frames.count
+            }
+            let plain = try PSBTSigner().sign(unsigned, with: provider).psbt.trimmedForCoordinator()
+            return [
+                "round1_request": try count(request), "round1_answer": try count(commitments),
+                "round2_request": try count(reveal), "round2_answer": try count(signed.trimmedForCoordinator()),
+                "plain_request": try count(unsigned), "plain_answer": try count(plain),
+            ]
         }
 
         /// Writes one direction's bytes and series under `--write-frames`.

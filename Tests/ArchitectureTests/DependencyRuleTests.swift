@@ -215,7 +215,7 @@ struct DependencyRuleTests {
         let offline = [
             "Codecs", "BitcoinCrypto", "Bitcoin", "Descriptors", "SeedBackup", "MessageSigning", "Chance", "Ethereum",
             "AirgapTransport", "QRImage", "Signer", "SignerReports", "EthereumSigner", "AirGap", "CLISupport",
-            "airlock-signer",
+            "SignToContract", "airlock-signer",
         ]
         let pattern = try Regex(Self.importPattern)
         var scanned = 0

@@ -88,6 +88,19 @@ def main():
         )
         print(json.dumps(row | {"impl": "ur400-sparrow", "ms": len(baseline), "detail": "UR 400 B"}))
     assert len(txids) == 1, "request and answer are not the same transaction"
+    # Anti-exfil (issue 30): the four hand-overs of `send --anti-exfil`, Airlock's framing at the baseline's version,
+    # beside the plain exchange's two (counts, not ms).
+    ae = report["anti_exfil"]
+    total = ae["round1_request"] + ae["round1_answer"] + ae["round2_request"] + ae["round2_answer"]
+    plain = ae["plain_request"] + ae["plain_answer"]
+    note = (
+        "frame counts, not ms: request with commitments {round1_request}, signer commitments {round1_answer}, "
+        "entropy revealed {round2_request}, signed answer {round2_answer}; plain exchange {plain_request} + "
+        "{plain_answer}".format(**ae)
+    )
+    row = {"section": "frames", "workload": "anti-exfil frames, 100 inputs, all four hand-overs"}
+    print(json.dumps(row | {"impl": "airlock", "ms": total, "detail": "BBQr Z, 4 hand-overs", "note": note}))
+    print(json.dumps(row | {"impl": "airlock-plain", "ms": plain, "detail": "BBQr Z, 2 hand-overs"}))
 
 
 if __name__ == "__main__":

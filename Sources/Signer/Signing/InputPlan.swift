@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import SignToContract
 
 /// A private key the signer will use on one input, and where its signature goes.
 enum SigningKey {
@@ -153,17 +154,22 @@ struct InputPlan {
 
     /// Signs with `key` and records the signature in `map`.
     func sign(
-        with key: SigningKey, into map: inout PSBTMap, cache: inout SighashCache, grindLowR: Bool
+        with key: SigningKey, into map: inout PSBTMap, cache: inout SighashCache, grindLowR: Bool, commitOnly: Bool
     ) throws(PSBTError) {
         do {
             switch key {
+            case .taprootKeyPath where commitOnly, .taprootScriptPath where commitOnly: return
             case .ecdsa(let privateKey, let publicKeyBytes):
                 let digest: [UInt8] =
                     kind == .legacy
                     ? try cache.legacySignatureHash(inputIndex: index, scriptCode: scriptCode, type: sighashType)
                     : try cache.segwitV0SignatureHash(
                         inputIndex: index, scriptCode: scriptCode, amount: utxo.value, type: sighashType)
-                let signature = try privateKey.signECDSA(digest: digest, grindLowR: grindLowR)
+                // Anti-exfil (SignToContract): round 1 writes the signer commitment and no signature.
+                guard
+                    let signature = try AntiExfilPSBT.sign(
+                        privateKey, publicKey: publicKeyBytes, digest: digest, map: &map, grindLowR: grindLowR)
+                else { return }
                 map.set(
                     PSBTKeyType.Input.partialSig, keyData: publicKeyBytes,
                     value: signature.der + [UInt8(sighashType.rawValue & 0xFF)])

@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import SignToContract
 
 /// What a signing pass did.
 public struct SigningReport: Sendable {
@@ -67,9 +68,12 @@ public struct PSBTSigner: Sendable {
             try check(plan, index: index, outputCount: transaction.outputs.count)
             work.append((index, plan, keys))
         }
+        let commitOnly = AntiExfilPSBT.isCommitRound(psbt)  // anti-exfil round 1: no signature at all
         for (index, plan, keys) in work {
             for key in keys {
-                try plan.sign(with: key, into: &result.inputs[index].map, cache: &cache, grindLowR: options.grindLowR)
+                try plan.sign(
+                    with: key, into: &result.inputs[index].map, cache: &cache, grindLowR: options.grindLowR,
+                    commitOnly: commitOnly)
             }
             signed.append(index)
         }

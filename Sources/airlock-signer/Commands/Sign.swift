@@ -5,6 +5,7 @@ import BitcoinCrypto
 import CLISupport
 import Descriptors
 import Foundation
+import SignToContract
 import Signer
 import SignerReports
 
@@ -153,6 +154,7 @@ extension AirlockSigner {
                 if let note = try PSBTSignFlow.history(of: original, in: unlocked) { Diagnostics.print(note) }
                 let flow = try PSBTSignFlow(
                     original, vault: unlocked, master: try vault.masterKey(of: unlocked), policy: try policy)
+                AntiExfilPSBT.reviewNotes(original).forEach(Diagnostics.print)
                 try Self.present(flow.decision, json: json, yes: yes, stdinInput: input == ["-"])
                 let result = try flow.sign(
                     allowFlags: allowFlagsUsed + vault.airGapOverrides, finalize: finalize, full: full, trim: trim)
@@ -192,15 +194,23 @@ extension AirlockSigner {
                 object.complete = signed.isComplete
                 object.multisig = SignOutput.multisig(decision, psbt: signed.psbt)
                 object.transaction = transactionHex
+                if AntiExfilPSBT.isRequested(decision.psbt) {
+                    object.antiExfil = AntiExfilPSBT.isCommitRound(decision.psbt) ? "commitments" : "signed"
+                }
                 return try JSONOutput.print(object, files: files)
             }
             Diagnostics.print(
-                "signed \(signed.signedInputs.count) of \(decision.psbt.inputs.count) input(s): "
+                (AntiExfilPSBT.isCommitRound(decision.psbt)
+                    ? "anti-exfil round 1: committed to the nonces of \(signed.signedInputs.count) of "
+                        + "\(decision.psbt.inputs.count) input(s), no signature yet: "
+                    : "signed \(signed.signedInputs.count) of \(decision.psbt.inputs.count) input(s): ")
                     + signed.signedInputs.map { "#\($0)" }.joined(separator: ", "))
             Diagnostics.print(
-                signed.isComplete
-                    ? "complete: this signature completes the transaction"
-                    : "not complete yet: other cosigners still have to sign")
+                AntiExfilPSBT.isCommitRound(decision.psbt)
+                    ? "next: airlock-watcher finalize on this answer reveals the watcher's entropy; then sign what it writes"
+                    : signed.isComplete
+                        ? "complete: this signature completes the transaction"
+                        : "not complete yet: other cosigners still have to sign")
             if !output.isRequested, !show { print(result.written.base64String) }
             if let transactionHex, txOut == nil { print(transactionHex) }
             OutputOptions.printWritten(files)

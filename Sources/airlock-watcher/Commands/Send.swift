@@ -63,6 +63,12 @@ struct Send: AsyncParsableCommand {
     @Option(help: "With --recovery: the master fingerprints (hex, comma-separated) of the keys that will sign.")
     var keys: String?
 
+    @Flag(
+        help:
+            "Anti-exfil signing: add nonce commitments for every ECDSA input; the signer answers with its commitments first, finalize reveals the entropy and then checks every signature."
+    )
+    var antiExfil = false
+
     @OptionGroup var output: OutputOptions
 
     @Flag(help: "Show the planned transaction without writing a PSBT.")
@@ -146,8 +152,10 @@ struct Send: AsyncParsableCommand {
                 throw CLIError(.invalidInput, "invalid --fee-rate: \(error)")
             }
         }
-        return SendRequest(
+        var request = SendRequest(
             payments: payments, rate: rate, coins: coins, rbf: !noRbf, recovery: recovery,
             signers: keys.map { $0.split(separator: ",").map(String.init) }, dryRun: dryRun)
+        request.antiExfil = antiExfil
+        return request
     }
 }

@@ -3,6 +3,7 @@ import Bitcoin
 import CLISupport
 import Descriptors
 import Foundation
+import SignToContract
 import Watcher
 import WatcherFlows
 
@@ -15,6 +16,11 @@ struct Finalize: AsyncParsableCommand {
             IN is a file, - for stdin, or PNG images of the PSBT's QR codes. A trimmed (signatures-only) PSBT is \
             first combined with the PSBT this watcher created. The finalized PSBT goes to --out/--qr, else as base64 \
             to stdout; --json adds the signed transaction in hex.
+
+            Anti-exfil (send --anti-exfil): given the signer's first answer (its nonce commitments, no signature), \
+            finalize records the commitments and writes the PSBT with this watcher's entropy revealed, to take back \
+            to the signer; given the signed answer, it checks every signature against its commitment and refuses \
+            (exit 4) one that does not match.
 
             Examples:
               airlock-watcher finalize signed.psbt --out final.psbt
@@ -32,7 +38,9 @@ struct Finalize: AsyncParsableCommand {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
             let finalizer = PSBTFinalizer(store: context.store, wallet: try? context.wallet())
-            let report = try FinalizeReport(try PSBTFiles.read(input), finalizer: finalizer)
+            let psbt = try PSBTFiles.read(input)
+            if try revealAntiExfil(psbt, context: context) { return }
+            let report = try FinalizeReport(psbt, finalizer: finalizer)
             let written = try PSBTFiles.write(report.psbt, options: output, json: global.json)
             if global.json {
                 try JSONOutput.print(report.json(written: written), files: written)
@@ -41,5 +49,21 @@ struct Finalize: AsyncParsableCommand {
                 OutputOptions.printWritten(written)
             }
         }
+    }
+
+    /// The signer's first anti-exfil answer: writes the PSBT with the entropy revealed; false for any other PSBT.
+    private func revealAntiExfil(_ psbt: PSBT, context: WatcherContext) throws -> Bool {
+        guard case .reveal(let revealed, let keys, let retry) = try AntiExfilKeeper(store: context.store).step(psbt)
+        else { return false }
+        let written = try PSBTFiles.write(
+            revealed, options: output, json: global.json, preferredFormat: PSBTFiles.requestFormat)
+        if global.json {
+            try JSONOutput.print(
+                AntiExfilRevealJSON(keys: keys, retry: retry, psbt: revealed, written: written), files: written)
+        } else {
+            AntiExfilKeeper.revealLines(keys: keys, retry: retry).forEach(Diagnostics.print)
+            OutputOptions.printWritten(written)
+        }
+        return true
     }
 }
