@@ -75,6 +75,53 @@ struct ProofVerifierTests {
         #expect(throws: ChainError.self) { try MerkleProof(position: -1, displayHex: []) }
     }
 
+    @Test("proofs of one block sharing proven nodes: the honest ones pass, a forged one fails as it does alone")
+    func sharedNodes() throws {
+        // Four leaves: root = H(H(a|b) | H(c|d)).
+        let leaves = try (1...4).map { try Txid(bytes: SHA256.doubleHash([UInt8($0)])) }
+        let ab = SHA256.doubleHash(leaves[0].bytes + leaves[1].bytes)
+        let cd = SHA256.doubleHash(leaves[2].bytes + leaves[3].bytes)
+        let genesis = try Self.header(
+            previous: [UInt8](repeating: 0, count: 32), merkleRoot: [UInt8](repeating: 7, count: 32), time: 1)
+        let block = try Self.header(previous: genesis.hash, merkleRoot: SHA256.doubleHash(ab + cd), time: 2)
+        let branches = [
+            [leaves[1].bytes, cd], [leaves[0].bytes, cd], [leaves[3].bytes, ab], [leaves[2].bytes, ab],
+        ]
+        var nodes = MerkleNodes()
+        for (position, txid) in leaves.enumerated() {
+            try MerkleProof(position: position, branch: branches[position]).verify(txid: txid, in: block, nodes: &nodes)
+        }
+        // A transaction that is not in the block, at a proven position with the honest branch: refused with the
+        // shared nodes and without them alike.
+        let stranger = try Txid(bytes: SHA256.doubleHash([9]))
+        for position in 0..<4 {
+            #expect(throws: ChainError.self) {
+                try MerkleProof(position: position, branch: branches[position])
+                    .verify(txid: stranger, in: block, nodes: &nodes)
+            }
+            #expect(throws: ChainError.self) {
+                try MerkleProof(position: position, branch: branches[position]).verify(txid: stranger, in: block)
+            }
+        }
+        // A leaf at another leaf's position: refused.
+        #expect(throws: ChainError.self) {
+            try MerkleProof(position: 2, branch: [leaves[2].bytes, ab]).verify(
+                txid: leaves[3], in: block, nodes: &nodes)
+        }
+        // A proof of another depth is checked up to the root, as on its own: the root's two halves pass as a
+        // one-level tree would (they do without shared nodes too), a wrong one-level branch fails.
+        try MerkleProof(position: 1, branch: [ab]).verify(txid: try Txid(bytes: cd), in: block, nodes: &nodes)
+        try MerkleProof(position: 1, branch: [ab]).verify(txid: try Txid(bytes: cd), in: block)
+        #expect(throws: ChainError.self) {
+            try MerkleProof(position: 1, branch: [cd]).verify(txid: try Txid(bytes: ab), in: block, nodes: &nodes)
+        }
+        // Control: the honest proofs still pass after the refusals, with the shared nodes and on their own.
+        for (position, txid) in leaves.enumerated() {
+            try MerkleProof(position: position, branch: branches[position]).verify(txid: txid, in: block, nodes: &nodes)
+            try MerkleProof(position: position, branch: branches[position]).verify(txid: txid, in: block)
+        }
+    }
+
     @Test("a header whose hash is above its target fails; so does a target easier than the network allows")
     func headerBelowTarget() throws {
         let chain = try Self.chain()

@@ -5,6 +5,15 @@ public struct Script: Hashable, Sendable {
     /// The script bytes.
     public let bytes: [UInt8]
 
+    /// Hashes the length and the bytes in one call.
+    ///
+    /// An array hashes itself a byte at a time (issue 33: the sync's maps by script). Equal scripts still hash
+    /// alike.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     /// The largest stack element consensus allows a push to create.
     public static let maxElementSize = 520
 

@@ -206,7 +206,11 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
         }
         // Confirmations: merkle proofs against headers, each header checked for proof of work and linked to its
         // predecessor (once per height).
-        var blocks: [Int: BlockHeader] = [:]
+        // Each checked block with its hash's hex, computed once per block and shared by its transactions' anchors
+        // (one string per block, not one per transaction: a 100,000-transaction sync keeps every anchor).
+        var blocks: [Int: (header: BlockHeader, hashHex: String)] = [:]
+        // The proofs of one block share their proven upper nodes (`MerkleNodes`).
+        var proven: [Int: MerkleNodes] = [:]
         for ((txid, height), result) in zip(toProve, proofResults) {
             let value: JSONValue
             do {
@@ -227,15 +231,17 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
                 throw .verificationFailed(
                     "merkle proof of \(txid) is for height \(proofHeight), history says \(height)")
             }
-            let block: BlockHeader
+            let block: (header: BlockHeader, hashHex: String)
             if let checked = blocks[height] {
                 block = checked
             } else {
                 guard let header = headers[height] else { throw .protocolViolation("no header at height \(height)") }
-                block = try verifier.verifyHeader(header, previous: headers[height - 1], height: height)
+                let checked = try verifier.verifyHeader(header, previous: headers[height - 1], height: height)
+                block = (checked, checked.hashHex)
                 blocks[height] = block
             }
-            try MerkleProof(position: position, displayHex: branch).verify(txid: txid, in: block)
+            try MerkleProof(position: position, displayHex: branch).verify(
+                txid: txid, in: block.header, nodes: &proven[height, default: MerkleNodes()])
             update.anchors[txid] = BlockAnchor(height: height, blockHash: block.hashHex, verified: true)
         }
         // Only checked headers are kept: each proven block and the predecessor it was linked to.

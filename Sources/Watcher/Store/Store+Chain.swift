@@ -268,12 +268,22 @@ extension Store {
                         walletID, address.keychain.rawValue, address.index, Data(address.script.bytes), address.address,
                     ])
             }
+            // A new transaction is inserted with its confirmation when the update has one: one row written, not
+            // a row and then an update that moves its `tx_history_order` entry (issue 33: a fifth of the sync's
+            // statements). The end state is the one of the updates below in their order.
             let insertTransaction = try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO tx (wallet_id, txid, raw, first_seen) VALUES (?, ?, ?, ?)")
+                sql: """
+                    INSERT OR IGNORE INTO tx (wallet_id, txid, raw, first_seen, height, block_hash, verified)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """)
+            var insertedConfirmed: Set<Txid> = []
             for (txid, transaction) in update.transactions {
+                let anchor = update.anchors[txid]
                 try insertTransaction.execute(arguments: [
-                    walletID, txid.hexString, Data(transaction.serialized()), now,
+                    walletID, txid.hexString, Data(transaction.serialized()), now, anchor?.height, anchor?.blockHash,
+                    anchor?.verified ?? false,
                 ])
+                if anchor != nil && db.changesCount > 0 { insertedConfirmed.insert(txid) }
             }
             let markUsed = try db.cachedStatement(sql: "UPDATE address SET used = 1 WHERE wallet_id = ? AND script = ?")
             let unconfirm = try db.cachedStatement(
@@ -282,11 +292,12 @@ extension Store {
                 try markUsed.execute(arguments: [walletID, Data(script.bytes)])
                 for entry in entries where entry.height == nil {
                     try unconfirm.execute(arguments: [walletID, entry.txid.hexString])
+                    insertedConfirmed.remove(entry.txid)
                 }
             }
             let confirm = try db.cachedStatement(
                 sql: "UPDATE tx SET height = ?, block_hash = ?, verified = ? WHERE wallet_id = ? AND txid = ?")
-            for (txid, anchor) in update.anchors {
+            for (txid, anchor) in update.anchors where !insertedConfirmed.contains(txid) {
                 try confirm.execute(arguments: [
                     anchor.height, anchor.blockHash, anchor.verified, walletID, txid.hexString,
                 ])

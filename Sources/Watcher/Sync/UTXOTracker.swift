@@ -56,6 +56,9 @@ struct UTXOTracker {
         (outputsByScript[script] ?? []).filter { !spentByTransactions.contains($0) }
     }
 
+    /// A stored transaction (without its witnesses when the sync kept it so).
+    func transaction(_ txid: Txid) -> Transaction? { transactions[txid]?.transaction }
+
     /// The stored transactions a history of `script` can name: those paying it and those spending what they pay.
     func relatedTransactions(_ script: Script) -> [Txid] {
         let paying = outputsByScript[script] ?? []

@@ -82,7 +82,11 @@ public struct WalletSync: Sendable {
         do {
             walletID = try wallet.requireID()
             let records = try store.addresses(walletID: walletID)
-            stored = try store.transactions(walletID: walletID)
+            stored = try store.transactions(walletID: walletID).map { record in
+                var kept = record
+                kept.transaction = record.transaction.withoutWitnesses
+                return kept
+            }
             tracker = UTXOTracker(
                 addresses: records, transactions: stored, spentElsewhere: try store.spentElsewhere(walletID: walletID))
             for record in records {
@@ -95,10 +99,12 @@ public struct WalletSync: Sendable {
         // What the wallet holds, kept current batch by batch (rebuilding it from every stored transaction for each
         // batch made a sync quadratic in the wallet's transactions).
         var known: [Txid: BlockAnchor?] = [:]
+        // The known transactions themselves: the tracker holds them; a source taking one batch at a time is handed
+        // them all, kept here as well (a pipelined source gets those its scripts can name, from the tracker).
         var knownTransactions: [Txid: Transaction] = [:]
         for record in stored {
             known[record.txid] = .some(record.anchor)
-            knownTransactions[record.txid] = record.transaction
+            if pipelineDepth == 1 { knownTransactions[record.txid] = record.transaction }
         }
         stored = []
         let gap = wallet.gapLimit
@@ -154,7 +160,7 @@ public struct WalletSync: Sendable {
                         for record in batch {
                             for txid in tracker.relatedTransactions(record.script) {
                                 if let anchor = known[txid] { someKnown[txid] = anchor }
-                                if let transaction = knownTransactions[txid] { someTransactions[txid] = transaction }
+                                if let transaction = tracker.transaction(txid) { someTransactions[txid] = transaction }
                             }
                         }
                         request = SyncRequest(
@@ -192,13 +198,23 @@ public struct WalletSync: Sendable {
                 }
                 for entries in update.histories.values { for entry in entries { seen.insert(entry.txid) } }
                 newTransactions += update.transactions.count
-                let changes = tracker.apply(addresses: current.batch, update: update)
+                // What the sync keeps of the batch's transactions for its length: no witnesses (the store writes the
+                // whole transaction; the tracker and the histories' checks read outputs and spent outpoints only).
+                // A 100,000-transaction wallet's signatures and keys are most of what it would hold (issue 33).
+                var kept = update
+                kept.transactions = update.transactions.mapValues(\.withoutWitnesses)
+                let changes = tracker.apply(addresses: current.batch, update: kept)
                 do {
                     try store.apply(walletID: walletID, addresses: current.batch, update: update, utxoChanges: changes)
                 } catch {
                     throw .store(error)
                 }
-                Self.merge(update, batch: current.batch, into: &known, &knownTransactions, addresses: &addresses)
+                if pipelineDepth == 1 {
+                    Self.merge(kept, batch: current.batch, into: &known, &knownTransactions, addresses: &addresses)
+                } else {
+                    var none: [Txid: Transaction] = [:]
+                    Self.merge(kept, batch: current.batch, into: &known, &none, addresses: &addresses)
+                }
                 tip = update.tip
                 mode = update.mode ?? mode
                 checked += current.batch.count
@@ -247,5 +263,19 @@ public struct WalletSync: Sendable {
             if let stored = addresses[record.keychain]?[record.index], stored.used { record.used = true }
             addresses[record.keychain, default: [:]][record.index] = record
         }
+    }
+}
+
+extension Transaction {
+    /// The transaction with every input's witness left out: its txid, outputs and spent outpoints are the same.
+    var withoutWitnesses: Transaction {
+        guard inputs.contains(where: { !$0.witness.isEmpty }) else { return self }
+        var copy = self
+        copy.inputs = inputs.map { input in
+            var bare = input
+            bare.witness = Witness()
+            return bare
+        }
+        return copy
     }
 }
