@@ -243,15 +243,10 @@ actor SyncJobs {
         }
     }
 
-    private var jobs: [String: State] = [:]
-    private var next = 0
+    /// The last 64 syncs: a page asks about the one it started, seconds later.
+    private var jobs = RecentItems<State>(limit: 64, prefix: "sync")
 
-    func start() -> String {
-        next += 1
-        let id = "sync\(next)"
-        jobs[id] = State()
-        return id
-    }
+    func start() -> String { jobs.add(State()) }
 
     func update(_ id: String, checked: Int, expected: Int) {
         guard var state = jobs[id], !state.done else { return }
@@ -261,9 +256,11 @@ actor SyncJobs {
     }
 
     func finish(_ id: String, message: String, failed: Bool) {
-        jobs[id]?.done = true
-        jobs[id]?.failed = failed
-        jobs[id]?.message = message
+        guard var state = jobs[id] else { return }
+        state.done = true
+        state.failed = failed
+        state.message = message
+        jobs[id] = state
     }
 
     func state(_ id: String) -> State? { jobs[id] }
@@ -278,18 +275,15 @@ actor RequestFrames {
         let caption: String
     }
 
-    private var items: [String: Item] = [:]
-    private var next = 0
+    /// The last 16 requests: the page shows the newest; older ones may still be downloaded for a while.
+    private var items = RecentItems<Item>(limit: 16, prefix: "r")
 
-    func add(_ item: Item) -> String {
-        next += 1
-        let id = "r\(next)"
-        items[id] = item
-        return id
-    }
+    func add(_ item: Item) -> String { items.add(item) }
 
     func item(_ id: String) throws -> Item {
-        guard let item = items[id] else { throw WebFailure(404, "no such request (the server was restarted?)") }
+        guard let item = items[id] else {
+            throw WebFailure(404, "no such request (the server was restarted, or it is too old): make it again")
+        }
         return item
     }
 }
@@ -306,15 +300,10 @@ actor ScanSessions {
         let error: String?
     }
 
-    private var decoders: [String: PayloadDecoder] = [:]
-    private var next = 0
+    /// The last 16 scans: the page feeds the one it started.
+    private var decoders = RecentItems<PayloadDecoder>(limit: 16, prefix: "s")
 
-    func start() -> String {
-        next += 1
-        let id = "s\(next)"
-        decoders[id] = PayloadDecoder()
-        return id
-    }
+    func start() -> String { decoders.add(PayloadDecoder()) }
 
     func receive(_ id: String, codes: [[UInt8]]) throws -> Progress {
         guard var decoder = decoders[id] else { throw WebFailure(404, "no such scan: start a new one") }
