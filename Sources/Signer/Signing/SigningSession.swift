@@ -54,11 +54,13 @@ public struct SigningSession: Sendable {
         let (psbt, resolved) = AccountOriginResolver(master: master, network: network).resolving(original)
         try Self.checkInputSum(psbt)
         var accounts: [Descriptor] = []
+        var accountPaths: [DerivationPath] = []
         var labels: [String] = []
         do {
             for account in try Self.spentAccounts(in: psbt, master: master, network: network) {
                 guard let descriptor = account.descriptor else { continue }
                 accounts.append(descriptor)
+                accountPaths.append(account.origin.path)
                 labels.append("\(account.script.rawValue) account \(account.account) (\(account.origin.path))")
             }
         } catch {
@@ -80,10 +82,22 @@ public struct SigningSession: Sendable {
                     : "multisig '\(wallet.name)' \(wallet.threshold) of \(wallet.keyCount) \(wallet.scriptType)"
             )
         }
-        var review: TransactionReview
-        do { review = try TransactionReview(psbt, accounts: accounts, policy: policy, accountLabels: labels) } catch {
-            throw SigningSessionError("invalid PSBT: \(error)")
+        let provider = SeedKeyProvider(master: master)
+        // The ownership proof of the inputs takes the scripts of the keys derived here for signing (issue 33).
+        let derived = DerivedScripts(
+            psbt: psbt, accounts: accounts, paths: accountPaths, fingerprint: master.fingerprint
+        ) { origin, taproot in
+            guard let key = try? provider.derive(origin) else { return nil }
+            return (
+                key.publicKey,
+                taproot ? try? provider.keyPathPair(key.privateKey, at: origin, merkleRoot: nil).outputKey : nil
+            )
         }
+        var review: TransactionReview
+        do {
+            review = try TransactionReview(
+                psbt, accounts: accounts, policy: policy, accountLabels: labels, derived: derived)
+        } catch { throw SigningSessionError("invalid PSBT: \(error)") }
         review.thisVault = master.fingerprint
         if let silentPayment {
             review.notes += silentPayment.notes
@@ -91,7 +105,6 @@ public struct SigningSession: Sendable {
         }
         review.multisigWalletNames = walletNames
         review.multisigCosignerNames = cosignerNames
-        let provider = SeedKeyProvider(master: master)
         // Inputs of a miniscript policy wallet: the path nSequence / nLockTime allow, who signed, what this adds.
         // Each wallet's policy (its keys checked against this vault's) is made once, not once per input.
         let policies = policyWallets.compactMapValues { try? MultisigPolicy($0, master: master, network: network) }
