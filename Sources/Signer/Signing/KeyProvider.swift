@@ -68,24 +68,31 @@ public final class SeedKeyProvider: KeyProvider, @unchecked Sendable {
         }
     }
 
-    /// The key-path pair without a script tree made once per origin (the review's proof makes it, the signer signs).
+    /// The key-path pair; one the review made (`keep`) for `origin` without a script tree is taken, not made again.
     public func keyPathPair(_ key: PrivateKey, at origin: KeyOrigin, merkleRoot: [UInt8]?) throws -> TaprootKeyPair {
+        try keyPathPair(key, at: origin, merkleRoot: merkleRoot, keep: false)
+    }
+
+    func keyPathPair(_ key: PrivateKey, at origin: KeyOrigin, merkleRoot: [UInt8]?, keep: Bool) throws
+        -> TaprootKeyPair
+    {
         let mine = origin.fingerprint == master.fingerprint && merkleRoot == nil
-        if mine, let pair = lock.withLock({ pairs[origin.path] }) { return pair }
+        if mine, let pair = lock.withLock({ pairs.isEmpty ? nil : pairs[origin.path] }) { return pair }
         let pair = try TaprootKeyPair(internalKey: key, merkleRoot: merkleRoot)
-        if mine { lock.withLock { pairs[origin.path] = pair } }
+        if mine, keep { lock.withLock { pairs[origin.path] = pair } }
         return pair
     }
 
     /// The extended key at `origin`, or nil when the origin is not under this master.
     ///
     /// The parent of the requested key is cached too (the account's receive or change branch), so a PSBT spending
-    /// many coins of one account costs one CKDpriv per input; and the key, so a second request costs none.
-    func derive(_ origin: KeyOrigin) throws -> ExtendedPrivateKey? {
+    /// many coins of one account costs one CKDpriv per input; with `keep` (the review's proof) the key too, so that
+    /// the signer's request for it costs none.
+    func derive(_ origin: KeyOrigin, keep: Bool = false) throws -> ExtendedPrivateKey? {
         guard origin.fingerprint == master.fingerprint else { return nil }
-        if let key = lock.withLock({ keys[origin.path] }) { return key }
+        if let key = lock.withLock({ keys.isEmpty ? nil : keys[origin.path] }) { return key }
         guard let key = try deriveUncached(origin.path) else { return nil }
-        lock.withLock { keys[origin.path] = key }
+        if keep { lock.withLock { keys[origin.path] = key } }
         return key
     }
 

@@ -87,10 +87,11 @@ public struct SigningSession: Sendable {
         let derived = DerivedScripts(
             psbt: psbt, accounts: accounts, paths: accountPaths, fingerprint: master.fingerprint
         ) { origin, taproot in
-            guard let key = try? provider.derive(origin) else { return nil }
+            guard let key = try? provider.derive(origin, keep: true) else { return nil }
             return (
                 key.publicKey,
-                taproot ? try? provider.keyPathPair(key.privateKey, at: origin, merkleRoot: nil).outputKey : nil
+                taproot
+                    ? try? provider.keyPathPair(key.privateKey, at: origin, merkleRoot: nil, keep: true).outputKey : nil
             )
         }
         var review: TransactionReview
