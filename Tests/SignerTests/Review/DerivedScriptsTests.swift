@@ -35,10 +35,10 @@ struct DerivedScriptsTests {
         let (descriptor, origin, key, outputKey) = try child(
             script, account: at.account, branch: at.branch, index: at.index)
         var derived = DerivedScripts()
-        #expect(
-            derived.record(
-                account: 2, descriptor: descriptor, branch: Int(at.branch), index: at.index, origin: origin, key: key,
-                outputKey: outputKey))
+        let made = derived.record(
+            account: 2, descriptor: descriptor, branch: Int(at.branch), index: at.index, origin: origin, key: key,
+            outputKey: outputKey)
+        #expect(made)
         let recorded = try #require(derived.script(account: 2, branch: Int(at.branch), index: at.index))
         #expect(recorded == (try descriptor.scriptPubKey(at: at.index, path: Int(at.branch))))
         #expect(derived.script(account: 2, branch: Int(at.branch), index: at.index + 1) == nil)
@@ -48,17 +48,25 @@ struct DerivedScriptsTests {
     func refusesWhatItCannotProve() throws {
         let (descriptor, origin, key, _) = try child(.wpkh, account: 0, branch: 0, index: 4)
         var derived = DerivedScripts()
-        #expect(!derived.record(account: 0, descriptor: descriptor, branch: 0, index: 5, origin: origin, key: key))
-        #expect(!derived.record(account: 0, descriptor: descriptor, branch: 1, index: 4, origin: origin, key: key))
+        let recorded1 = derived.record(
+            account: 0, descriptor: descriptor, branch: 0, index: 5, origin: origin, key: key)
+        #expect(!recorded1)
+        let recorded2 = derived.record(
+            account: 0, descriptor: descriptor, branch: 1, index: 4, origin: origin, key: key)
+        #expect(!recorded2)
         let (tr, trOrigin, trKey, _) = try child(.tr, account: 0, branch: 0, index: 4)
-        #expect(!derived.record(account: 0, descriptor: tr, branch: 0, index: 4, origin: trOrigin, key: trKey))
+        let recorded3 = derived.record(account: 0, descriptor: tr, branch: 0, index: 4, origin: trOrigin, key: trKey)
+        #expect(!recorded3)
         let cosigner = try AccountKey(
             master: fixture.master, script: .wshMulti, account: 0, network: fixture.network)
         let multisig = try Descriptor(string: "wsh(multi(1,\(cosigner.keyExpression)))")
-        #expect(!derived.record(account: 0, descriptor: multisig, branch: 0, index: 4, origin: origin, key: key))
+        let recorded4 = derived.record(account: 0, descriptor: multisig, branch: 0, index: 4, origin: origin, key: key)
+        #expect(!recorded4)
         #expect(derived.count == 0)
         // Control: the right child is recorded.
-        #expect(derived.record(account: 0, descriptor: descriptor, branch: 0, index: 4, origin: origin, key: key))
+        let recorded5 = derived.record(
+            account: 0, descriptor: descriptor, branch: 0, index: 4, origin: origin, key: key)
+        #expect(recorded5)
         #expect(derived.count == 1)
     }
 
