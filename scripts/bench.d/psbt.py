@@ -118,10 +118,22 @@ def main():
     # The floor airlock-bench measured in the same run: libsecp256k1's work alone (a row, so the table prints the
     # multiple as airlock/peer).
     rows += [
-        row(r["name"], "libsecp256k1 floor", [r["floorMilliseconds"]], "same keys, sign + key check")
+        row(
+            r["name"],
+            "libsecp256k1 floor",
+            [r["floorMilliseconds"]],
+            "same keys, sign + key check" + (", whole sign" if r["operation"] == "sign-command" else ""),
+        )
         for r in airlock["results"]
         if r.get("floorMilliseconds")
     ]
+    # The whole `sign` command's rows (sign-command-*): its whole signed PSBT verified like the signing rows'.
+    kinds = {w["name"]: w["kind"] for w in spec["workloads"]}
+    for r in airlock["results"]:
+        if r["operation"] == "sign-command":
+            name = r["name"]
+            kind = kinds[name.replace("sign-command-", "sign-")]
+            checked_signatures(name, "airlock", PSBT.parse((directory / (name + ".signed.psbt")).read_bytes()), kind)
     root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(spec["mnemonic"]), version=NET["xprv"])
     options = bdk.SignOptions(
         trust_witness_utxo=False,

@@ -20,7 +20,8 @@ GOALS = [
     ("psbt", "sign-p2wpkh", "bdk", 0.33),
     ("psbt", "sign-p2wpkh", "libsecp256k1 floor", 2.0),
     ("psbt", "sign-p2tr", "bdk", 0.33),
-    ("psbt", "sign-p2tr", "libsecp256k1 floor", 2.0),
+    ("psbt", "sign-p2tr", "libsecp256k1 floor", 1.2),  # issue 33 item 1 (issue 19: 2.0)
+    ("psbt", "sign-command-", "libsecp256k1 floor", 1.5),  # issue 33 item 1: the whole `sign` after the unlock
     ("psbt", "parse-serialize", "bdk", 0.5),
     ("qr", "decode", "zbarimg", 0.5),
     ("watcher", "full sync", "bdk", 0.5),

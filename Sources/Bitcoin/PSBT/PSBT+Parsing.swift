@@ -159,16 +159,23 @@ struct PSBTParser {
         }
 
         var inputs: [PSBTInput] = []
+        // Previous transactions already decoded, by their bytes: inputs spending outputs of one transaction carry it
+        // byte for byte, and it is decoded and hashed (its txid) once, not once per input.
+        var decodedPrevious: [PreviousTransactionBytes: (transaction: Transaction, txid: Txid)] = [:]
         for index in 0..<inputCount {
             guard !reader.isAtEnd else { throw .inputCountMismatch(expected: inputCount, actual: index) }
             let map = try readMap(.input(index))
-            let input = PSBTInput(map: map)
+            let raw = map.value(PSBTKeyType.Input.nonWitnessUTXO).map(PreviousTransactionBytes.init)
+            let known = raw.flatMap { decodedPrevious[$0] }
+            let input = PSBTInput(map: map, previousTransaction: known?.transaction)
             try validateInput(input, index: index, version: version)
             if let previous = input.nonWitnessUTXO {
+                let txid = known?.txid ?? previous.txid
+                if known == nil, let raw { decodedPrevious[raw] = (previous, txid) }
                 let outpoint: OutPoint? =
                     version == 0 ? unsignedTx?.inputs[index].previousOutput : input.previousOutpoint
                 if let outpoint {
-                    guard previous.txid == outpoint.txid else { throw .nonWitnessUTXOMismatch(input: index) }
+                    guard txid == outpoint.txid else { throw .nonWitnessUTXOMismatch(input: index) }
                     guard Int(outpoint.vout) < previous.outputs.count else {
                         throw .outputIndexOutOfRange(input: index)
                     }
@@ -562,5 +569,19 @@ struct PSBTParser {
                 throw .missingRequiredField(field: "PSBT_OUT_SCRIPT", location: location)
             }
         }
+    }
+}
+
+/// A previous transaction's bytes as a dictionary key: equal only when every byte is; hashed over its length and its
+/// first and last 48 bytes (a transaction's version, first outpoint, last outputs and lock time), not all of it.
+struct PreviousTransactionBytes: Hashable {
+    let bytes: [UInt8]
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.bytes == rhs.bytes }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes.count)
+        bytes.prefix(48).withUnsafeBytes { hasher.combine(bytes: $0) }
+        bytes.suffix(48).withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }

@@ -3,9 +3,9 @@ import Synchronization
 
 /// One input's map of a PSBT, with typed views of its fields.
 ///
-/// The views that cost the most to decode (the previous transaction, the BIP32 derivations, whose public keys are
-/// decompressed on the curve) are decoded once per map: a review and a signature read them several times for every
-/// input, and a 1,445-input PSBT decoded its previous transactions five times and its keys six (issue 19's profile,
+/// The views that cost the most to decode (the previous transaction, the BIP32 and taproot BIP32 derivations, whose
+/// public keys are checked on the curve) are decoded once per map: a review and a signature read them several times
+/// for every input, and a 1,445-input PSBT decoded its previous transactions five times and its keys six (issue 19's profile,
 /// docs/benchmarks.md). Any change to `map` drops the decoded values.
 public struct PSBTInput: Sendable, Hashable {
     /// The records of this input, byte for byte.
@@ -18,6 +18,13 @@ public struct PSBTInput: Sendable, Hashable {
 
     /// An input holding `map`.
     public init(map: PSBTMap) { self.map = map }
+
+    /// An input holding `map` whose previous transaction, when given, is `previous`: the parser's, decoded from the
+    /// very bytes of `map`'s PSBT_IN_NON_WITNESS_UTXO for an earlier input.
+    init(map: PSBTMap, previousTransaction previous: Transaction?) {
+        self.map = map
+        if let previous { decoded.setPreviousTransaction(previous) }
+    }
 
     public static func == (lhs: PSBTInput, rhs: PSBTInput) -> Bool { lhs.map == rhs.map }
     public func hash(into hasher: inout Hasher) { hasher.combine(map) }
@@ -103,11 +110,13 @@ public struct PSBTInput: Sendable, Hashable {
 
     /// Taproot BIP32 derivations: x-only key → (leaf hashes, key origin).
     public var tapBIP32Derivations: [(key: XOnlyPublicKey, leafHashes: [[UInt8]], origin: KeyOrigin)] {
-        map.entries(T.tapBIP32Derivation).compactMap { entry in
-            guard let key = try? XOnlyPublicKey(serialized: entry.keyData),
-                let (hashes, origin) = Self.decodeTapDerivation(entry.value)
-            else { return nil }
-            return (key, hashes, origin)
+        decoded.tapDerivations {
+            map.entries(T.tapBIP32Derivation).compactMap { entry in
+                guard let key = try? XOnlyPublicKey(serialized: entry.keyData),
+                    let (hashes, origin) = Self.decodeTapDerivation(entry.value)
+                else { return nil }
+                return (key, hashes, origin)
+            }
         }
     }
 
@@ -170,6 +179,7 @@ private final class DecodedFields: Sendable {
     private struct State {
         var transaction: Transaction??
         var derivations: [(publicKey: PublicKey, origin: KeyOrigin)]?
+        var tapDerivations: [(key: XOnlyPublicKey, leafHashes: [[UInt8]], origin: KeyOrigin)]?
     }
 
     private let state = Mutex(State())
@@ -179,6 +189,19 @@ private final class DecodedFields: Sendable {
         let value = decode()
         state.withLock { $0.transaction = .some(value) }
         return value
+    }
+
+    func tapDerivations(
+        _ decode: () -> [(key: XOnlyPublicKey, leafHashes: [[UInt8]], origin: KeyOrigin)]
+    ) -> [(key: XOnlyPublicKey, leafHashes: [[UInt8]], origin: KeyOrigin)] {
+        if let cached = state.withLock({ $0.tapDerivations }) { return cached }
+        let value = decode()
+        state.withLock { $0.tapDerivations = value }
+        return value
+    }
+
+    func setPreviousTransaction(_ transaction: Transaction) {
+        state.withLock { $0.transaction = .some(transaction) }
     }
 
     func derivations(

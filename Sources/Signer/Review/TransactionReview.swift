@@ -39,17 +39,18 @@ public struct TransactionReview: Sendable {
 
     /// Reviews `psbt` for this signer's `accounts` under `policy`; `accountLabels` name the accounts in the text.
     ///
-    /// Only outputs of the wallet being spent count as change (`policy.changeRule`).
+    /// Only outputs of the wallet being spent count as change (`policy.changeRule`). `derived`: scripts of the accounts
+    /// built from this signer's own derived keys (`PSBTAnalysis`).
     /// - Throws: `PSBTError` when the PSBT's transaction cannot be assembled.
     /// `ownOutputs` are outputs verified as this vault's by other means (its silent-payment change).
     public init(
         _ psbt: PSBT, accounts: [Descriptor], policy: SigningPolicy, accountLabels: [String] = [],
-        ownOutputs: [Int: PSBTAnalysis.Ownership] = [:]
+        ownOutputs: [Int: PSBTAnalysis.Ownership] = [:], derived: DerivedScripts = DerivedScripts()
     ) throws(PSBTError) {
         let now = policy.now ?? Date()
         let analysis = try PSBTAnalysis(
             psbt: psbt, accounts: accounts, network: policy.network, changeRule: policy.changeRule, now: now,
-            knownOwnOutputs: ownOutputs)
+            knownOwnOutputs: ownOutputs, derived: derived)
         self.analysis = analysis
         self.reviewedAt = now
         self.policy = policy

@@ -136,7 +136,8 @@ struct InputPlan {
             else { continue }
             if derivation.key == input.tapInternalKey || (derivation.leafHashes.isEmpty && input.tapInternalKey == nil)
             {
-                if let pair = try? TaprootKeyPair(internalKey: privateKey, merkleRoot: input.tapMerkleRoot),
+                if let pair = try? provider.keyPathPair(
+                    privateKey, at: derivation.origin, merkleRoot: input.tapMerkleRoot),
                     pair.outputKey == outputKey
                 {
                     keys.append(.taprootKeyPath(pair))

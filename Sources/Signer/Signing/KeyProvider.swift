@@ -22,15 +22,26 @@ public enum KeyRequest: Sendable, Hashable {
 public protocol KeyProvider: Sendable {
     /// The private key for `request`, or nil when this provider does not hold it.
     func privateKey(for request: KeyRequest) throws -> PrivateKey?
+    /// The taproot key-path pair of `key` (the key this provider gave for `origin`) tweaked with `merkleRoot`.
+    func keyPathPair(_ key: PrivateKey, at origin: KeyOrigin, merkleRoot: [UInt8]?) throws -> TaprootKeyPair
+}
+
+extension KeyProvider {
+    public func keyPathPair(_ key: PrivateKey, at origin: KeyOrigin, merkleRoot: [UInt8]?) throws -> TaprootKeyPair {
+        try TaprootKeyPair(internalKey: key, merkleRoot: merkleRoot)
+    }
 }
 
 /// Keys derived from one BIP32 master key (a seed), answering requests whose origin starts at its fingerprint.
 ///
 /// Account-level keys (the hardened prefix of a path) and the parents of requested keys (the branches) are derived
-/// once and cached, so signing many inputs of one account costs one normal derivation per input.
+/// once and cached, so signing many inputs of one account costs one normal derivation per input; the keys and
+/// taproot key-path pairs derived are kept too, so the review's ownership proof and the signer share them.
 public final class SeedKeyProvider: KeyProvider, @unchecked Sendable {
     private let master: ExtendedPrivateKey
     private var accounts: [DerivationPath: ExtendedPrivateKey] = [:]
+    private var keys: [DerivationPath: ExtendedPrivateKey] = [:]
+    private var pairs: [DerivationPath: TaprootKeyPair] = [:]
     private let lock = NSLockLike()
 
     /// The master fingerprint requests must name.
@@ -57,13 +68,36 @@ public final class SeedKeyProvider: KeyProvider, @unchecked Sendable {
         }
     }
 
+    /// The key-path pair; one the review made (`keep`) for `origin` without a script tree is taken, not made again.
+    public func keyPathPair(_ key: PrivateKey, at origin: KeyOrigin, merkleRoot: [UInt8]?) throws -> TaprootKeyPair {
+        try keyPathPair(key, at: origin, merkleRoot: merkleRoot, keep: false)
+    }
+
+    func keyPathPair(_ key: PrivateKey, at origin: KeyOrigin, merkleRoot: [UInt8]?, keep: Bool) throws
+        -> TaprootKeyPair
+    {
+        let mine = origin.fingerprint == master.fingerprint && merkleRoot == nil
+        if mine, let pair = lock.withLock({ pairs.isEmpty ? nil : pairs[origin.path] }) { return pair }
+        let pair = try TaprootKeyPair(internalKey: key, merkleRoot: merkleRoot)
+        if mine, keep { lock.withLock { pairs[origin.path] = pair } }
+        return pair
+    }
+
     /// The extended key at `origin`, or nil when the origin is not under this master.
     ///
     /// The parent of the requested key is cached too (the account's receive or change branch), so a PSBT spending
-    /// many coins of one account costs one CKDpriv per input.
-    private func derive(_ origin: KeyOrigin) throws -> ExtendedPrivateKey? {
+    /// many coins of one account costs one CKDpriv per input; with `keep` (the review's proof) the key too, so that
+    /// the signer's request for it costs none.
+    func derive(_ origin: KeyOrigin, keep: Bool = false) throws -> ExtendedPrivateKey? {
         guard origin.fingerprint == master.fingerprint else { return nil }
-        let components = origin.path.components
+        if let key = lock.withLock({ keys.isEmpty ? nil : keys[origin.path] }) { return key }
+        guard let key = try deriveUncached(origin.path) else { return nil }
+        if keep { lock.withLock { keys[origin.path] = key } }
+        return key
+    }
+
+    private func deriveUncached(_ path: DerivationPath) throws -> ExtendedPrivateKey? {
+        let components = path.components
         guard let last = components.last else { return master }
         let parent = try DerivationPath(Array(components.dropLast()))
         if let cached = lock.withLock({ accounts[parent] }) { return try cached.deriveChild(last) }

@@ -53,11 +53,13 @@ public struct SigningSession: Sendable {
         let (psbt, resolved) = AccountOriginResolver(master: master, network: network).resolving(original)
         try Self.checkInputSum(psbt)
         var accounts: [Descriptor] = []
+        var accountPaths: [DerivationPath] = []
         var labels: [String] = []
         do {
             for account in try Self.spentAccounts(in: psbt, master: master, network: network) {
                 guard let descriptor = account.descriptor else { continue }
                 accounts.append(descriptor)
+                accountPaths.append(account.origin.path)
                 labels.append("\(account.script.rawValue) account \(account.account) (\(account.origin.path))")
             }
         } catch {
@@ -85,13 +87,24 @@ public struct SigningSession: Sendable {
             ownOutputs[output] = .ours(account: labels.count, branch: 1, index: BIP375.changeLabel)
             labels.append("silent-payment account \(account) (m/352h/\(network.coinType)h/\(account)h)")
         }
+        let provider = SeedKeyProvider(master: master)
+        // The ownership proof of the inputs takes the scripts of the keys derived here for signing (issue 33).
+        let derived = DerivedScripts(
+            psbt: psbt, accounts: accounts, paths: accountPaths, fingerprint: master.fingerprint
+        ) { origin, taproot in
+            guard let key = try? provider.derive(origin, keep: true) else { return nil }
+            return (
+                key.publicKey,
+                taproot
+                    ? try? provider.keyPathPair(key.privateKey, at: origin, merkleRoot: nil, keep: true).outputKey : nil
+            )
+        }
         var review: TransactionReview
         do {
             review = try TransactionReview(
-                psbt, accounts: accounts, policy: policy, accountLabels: labels, ownOutputs: ownOutputs)
-        } catch {
-            throw SigningSessionError("invalid PSBT: \(error)")
-        }
+                psbt, accounts: accounts, policy: policy, accountLabels: labels, ownOutputs: ownOutputs,
+                derived: derived)
+        } catch { throw SigningSessionError("invalid PSBT: \(error)") }
         review.thisVault = master.fingerprint
         if let silentPayment {
             review.notes += silentPayment.notes
@@ -99,7 +112,6 @@ public struct SigningSession: Sendable {
         }
         review.multisigWalletNames = walletNames
         review.multisigCosignerNames = cosignerNames
-        let provider = SeedKeyProvider(master: master)
         // Inputs of a miniscript policy wallet: the path nSequence / nLockTime allow, who signed, what this adds.
         // Each wallet's policy (its keys checked against this vault's) is made once, not once per input.
         let policies = policyWallets.compactMapValues { try? MultisigPolicy($0, master: master, network: network) }

@@ -92,9 +92,11 @@ public struct PSBTAnalysis: Sendable {
     /// `now` is the clock a far nLockTime is judged by (the chain's height is estimated from it on mainnet).
     /// `knownOwnOutputs` gives outputs whose ownership the caller verified by other means (a silent-payment change
     /// output re-derived from the seed's BIP352 keys); they are taken as given.
+    /// `derived` holds scripts of the accounts built from keys the caller derived itself (a signer's own keys), taken
+    /// instead of deriving those children again from the descriptors.
     public init(
         psbt: PSBT, accounts: [Descriptor], network: Network, changeRule: ChangeRule? = nil, now: Date = Date(),
-        knownOwnOutputs: [Int: Ownership] = [:]
+        knownOwnOutputs: [Int: Ownership] = [:], derived: DerivedScripts = DerivedScripts()
     ) throws(PSBTError) {
         let transaction = try psbt.unsignedTransaction()
         var warnings: [PSBTWarning] = []
@@ -123,7 +125,9 @@ public struct PSBTAnalysis: Sendable {
             }
             let claimed = input.bip32Derivations.map(\.origin) + input.tapBIP32Derivations.map(\.origin)
             let ownership =
-                utxo.map { Self.ownership(of: $0.scriptPubKey, claimed: claimed, accounts: accounts) } ?? .foreign
+                utxo.map {
+                    Self.ownership(of: $0.scriptPubKey, claimed: claimed, accounts: accounts, derived: derived)
+                } ?? .foreign
             switch ownership {
             case .foreign: warnings.append(.foreignInput(input: index))
             case .claimedButNotOurs: warnings.append(.inputMismatch(input: index))
@@ -150,7 +154,8 @@ public struct PSBTAnalysis: Sendable {
         for (index, txOut) in transaction.outputs.enumerated() {
             let psbtOutput = psbt.outputs[index]
             let claimed = psbtOutput.bip32Derivations.map(\.origin) + psbtOutput.tapBIP32Derivations.map(\.origin)
-            var ownership = Self.ownership(of: txOut.scriptPubKey, claimed: claimed, accounts: accounts)
+            var ownership = Self.ownership(
+                of: txOut.scriptPubKey, claimed: claimed, accounts: accounts, derived: derived)
             if ownership == .claimedButNotOurs { warnings.append(.changeMismatch(output: index)) }
             if let known = knownOwnOutputs[index] {
                 ownership = known
@@ -232,8 +237,11 @@ public struct PSBTAnalysis: Sendable {
         claimed.first.map(\.description) ?? "?"
     }
 
-    /// Finds a claimed key origin in the accounts, then re-derives the script there and compares.
-    static func ownership(of script: Script, claimed: [KeyOrigin], accounts: [Descriptor]) -> Ownership {
+    /// Finds a claimed key origin in the accounts, then re-derives the script there (or takes it from `derived`) and
+    /// compares.
+    static func ownership(
+        of script: Script, claimed: [KeyOrigin], accounts: [Descriptor], derived: DerivedScripts = DerivedScripts()
+    ) -> Ownership {
         var claimsOurs = false
         for origin in claimed {
             guard let last = origin.path.components.last, !last.isHardened else { continue }
@@ -245,7 +253,9 @@ public struct PSBTAnalysis: Sendable {
                     }
                     guard matchesKey else { continue }
                     claimsOurs = true
-                    if let derived = try? account.scriptPubKey(at: index, path: branch), derived == script {
+                    if let derived = derived.script(account: accountIndex, branch: branch, index: index)
+                        ?? (try? account.scriptPubKey(at: index, path: branch)), derived == script
+                    {
                         return .ours(account: accountIndex, branch: branch, index: index)
                     }
                 }
