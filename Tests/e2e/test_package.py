@@ -2,7 +2,9 @@
 
 The package step is a release build of HEAD in a clean clone (several minutes on a busy machine); it runs once per
 session here. `AIRLOCK_DIST_DIR=DIR` uses the artifacts a `scripts/package --out DIR` (or scripts/reproduce --keep)
-of HEAD wrote already instead. The .deb is unpacked with `dpkg -x` into a temporary root (no root rights, nothing
+wrote already instead; they are then checked against the commit they were built from (it must be a commit of this
+repository, and every file of the dist must name that one commit), not against HEAD: a release build takes the better
+part of an hour, and a dist of the commit before a docs change is still a dist to check. The .deb is unpacked with `dpkg -x` into a temporary root (no root rights, nothing
 installed on the machine), its control data read with `dpkg-deb --info`, and lintian must find no error in it; a copy
 with its copyright file removed is the control that lintian's check can fail.
 """
@@ -22,9 +24,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 HEAD = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
-COMMIT_TIME = int(
-    subprocess.run(["git", "log", "-1", "--format=%ct", HEAD], cwd=REPO, capture_output=True, text=True).stdout
-)
 VERSION = re.search(
     r'static let number = "([^"]+)"', (REPO / "Sources/CLISupport/AirlockVersion.swift").read_text()
 ).group(1)
@@ -48,6 +47,24 @@ def dist(tmp_path_factory) -> Path:
     )
     assert proc.returncode == 0, proc.stderr[-4000:]
     return out
+
+
+@pytest.fixture(scope="module")
+def commit(dist) -> str:
+    """The commit the dist was built from: HEAD when this module built it, else the one its signer names."""
+    if not os.environ.get("AIRLOCK_DIST_DIR"):
+        return HEAD
+    shown = subprocess.run([str(dist / "bin/airlock-signer"), "--version"], capture_output=True, text=True, timeout=60)
+    found = re.fullmatch(rf"{re.escape(VERSION)} \(commit ([0-9a-f]{{40}})\)", shown.stdout.strip())
+    assert found, shown.stdout + shown.stderr
+    known = subprocess.run(["git", "cat-file", "-e", f"{found.group(1)}^{{commit}}"], cwd=REPO, capture_output=True)
+    assert known.returncode == 0, f"the dist names {found.group(1)}, which is not a commit of this repository"
+    return found.group(1)
+
+
+def commit_time(commit: str) -> int:
+    shown = subprocess.run(["git", "log", "-1", "--format=%ct", commit], cwd=REPO, capture_output=True, text=True)
+    return int(shown.stdout)
 
 
 def sums(dist: Path) -> dict[str, str]:
@@ -79,12 +96,15 @@ def test_deb_info_names_the_package_and_its_libraries(dist):
     assert "libswift" not in depends  # the Swift runtime is linked in
 
 
-def test_deb_files_are_root_owned_with_the_commit_time(dist):
-    proc = subprocess.run(["dpkg-deb", "--contents", str(dist / DEB)], capture_output=True, text=True, check=True)
+def test_deb_files_are_root_owned_with_the_commit_time(dist, commit):
+    utc = dict(os.environ, TZ="UTC")  # dpkg-deb --contents shows times in the local zone
+    proc = subprocess.run(
+        ["dpkg-deb", "--contents", str(dist / DEB)], capture_output=True, text=True, check=True, env=utc
+    )
     rows = [line.split() for line in proc.stdout.splitlines()]
     assert {row[1] for row in rows} == {"root/root"}
     stamp = subprocess.run(
-        ["date", "-u", "-d", f"@{COMMIT_TIME}", "+%Y-%m-%d %H:%M"], capture_output=True, text=True, check=True
+        ["date", "-u", "-d", f"@{commit_time(commit)}", "+%Y-%m-%d %H:%M"], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert {f"{row[3]} {row[4]}" for row in rows} == {stamp}
     names = {row[5] for row in rows}
@@ -102,12 +122,12 @@ def test_deb_files_are_root_owned_with_the_commit_time(dist):
         assert path in names, path
 
 
-def test_installed_binaries_name_the_commit_and_match_the_sums(dist, installed, tmp_path):
+def test_installed_binaries_name_the_commit_and_match_the_sums(dist, commit, installed, tmp_path):
     for tool in TOOLS:
         binary = installed / "usr/bin" / tool
         proc = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0, proc.stderr
-        assert proc.stdout.strip() == f"{VERSION} (commit {HEAD})"
+        assert proc.stdout.strip() == f"{VERSION} (commit {commit})"
         assert hashlib.sha256(binary.read_bytes()).hexdigest() == sums(dist)[f"bin/{tool}"]
     env = dict(os.environ, HOME=str(tmp_path))
     proc = subprocess.run(
@@ -116,12 +136,15 @@ def test_installed_binaries_name_the_commit_and_match_the_sums(dist, installed, 
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["executable_sha256"] == sums(dist)["bin/airlock-signer"]
-    assert report["commit"] == HEAD
+    assert report["commit"] == commit
+    changelog = gzip.decompress((installed / "usr/share/doc/airlock/changelog.gz").read_bytes()).decode()
+    assert f"Release build of commit {commit}." in changelog
 
 
-def test_installed_man_page_and_completion_come_from_the_command_tree(installed):
+def test_installed_man_page_and_completion_come_from_the_command_tree(commit, installed):
     page = gzip.decompress((installed / "usr/share/man/man1/airlock-signer.1.gz").read_bytes()).decode()
-    assert '.TH "AIRLOCK-SIGNER" "1"' in page and f"commit {HEAD}" in page and "airlock-signer sign" in page
+    assert '.TH "AIRLOCK-SIGNER" "1"' in page and f"commit {commit}" in page
+    assert ".SS airlock\\-signer sign\n" in page  # roff source: a hyphen in a name is written \-
     completion = (installed / "usr/share/bash-completion/completions/airlock-watcher").read_text()
     assert "sync" in completion and "--data-dir" in completion
 
@@ -135,14 +158,14 @@ def test_lintian_finds_no_error_and_catches_a_broken_copy(dist, tmp_path):
     subprocess.run(["dpkg-deb", "-R", str(dist / DEB), str(tree)], check=True)
     (tree / "usr/share/doc/airlock/copyright").unlink()
     broken = tmp_path / "broken.deb"
-    subprocess.run(
-        ["dpkg-deb", "--root-owner-group", "--build", str(tree), str(broken)], check=True, capture_output=True
-    )
+    fast = ["-Zgzip", "-z1"]  # dpkg-deb's default, xz, takes minutes on 120 MB of binaries
+    build = ["dpkg-deb", "--root-owner-group", *fast, "--build", str(tree), str(broken)]
+    subprocess.run(build, check=True, capture_output=True)
     bad = subprocess.run(["lintian", "--fail-on", "error", str(broken)], capture_output=True, text=True)
     assert bad.returncode != 0 and "no-copyright-file" in bad.stdout, bad.stdout
 
 
-def test_tarball_is_sorted_root_owned_with_fixed_times_and_the_deb_binaries(dist, installed):
+def test_tarball_is_sorted_root_owned_with_fixed_times_and_the_deb_binaries(dist, commit, installed):
     raw = (dist / TARBALL).read_bytes()
     assert raw[:2] == b"\x1f\x8b" and raw[4:8] == b"\0\0\0\0" and not raw[3] & 0x08  # gzip -n: no time, no name
     with tarfile.open(dist / TARBALL) as archive:
@@ -150,7 +173,7 @@ def test_tarball_is_sorted_root_owned_with_fixed_times_and_the_deb_binaries(dist
         names = [m.name for m in members]
         assert names == sorted(names, key=lambda n: n.split("/"))
         assert {(m.uid, m.gid, m.uname, m.gname) for m in members} <= {(0, 0, "", ""), (0, 0, "root", "root")}
-        assert {m.mtime for m in members} == {COMMIT_TIME}
+        assert {m.mtime for m in members} == {commit_time(commit)}
         prefix = f"airlock-{VERSION}-linux-x86_64"
         for tool in TOOLS:
             data = archive.extractfile(f"{prefix}/bin/{tool}").read()

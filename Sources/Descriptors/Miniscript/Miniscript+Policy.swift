@@ -7,8 +7,12 @@ extension Miniscript {
     /// `name` gives a key's display name (a cosigner's name); keys it does not name are shown as "key" and the
     /// master fingerprint of their origin, or the first 8 hex digits of a bare key. Wrappers are not shown; `;` separates
     /// alternatives, parentheses group an alternative inside a condition.
-    public func policyDescription(name: (DescriptorKey) -> String? = { _ in nil }) -> String {
-        withoutActuallyEscaping(name) { PolicyWords(name: $0).words(node, insideAnd: false) }
+    ///
+    /// `name` is `@escaping` rather than wrapped in `withoutActuallyEscaping`: swiftc 6.3.1 passes that check's runtime
+    /// call the length of the unmapped source path (beside the `-file-prefix-map`ped string), so the object code
+    /// depended on the build directory (docs/reproducible.md).
+    public func policyDescription(name: @escaping (DescriptorKey) -> String? = { _ in nil }) -> String {
+        PolicyWords(name: name).words(node, insideAnd: false)
     }
 
     /// A path's timelocks in the words of `policyDescription` (`after 10 blocks (about 100 minutes)`, `after block
