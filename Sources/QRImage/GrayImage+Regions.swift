@@ -8,7 +8,7 @@ extension GrayImage {
     /// block; a block with at least `minimumSteps` is busy. Busy blocks touching (8 neighbours) form a cluster; a
     /// cluster smaller than `minimumBlocks` blocks is dropped.
     func busyRegions(
-        block: Int = 16, rowStep: Int = 4, edge: Int = 24, minimumSteps: Int = 12, minimumBlocks: Int = 9
+        block: Int = 16, rowStep: Int = 4, edge: Int = 24, minimumSteps: Int = 6, minimumBlocks: Int = 9
     ) -> [QRBounds] {
         let columns = (width + block - 1) / block
         let rows = (height + block - 1) / block

@@ -61,22 +61,24 @@ extension AirlockBench {
                     + String(hash.prefix(16)))
         }
 
-        /// A real PSBT (P2WPKH inputs from 10 funding transactions, as the watcher sends them) of a size that makes
-        /// `count` UR parts of at most about 400 bytes, and its part texts (no fountain extras).
+        /// A real PSBT (P2WPKH inputs from 10 funding transactions, as the watcher sends them) just large enough for
+        /// `count` UR parts in version-17 codes (fragments of 400–470 bytes), and its part texts (no fountain extras).
         static func parts(count: Int) throws -> ([UInt8], [String]) {
             let master = try ExtendedPrivateKey(
                 seed: try Mnemonic(phrase: PSBTBench.mnemonic).seed(), network: .regtest)
-            // About 503 bytes an input with its funding transactions: 400 bytes a part is 0.79 inputs.
-            let inputs = max(1, count * 79 / 100)
-            let psbt = try PSBTBench.psbt(master, kind: "wpkh", path: "84h/1h/0h", inputs: inputs, funding: 10)
-                .serialized()
-            var fragment = max(10, psbt.count / count - 5)
-            while true {
-                let texts = try FrameEncoder(urMaxFragmentLength: fragment, urExtraParts: 0).frames(
-                    for: .psbt(psbt), format: .ur)
-                if texts.count <= count { return (psbt, texts) }
-                fragment += 1
+            func texts(_ psbt: [UInt8], _ fragment: Int) throws -> [String] {
+                try FrameEncoder(urMaxFragmentLength: fragment, urExtraParts: 0).frames(for: .psbt(psbt), format: .ur)
             }
+            for inputs in (count / 2)...(count * 2) {
+                let psbt = try PSBTBench.psbt(master, kind: "wpkh", path: "84h/1h/0h", inputs: inputs, funding: 10)
+                    .serialized()
+                guard try texts(psbt, 400).count >= count else { continue }
+                for fragment in 400...470 {
+                    let parts = try texts(psbt, fragment)
+                    if parts.count == count, try QRCode(text: parts[0]).version == 17 { return (psbt, parts) }
+                }
+            }
+            throw ValidationError("no PSBT makes exactly \(count) parts of about 400 bytes")
         }
     }
 
