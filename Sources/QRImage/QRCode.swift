@@ -97,7 +97,7 @@ public struct QRCode: Sendable, Hashable {
     }
 
     /// Whether the module at column `x`, row `y` is dark; outside the symbol (the quiet zone) is light.
-    func isDark(x: Int, y: Int) -> Bool {
+    public func isDark(x: Int, y: Int) -> Bool {
         guard x >= 0, y >= 0, x < size, y < size else { return false }
         return modules[y * size + x]
     }

@@ -8,7 +8,7 @@ struct AirlockBench: ParsableCommand {
         abstract: "Benchmarks of Airlock's workloads; scripts/bench runs the peers' side in the same run.",
         subcommands: [
             QRDecode.self, QRFrames.self, SighashBench.self, CoinSelectionBench.self, PSBTBench.self, SignerBench.self,
-            QRPSBTFrames.self, SignOnce.self, EthereumBench.self,
+            QRPSBTFrames.self, SignOnce.self, EthereumBench.self, QRCameraFrames.self, QRCameraDecode.self,
         ]
     )
 }
