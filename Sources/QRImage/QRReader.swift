@@ -87,12 +87,14 @@ public final class QRReader {
     ///   - pixels: `width * height` gray samples.
     ///   - width: the frame's width in pixels.
     ///   - height: the frame's height in pixels.
-    ///   - busyRegionsFirst: false scans the whole frame at once, as an image file is scanned.
+    ///   - busyRegionsFirst: true scans crops around the frame's busy regions first (docs/qr.md); false, the
+    ///     default until it measures faster on camera frames (docs/benchmarks.md, "Camera rate"), scans the whole
+    ///     frame at once, as an image file is scanned.
     /// - Returns: the codes, in reading order, with bounds in the frame's pixels.
     /// - Throws: `QRImageError.invalidParameter` when the sample count does not match, `.imageTooLarge`,
     ///   `.noCodeFound`, `.scanFailed`.
     public func read(
-        gray pixels: [UInt8], width: Int, height: Int, busyRegionsFirst: Bool = true
+        gray pixels: [UInt8], width: Int, height: Int, busyRegionsFirst: Bool = false
     ) throws(QRImageError) -> [DecodedQRCode] {
         guard width > 0, height > 0, pixels.count == width * height else {
             throw .invalidParameter(name: "pixels", value: pixels.count)

@@ -41,7 +41,7 @@ struct FrameRegionTests {
         #expect(region.width * region.height * 3 < frame.width * frame.height)
         #expect(try ZBarScanner(density: 3).scan(frame.cropped(to: region)).compactMap(\.text) == [text])
         // Through the reader, with bounds in the frame's pixels.
-        let found = try QRReader().read(gray: frame.pixels, width: 1280, height: 720)
+        let found = try QRReader().read(gray: frame.pixels, width: 1280, height: 720, busyRegionsFirst: true)
         #expect(found.compactMap(\.text) == [text])
         let bounds = try #require(found.first?.bounds)
         #expect(abs(bounds.x - symbol.x) <= 4 && abs(bounds.y - symbol.y) <= 4)
@@ -53,7 +53,7 @@ struct FrameRegionTests {
         let right = try Self.code(seed: 3, payload: 200)
         let frame = Self.frame([(left.image, 40, 40), (right.image, 800, 300)])
         #expect(frame.busyRegions().count >= 2)
-        let found = try QRReader().read(gray: frame.pixels, width: 1280, height: 720)
+        let found = try QRReader().read(gray: frame.pixels, width: 1280, height: 720, busyRegionsFirst: true)
         #expect(Set(found.compactMap(\.text)) == [left.text, right.text])
     }
 
@@ -62,7 +62,7 @@ struct FrameRegionTests {
         let frame = Self.frame([])
         #expect(frame.busyRegions().isEmpty)
         #expect(throws: QRImageError.noCodeFound(width: 1280, height: 720)) {
-            try QRReader().read(gray: frame.pixels, width: 1280, height: 720)
+            try QRReader().read(gray: frame.pixels, width: 1280, height: 720, busyRegionsFirst: true)
         }
     }
 }
