@@ -3,8 +3,8 @@
 The watcher sends to a `sprt1…` address: its PSBT (version 2) names the address (PSBT_OUT_SP_V0_INFO) and no script.
 The signer reads the frames, adds its ECDH share with a DLEQ proof, computes the output script and signs; the
 watcher verifies every share and script, finalizes and broadcasts; the node mines. Then a receiver written here
-from BIP352's specification, with the recipient's scan and spend keys and affine point arithmetic written here from
-SEC 1 (no code of the product and none copied), finds the payment in the mined transaction.
+from BIP352's specification, with the recipient's scan and spend keys and the affine point arithmetic of secp256k1_spec.py (written from
+SEC 1; no code of the product and none copied), finds the payment in the mined transaction.
 
 Attacks beside their controls: a share whose DLEQ proof was altered, an output script the coordinator filled in, a
 segwit v2 input and a sighash other than ALL are each refused with exit 4.
@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from embit import bech32
 from roundtrip_helpers import Watcher
+from secp256k1_spec import FIELD, ORDER, G, compress, decompress, point_add, point_mul, tagged
 from signer_psbt import Vault, read_qr_pngs
 from test_roundtrip import frames, fund_from_receive_qrs, node_url
 
@@ -99,54 +100,13 @@ def bbqr_decode(texts: list[str]) -> bytes:
     return zlib.decompress(base64.b32decode(body + "=" * (-len(body) % 8)), -10)
 
 
-# --- secp256k1 points as Python integers (SEC 1, section 2.2; BIP340's lift_x) -------------------------------------
-
-FIELD = 2**256 - 2**32 - 977
-ORDER = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
-G = (
-    0x79BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798,
-    0x483ADA7726A3C4655DA4FBFC0E1108A8FD17B448A68554199C47D08FFB10D4B8,
-)
-
-
-def point_add(a, b):
-    if a is None:
-        return b
-    if b is None:
-        return a
-    if a[0] == b[0] and (a[1] + b[1]) % FIELD == 0:
-        return None
-    if a == b:
-        slope = 3 * a[0] * a[0] * pow(2 * a[1], -1, FIELD) % FIELD
-    else:
-        slope = (b[1] - a[1]) * pow(b[0] - a[0], -1, FIELD) % FIELD
-    x = (slope * slope - a[0] - b[0]) % FIELD
-    return (x, (slope * (a[0] - x) - a[1]) % FIELD)
-
-
-def point_mul(k: int, point):
-    result = None
-    while k:
-        if k & 1:
-            result = point_add(result, point)
-        point = point_add(point, point)
-        k >>= 1
-    return result
+# --- secp256k1 points as Python integers: secp256k1_spec (SEC 1), and BIP340's lift_x ---------------------------------
 
 
 def lift_x(x: int, odd: bool = False):
     y = pow((x * x * x + 7) % FIELD, (FIELD + 1) // 4, FIELD)
     assert y * y % FIELD == (x * x * x + 7) % FIELD, "not a point on the curve"
     return (x, y if (y & 1) == odd else FIELD - y)
-
-
-def decompress(data: bytes):
-    assert len(data) == 33 and data[0] in (2, 3)
-    return lift_x(int.from_bytes(data[1:], "big"), odd=data[0] == 3)
-
-
-def compress(point) -> bytes:
-    return bytes([2 + (point[1] & 1)]) + point[0].to_bytes(32, "big")
 
 
 def scalar(data: bytes) -> int:
@@ -156,11 +116,6 @@ def scalar(data: bytes) -> int:
 
 
 # --- the recipient: BIP352 written from the specification ----------------------------------------------------------
-
-
-def tagged(tag: str, msg: bytes) -> bytes:
-    t = hashlib.sha256(tag.encode()).digest()
-    return hashlib.sha256(t + t + msg).digest()
 
 
 class Recipient:
