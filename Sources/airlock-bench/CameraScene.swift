@@ -225,8 +225,9 @@ struct CameraScene {
     }
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator whose output is the same on every machine.
-struct SplitMix64 {
+/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator whose output is the same on every machine (the
+/// camera frames, the coin-selection pool and draws).
+struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

@@ -37,20 +37,8 @@ struct CoinSelectionBench: ParsableCommand {
         let seconds: Double
     }
 
-    /// A fixed pseudo-random generator (SplitMix64), so every run measures the same pool and draws.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func run() throws {
-        var generator = SplitMix(state: 42)
+        var generator = SplitMix64(seed: 42)  // fixed, so every run measures the same pool and draws
         var pool: [CoinCandidate] = []
         for i in 0..<utxos {
             // Values from 1,000 sat to ~1 BTC, log-uniform, like a long-used wallet.
@@ -68,7 +56,7 @@ struct CoinSelectionBench: ParsableCommand {
             var best = Double.infinity
             var last: CoinSelectionResult?
             for _ in 0..<repetitions {
-                var draw = SplitMix(state: 7)
+                var draw = SplitMix64(seed: 7)
                 let start = DispatchTime.now().uptimeNanoseconds
                 last = try? CoinSelection.select(
                     from: pool, target: try Amount(sats: target), parameters: parameters, using: &draw)
