@@ -105,25 +105,7 @@ public enum AntiExfil {
         guard rho.count == 32, publicKey.verify(signature, digest: digest),
             let point = try? signerCommitment.adding(tweak: tweak(signerCommitment: signerCommitment, entropy: rho))
         else { return false }
-        return reducedModOrder(Array(point.compressed.dropFirst())) == Array(signature.compact.prefix(32))
-    }
-
-    /// A 32-byte big-endian x coordinate reduced modulo the group order (x ≥ n has probability about 2^-128).
-    static func reducedModOrder(_ x: [UInt8]) -> [UInt8] {
-        let order: [UInt8] = [
-            0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE,
-            0xBA, 0xAE, 0xDC, 0xE6, 0xAF, 0x48, 0xA0, 0x3B, 0xBF, 0xD2, 0x5E, 0x8C, 0xD0, 0x36, 0x41, 0x41,
-        ]
-        guard x.lexicographicallyPrecedes(order) == false else { return x }
-        var result = [UInt8](repeating: 0, count: 32)
-        var borrow = 0
-        for index in stride(from: 31, through: 0, by: -1) {
-            var value = Int(x[index]) - Int(order[index]) - borrow
-            borrow = value < 0 ? 1 : 0
-            if value < 0 { value += 256 }
-            result[index] = UInt8(value)
-        }
-        return result
+        return GroupOrder.reduced(Array(point.compressed.dropFirst())) == Array(signature.compact.prefix(32))
     }
 }
 

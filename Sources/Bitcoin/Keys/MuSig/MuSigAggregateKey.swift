@@ -17,10 +17,7 @@ public struct MuSigAggregateKey: Sendable, Hashable {
     /// BIP327 `KeyAgg coefficient`.
     static let coefficientHash = TaggedHash(tag: "KeyAgg coefficient")
     /// The secp256k1 group order n, big-endian.
-    static let order: [UInt8] = [
-        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE,
-        0xBA, 0xAE, 0xDC, 0xE6, 0xAF, 0x48, 0xA0, 0x3B, 0xBF, 0xD2, 0x5E, 0x8C, 0xD0, 0x36, 0x41, 0x41,
-    ]
+    static let order = GroupOrder.bytes
 
     /// Aggregates `participants` in the given order (BIP327 KeyAgg).
     ///
@@ -82,17 +79,6 @@ public struct MuSigAggregateKey: Sendable, Hashable {
         keys.sorted { $0.compressed.lexicographicallyPrecedes($1.compressed) }
     }
 
-    /// `hash` as a big-endian integer reduced modulo n; since n > 2^255, at most one subtraction is needed.
-    static func reducedModOrder(_ hash: [UInt8]) -> [UInt8] {
-        guard !hash.lexicographicallyPrecedes(order) else { return hash }
-        var result = [UInt8](repeating: 0, count: 32)
-        var borrow = 0
-        for i in stride(from: 31, through: 0, by: -1) {
-            var difference = Int(hash[i]) - Int(order[i]) - borrow
-            borrow = difference < 0 ? 1 : 0
-            if difference < 0 { difference += 256 }
-            result[i] = UInt8(difference)
-        }
-        return result
-    }
+    /// `hash` as a big-endian integer reduced modulo n.
+    static func reducedModOrder(_ hash: [UInt8]) -> [UInt8] { GroupOrder.reduced(hash) }
 }
