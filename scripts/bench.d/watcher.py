@@ -113,21 +113,44 @@ class Airlock:
 
     def measured(self, data: Path, *args: str) -> tuple[float, float, float, subprocess.CompletedProcess]:
         """(wall ms, CPU ms, peak resident memory in MB, the finished process), from this one process's own
-        resource usage (`wait4`: its ru_utime + ru_stime and ru_maxrss, not the running maximum over all children)."""
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            start = time.perf_counter()
-            child = subprocess.Popen([self.binary, *args], env=self.env(data), stdout=out, stderr=err)
-            _, status, usage = os.wait4(child.pid, 0)
-            ms = (time.perf_counter() - start) * 1e3
-            child.returncode = os.waitstatus_to_exitcode(status)
+        resource usage: its ru_utime + ru_stime and ru_maxrss, not the running maximum over all children.
+
+        The process is forked by a small Python (`_RUSAGE_PARENT`) that waits for it and reports its usage. Spawned
+        from this interpreter directly, its ru_maxrss would start at this interpreter's own peak: the kernel records
+        the old memory's high-water mark at exec, and after BDK's in-process sync that is about 2 GB."""
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryDirectory() as tmp:
+            report = Path(tmp) / "usage.json"
+            parent = [sys.executable, "-I", "-S", "-c", _RUSAGE_PARENT, str(report), str(self.binary), *args]
+            status = subprocess.run(parent, env=self.env(data), stdout=out, stderr=err).returncode
+            usage = json.loads(report.read_text()) if report.exists() else {"status": status}
             out.seek(0)
             err.seek(0)
             proc = subprocess.CompletedProcess(
-                child.args, child.returncode, out.read().decode(), err.read().decode(errors="replace")
+                [self.binary, *args], usage["status"], out.read().decode(), err.read().decode(errors="replace")
             )
         if proc.returncode != 0:
             fail(f"airlock-watcher {' '.join(args)} exited {proc.returncode}: {proc.stderr.strip()}")
-        return ms, (usage.ru_utime + usage.ru_stime) * 1e3, usage.ru_maxrss / 1024, proc
+        return usage["wall_ms"], usage["cpu_ms"], usage["maxrss_kb"] / 1024, proc
+
+
+# Forks argv[2:] from a small interpreter, waits for it, and writes its wall time, CPU time and peak resident memory
+# (KB) as JSON to argv[1]; the child's stdout and stderr are this process's.
+_RUSAGE_PARENT = """
+import json, os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execv(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+wall_ms = (time.perf_counter() - start) * 1e3
+report = {"status": os.waitstatus_to_exitcode(status), "wall_ms": wall_ms,
+          "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1e3, "maxrss_kb": usage.ru_maxrss}
+with open(sys.argv[1], "w") as f:
+    json.dump(report, f)
+"""
 
 
 def count(n: int) -> str:
