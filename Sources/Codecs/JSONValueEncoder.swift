@@ -75,18 +75,34 @@ private final class Node {
         }
     }
 
+    /// Where each member's name sits in the object's list, kept once the object has 16 members or more, so a
+    /// large object (a dictionary of many entries) is built in linear time.
+    private var memberIndex: [String: Int] = [:]
+
     /// The node of member `name` (a new one replaces an earlier member of that name in place).
     func member(_ name: String) -> Node {
         let node = Node()
         var members: [(String, Node)] = []
-        if case .object(let existing) = content { members = existing }
-        if let at = members.firstIndex(where: { $0.0 == name }) {
+        if case .object(let existing) = content { members = existing } else { memberIndex = [:] }
+        content = .empty  // the list's one reference is `members` now: it grows in place, not copied each time
+        if let at = position(of: name, in: members) {
             members[at].1 = node
         } else {
+            if members.count >= Self.indexedFrom { memberIndex[name] = members.count }
             members.append((name, node))
         }
         content = .object(members)
         return node
+    }
+
+    private static let indexedFrom = 16
+
+    private func position(of name: String, in members: [(String, Node)]) -> Int? {
+        guard members.count >= Self.indexedFrom else { return members.firstIndex { $0.0 == name } }
+        if memberIndex.count != members.count {
+            memberIndex = Dictionary(members.enumerated().map { ($1.0, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        return memberIndex[name]
     }
 
     /// A new last item.
@@ -94,6 +110,7 @@ private final class Node {
         let node = Node()
         var items: [Node] = []
         if case .array(let existing) = content { items = existing }
+        content = .empty  // as in `member`: one reference, so appending is amortized constant time
         items.append(node)
         content = .array(items)
         return node

@@ -75,6 +75,56 @@ struct JSONOutputTests {
         #expect(Data(plain) != (try encoder.encode(value)))
     }
 
+    /// An object of many members written by hand, one of them twice (the second value must replace the first).
+    struct ManyMembers: Encodable {
+        let count: Int
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for i in 0..<count { try container.encode(i, forKey: Key(stringValue: "member\(i)")) }
+            try container.encode("again", forKey: Key(stringValue: "member\(count - 1)"))
+            try container.encode("first", forKey: Key(stringValue: "member0"))
+        }
+    }
+
+    @Test("large arrays and objects encode as JSONEncoder encodes them, a member written twice keeping the last value")
+    func largeContainers() throws {
+        struct Coin: Encodable {
+            let txid: String
+            let vout: Int
+            let valueSat: Int
+        }
+        struct Report: Encodable {
+            let utxos: [Coin]
+            let labels: [String: String]
+            let wide: ManyMembers
+            let narrow: ManyMembers
+        }
+        let value = Report(
+            utxos: (0..<50_000).map { Coin(txid: String($0, radix: 16), vout: $0 % 3, valueSat: $0 * 7) },
+            labels: Dictionary(uniqueKeysWithValues: (0..<3_000).map { ("addr\($0)", "label \($0)") }),
+            wide: ManyMembers(count: 40), narrow: ManyMembers(count: 5))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let ours = try JSONOutput.encode(value)
+        #expect(ours == (try encoder.encode(value)))
+        let parsed = try JSONValue(json: ours)  // strict: a member named twice would be refused
+        #expect(parsed["utxos"]?.array?.count == 50_000)
+        #expect(parsed["utxos"]?.array?.last?["value_sat"]?.numberText == "349993")
+        #expect(parsed["labels"]?.object?.count == 3_000)
+        #expect(parsed["wide"]?["member39"]?.string == "again")
+        #expect(parsed["wide"]?["member0"]?.string == "first")
+        #expect(parsed["wide"]?.object?.count == 40)
+        #expect(parsed["narrow"]?["member4"]?.string == "again")
+        #expect(parsed["narrow"]?.object?.count == 5)
+    }
+
     @Test("snake_case names as Foundation makes them")
     func snakeCase() {
         let cases = [
