@@ -175,6 +175,8 @@ class SyncRun:
     db_bytes: int
     data: Path
     detail: str
+    utxos_ms: float  # the `utxos --json` process that checks the sync: every UTXO of the wallet written as JSON
+    utxos_cpu_ms: float
 
 
 def database_bytes(data: Path) -> int:
@@ -197,7 +199,8 @@ def airlock_sync_once(airlock: Airlock, fixture: dict, node, n: int) -> SyncRun:
     db_bytes = database_bytes(data)
     summary = json.loads(proc.stdout)
     balance = json.loads(airlock.run(data, "balance", "--json").stdout)
-    utxos = json.loads(airlock.run(data, "utxos", "--json").stdout)
+    utxos_ms, utxos_cpu_ms, _, utxos_proc = airlock.measured(data, "utxos", "--json")
+    utxos = json.loads(utxos_proc.stdout)
     if (
         balance["total"] != fixture["balance_sats"]
         or len(utxos) != fixture["utxos"]
@@ -213,7 +216,7 @@ def airlock_sync_once(airlock: Airlock, fixture: dict, node, n: int) -> SyncRun:
         file=sys.stderr,
     )
     detail = f"{summary['scripts_checked']} scripts, {summary['transactions']} txs, {len(utxos)} UTXOs"
-    return SyncRun(ms, cpu_ms, server_ms, peak_mb, db_bytes, data, detail)
+    return SyncRun(ms, cpu_ms, server_ms, peak_mb, db_bytes, data, detail, utxos_ms, utxos_cpu_ms)
 
 
 def sync_row(workload: str, fixture: dict, runs: list[SyncRun]) -> dict:
@@ -370,6 +373,7 @@ def airlock_balance_once(airlock: Airlock, data: Path, fixture: dict | None) -> 
     return ms, cpu_ms
 
 
+UTXOS_NOTE = "utxos: the whole `airlock-watcher utxos --json` process, every UTXO of the synced wallet"
 BALANCE_NOTE = "balance: the whole `airlock-watcher balance --json` process"
 
 
@@ -511,6 +515,10 @@ def growth(airlock: Airlock, cache: Path, sizes: list[int], runs: int, workdir: 
     for size in sizes:
         label = f"{count(size)} txs"
         rows.append(sync_row(f"growth: sync {label}", fixtures[size], syncs[size]))
+        runs_of = syncs[size]
+        detail = f"{count(fixtures[size]['utxos'])} UTXOs, all written"
+        times, cpu = [s.utxos_ms for s in runs_of], [s.utxos_cpu_ms for s in runs_of]
+        rows.append(row(f"growth: utxos --json, {label}", "airlock", times, detail, UTXOS_NOTE, cpu))
         times, cpu = balances[size]
         detail = f"{count(fixtures[size]['utxos'])} UTXOs"
         rows.append(row(f"growth: balance {label}", "airlock", times, detail, BALANCE_NOTE, cpu))
