@@ -1,9 +1,10 @@
 // CNettle: the nettle headers Airlock uses (AES-128-CTR for Ethereum keystore v3 files, AES-256-CTR for BIP129 BSMS
-// records, the Keccak-f[1600] permutation under Keccak-256), imported by exactly one Swift module, BitcoinCrypto
+// records, the Keccak-f[1600] permutation under Keccak-256, SHA-256), imported by exactly one Swift module, BitcoinCrypto
 // (docs/architecture.md rule R2).
 #pragma once
 #include <nettle/aes.h>
 #include <nettle/ctr.h>
+#include <nettle/sha2.h>
 #include <nettle/sha3.h>
 #include <string.h>
 

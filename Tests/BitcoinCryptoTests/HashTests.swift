@@ -1,4 +1,5 @@
 import BitcoinCrypto
+import CSodium
 import TestSupport
 import Testing
 
@@ -16,6 +17,31 @@ struct HashTests {
         var incremental = SHA256()
         for byte in long { incremental.update([byte]) }
         #expect(incremental.finalize() == SHA256.hash(long))
+    }
+
+    @Test("SHA-256 on nettle equals libsodium's, every length 0-300 and split points, one shot and incremental")
+    func sha256AgainstLibsodium() {
+        _ = sodium_init()
+        for length in 0...300 {
+            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ length) }
+            var expected = [UInt8](repeating: 0, count: 32)
+            _ = crypto_hash_sha256(&expected, message, UInt64(message.count))
+            #expect(SHA256.hash(message) == expected, "length \(length)")
+            let split = length * 7 / 11
+            var incremental = SHA256()
+            incremental.update(message[..<split])
+            incremental.update(message[split...])
+            #expect(incremental.finalize() == expected, "length \(length), split at \(split)")
+            var twice = [UInt8](repeating: 0, count: 32)
+            _ = crypto_hash_sha256(&twice, expected, 32)
+            #expect(SHA256.doubleHash(message) == twice, "double, length \(length)")
+        }
+        // finalize leaves the state as it was: more bytes may follow.
+        var running = SHA256()
+        running.update([1, 2, 3])
+        _ = running.finalize()
+        running.update([4])
+        #expect(running.finalize() == SHA256.hash([1, 2, 3, 4]))
     }
 
     @Test("SHA-512 (FIPS 180-2 appendix C)")

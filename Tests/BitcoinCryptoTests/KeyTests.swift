@@ -70,6 +70,33 @@ struct KeyTests {
         }
     }
 
+    @Test("A public key plus tweak·G equals the public key of the secret plus tweak, over 64 keys; edge tweaks")
+    func publicTweak() throws {
+        for i in 0..<64 {
+            let secret = try PrivateKey(secret: SecretBytes(copying: SHA256.hash(Array("tweak key \(i)".utf8))))
+            let tweak = SHA256.hash(Array("tweak \(i)".utf8))
+            // The point path (CKDpub's addition) against the scalar path (CKDpriv's addition).
+            #expect(try secret.publicKey.adding(tweak: tweak) == secret.adding(tweak: tweak).publicKey)
+        }
+        let point = key.publicKey
+        // A zero tweak leaves the point as it is.
+        #expect(try point.adding(tweak: [UInt8](repeating: 0, count: 32)) == point)
+        // A tweak of n or above is refused, as before.
+        #expect(throws: KeyError.invalidTweak) { try point.adding(tweak: GroupOrder.bytes) }
+        #expect(throws: KeyError.invalidTweak) { try point.adding(tweak: [UInt8](repeating: 0xFF, count: 32)) }
+        // n - k: the sum is the point at infinity, refused.
+        let negation = key.negated().secret.unsafeCopyToArray()
+        #expect(throws: KeyError.invalidTweak) { try point.adding(tweak: negation) }
+        // A tweak of one is P + G, the same as P + G computed as a sum of points.
+        var one = [UInt8](repeating: 0, count: 32)
+        one[31] = 1
+        let generator = try PrivateKey(secret: SecretBytes(copying: one)).publicKey
+        #expect(try point.adding(tweak: one) == PublicKey.combine([point, generator]))
+        #expect(throws: KeyError.invalidLength(expected: 32, actual: 31)) {
+            try point.adding(tweak: [UInt8](repeating: 1, count: 31))
+        }
+    }
+
     @Test("Secrets never show in descriptions")
     func redaction() {
         let secret = SecretBytes(copying: [0xDE, 0xAD, 0xBE, 0xEF])

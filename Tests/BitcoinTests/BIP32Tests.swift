@@ -68,6 +68,8 @@ struct BIP32Tests {
         if let last = path.components.last, !last.isHardened {
             let parent = try master.derive(DerivationPath(Array(path.components.dropLast())))
             #expect(try parent.extendedPublicKey.deriveChild(last).base58String == chain.xpub)
+            // The many-children path (a descriptor's `/*`) gives the vector's key too.
+            #expect(try parent.extendedPublicKey.normalChildren.publicKey(last) == xpub.publicKey)
         }
     }
 
@@ -155,6 +157,10 @@ struct BIP32Tests {
             version: xpub.version, depth: 255, parentFingerprint: Fingerprint(value: 1),
             childNumber: ChildNumber(rawValue: 1), chainCode: xpub.chainCode, publicKey: xpub.publicKey)
         #expect(throws: BIP32Error.depthOverflow) { _ = try deep.deriveChild(ChildNumber(rawValue: 0)) }
+        #expect(throws: BIP32Error.depthOverflow) { _ = try deep.normalChildren.publicKey(ChildNumber(rawValue: 0)) }
+        #expect(throws: BIP32Error.hardenedDerivationFromPublicKey(hardened)) {
+            _ = try xpub.normalChildren.publicKey(hardened)
+        }
         var bytes = master.serialized().unsafeCopyToArray()
         bytes[4] = 255
         bytes[5..<13] = [0, 0, 0, 1, 0, 0, 0, 1]
@@ -169,6 +175,24 @@ struct BIP32Tests {
         #expect(throws: BIP32Error.invalidSeedLength(65)) {
             _ = try ExtendedPrivateKey(seed: SecretBytes(count: 65))
         }
+    }
+
+    @Test("the many-children derivation equals CKDpub and CKDpriv child by child, 301 children of one deriver")
+    func normalChildren() throws {
+        let master = try ExtendedPrivateKey(seed: SecretBytes(copying: [UInt8](repeating: 9, count: 32)))
+        let accountPrivate = try master.derive(DerivationPath(string: "m/84h/1h/0h/1"))
+        let account = accountPrivate.extendedPublicKey
+        let children = account.normalChildren
+        let numbers = (0..<300).map { ChildNumber(rawValue: UInt32($0)) } + [ChildNumber(rawValue: 0x7FFF_FFFF)]
+        for number in numbers {
+            let expected = try account.deriveChild(number)
+            #expect(try children.publicKey(number) == expected.publicKey)
+            // CKDpriv's public key, the other side of the same child.
+            #expect(try accountPrivate.deriveChild(number).publicKey == expected.publicKey)
+        }
+        // Order does not matter: the deriver keeps no state between children.
+        #expect(
+            try children.publicKey(ChildNumber(rawValue: 5)) == account.deriveChild(ChildNumber(rawValue: 5)).publicKey)
     }
 
     @Test("malformed text: wrong length, bad characters, kind mismatch")

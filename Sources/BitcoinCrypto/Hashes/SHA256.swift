@@ -1,16 +1,18 @@
-internal import CSodium
+internal import CNettle
 
-/// SHA-256 (FIPS 180-4) on libsodium, incremental or one-shot.
+/// SHA-256 (FIPS 180-4) on nettle, incremental or one-shot.
+///
+/// nettle chooses its compression function when it loads: the processor's SHA extensions where it has them, its
+/// assembly otherwise. libsodium's portable C, used before, took about 3.5 times as long for a txid or a merkle node
+/// (issue 33; docs/benchmarks.md, "Item 3: the client's CPU, second pass").
 public struct SHA256: Sendable {
     /// The digest size in bytes.
     public static let byteCount = 32
-    private var state = crypto_hash_sha256_state()
+    private var state = sha256_ctx()
 
     /// Starts a new hash.
     public init() {
-        Sodium.ensure()
-        let code = crypto_hash_sha256_init(&state)
-        precondition(code == 0, "crypto_hash_sha256_init failed (\(code))")
+        nettle_sha256_init(&state)
     }
 
     /// Absorbs `bytes`.
@@ -22,7 +24,7 @@ public struct SHA256: Sendable {
     /// Absorbs the bytes of `buffer`.
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        _ = crypto_hash_sha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(buffer.count))
+        nettle_sha256_update(&state, buffer.count, base.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Absorbs secret bytes without copying them out of secret memory.
@@ -34,7 +36,7 @@ public struct SHA256: Sendable {
     public func finalize() -> [UInt8] {
         var copy = state
         var out = [UInt8](repeating: 0, count: Self.byteCount)
-        _ = crypto_hash_sha256_final(&copy, &out)
+        nettle_sha256_digest(&copy, Self.byteCount, &out)
         return out
     }
 

@@ -137,10 +137,11 @@ actor JSONRPCConnection {
             for request in requests[start..<min(start + chunk, requests.count)] {
                 nextID += 1
                 ids.append(nextID)
+                // The members in the order of their names, as before (no dictionary built and sorted per request).
                 messages.append(
                     .object([
-                        "jsonrpc": "2.0", "id": .number(Double(nextID)), "method": .string(request.method),
-                        "params": .array(request.params),
+                        ("id", .number(nextID)), ("jsonrpc", "2.0"), ("method", .string(request.method)),
+                        ("params", .array(request.params)),
                     ]))
             }
             payload += (messages.count == 1 ? messages[0] : .array(messages)).serialized()

@@ -19,11 +19,13 @@ public struct MerkleProof: Sendable, Equatable {
     public init(position: Int, displayHex: [String]) throws(ChainError) {
         guard position >= 0, position < (1 << 30) else { throw .protocolViolation("merkle position \(position)") }
         var branch: [[UInt8]] = []
+        branch.reserveCapacity(displayHex.count)
         for hex in displayHex {
-            guard let bytes = try? [UInt8](hex: hex), bytes.count == 32 else {
+            // Decoded straight into internal byte order (one array a hash, not two).
+            guard let bytes = try? [UInt8](hex: hex, reversed: true), bytes.count == 32 else {
                 throw .protocolViolation("merkle branch hash '\(hex.prefix(70))' is not 32 bytes of hex")
             }
-            branch.append(bytes.reversed())
+            branch.append(bytes)
         }
         self.init(position: position, branch: branch)
     }
@@ -33,7 +35,7 @@ public struct MerkleProof: Sendable, Equatable {
         var hash = txid.bytes
         var index = position
         for sibling in branch {
-            hash = index & 1 == 1 ? SHA256.doubleHash(sibling + hash) : SHA256.doubleHash(hash + sibling)
+            hash = index & 1 == 1 ? Self.node(sibling, hash) : Self.node(hash, sibling)
             index >>= 1
         }
         return hash
@@ -73,11 +75,19 @@ public struct MerkleProof: Sendable, Equatable {
                 return
             }
             path.append((key, hash))
-            hash = index & 1 == 1 ? SHA256.doubleHash(sibling + hash) : SHA256.doubleHash(hash + sibling)
+            hash = index & 1 == 1 ? Self.node(sibling, hash) : Self.node(hash, sibling)
             index >>= 1
         }
         guard hash == header.merkleRoot else { throw mismatch(txid, header) }
         if shared { nodes.add(path, depth: branch.count) }
+    }
+
+    /// The parent of two tree nodes: SHA256d of their concatenation (hashed in two parts, not concatenated first).
+    static func node(_ left: [UInt8], _ right: [UInt8]) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(left)
+        hasher.update(right)
+        return SHA256.hash(hasher.finalize())
     }
 
     private func mismatch(_ txid: Txid, _ header: BlockHeader) -> ChainError {

@@ -45,6 +45,14 @@ public struct DescriptorKey: Sendable {
     struct Prefix: Sendable {
         let publicKey: ExtendedPublicKey
         let privateKey: ExtendedPrivateKey?
+        /// The normal children's keys of `publicKey` (its HMAC keyed once, for `/*`).
+        let children: NormalChildKeys
+
+        init(publicKey: ExtendedPublicKey, privateKey: ExtendedPrivateKey?) {
+            self.publicKey = publicKey
+            self.privateKey = privateKey
+            children = publicKey.normalChildren
+        }
     }
 
     /// The `[fingerprint/path]` given before the key, if any.
@@ -165,7 +173,7 @@ public struct DescriptorKey: Sendable {
                     return (prefix.publicKey.publicKey, true)
                 case .normal:
                     guard index < ChildNumber.hardenedOffset else { throw DescriptorError.indexOutOfRange(index) }
-                    return (try prefix.publicKey.deriveChild(ChildNumber(rawValue: index)).publicKey, true)
+                    return (try prefix.children.publicKey(ChildNumber(rawValue: index)), true)
                 case .hardened:
                     guard index < ChildNumber.hardenedOffset else { throw DescriptorError.indexOutOfRange(index) }
                     let number = ChildNumber(rawValue: index | ChildNumber.hardenedOffset)
