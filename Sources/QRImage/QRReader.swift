@@ -78,23 +78,22 @@ public final class QRReader {
     /// Reads every QR code in an 8-bit gray raster (`width * height` samples, top row first), such as a video frame.
     ///
     /// A frame of 640 × 360 pixels or more is first scanned in crops around its busy regions (clusters of sharp
-    /// light–dark steps, the texture of a code's modules; `GrayImage.busyRegions`), and in full, with every pass of
-    /// `read(image:)`, only when those crops hold no code. A camera frame's code covers a fraction of it, so zbar
-    /// scans a fraction of the pixels; a code in a region the finder missed is then not read if another region held
-    /// one (an animated code shows one code a frame).
+    /// light–dark steps both across and down, the texture of a code's modules; `GrayImage.busyRegions`), and in
+    /// full, with every pass of `read(image:)`, only when those crops hold no code. A camera frame's code covers a
+    /// fraction of it, so zbar scans a fraction of the pixels; a code in a region the finder missed is then not read
+    /// if another region held one (an animated code shows one code a frame).
     ///
     /// - Parameters:
     ///   - pixels: `width * height` gray samples.
     ///   - width: the frame's width in pixels.
     ///   - height: the frame's height in pixels.
-    ///   - busyRegionsFirst: true scans crops around the frame's busy regions first (docs/qr.md); false, the
-    ///     default until it measures faster on camera frames (docs/benchmarks.md, "Camera rate"), scans the whole
-    ///     frame at once, as an image file is scanned.
+    ///   - busyRegionsFirst: true (the default) scans crops around the frame's busy regions first (docs/qr.md);
+    ///     false scans the whole frame at once, as an image file is scanned (the camera bench's `--whole-frame`).
     /// - Returns: the codes, in reading order, with bounds in the frame's pixels.
     /// - Throws: `QRImageError.invalidParameter` when the sample count does not match, `.imageTooLarge`,
     ///   `.noCodeFound`, `.scanFailed`.
     public func read(
-        gray pixels: [UInt8], width: Int, height: Int, busyRegionsFirst: Bool = false
+        gray pixels: [UInt8], width: Int, height: Int, busyRegionsFirst: Bool = true
     ) throws(QRImageError) -> [DecodedQRCode] {
         guard width > 0, height > 0, pixels.count == width * height else {
             throw .invalidParameter(name: "pixels", value: pixels.count)
@@ -107,22 +106,44 @@ public final class QRReader {
         return try read(image)
     }
 
+    /// The boxes `read(gray:width:height:)` scans first in a frame, largest cluster first (empty for a frame under
+    /// 640 × 360): for looking at what the region finder sees (the camera bench's `--regions`).
+    public static func busyRegions(gray pixels: [UInt8], width: Int, height: Int) -> [QRBounds] {
+        guard width > 0, height > 0, pixels.count == width * height, width * height >= busyRegionMinimumPixels
+        else { return [] }
+        return GrayImage(width: width, height: height, pixels: pixels).busyRegions()
+    }
+
     /// The smallest frame whose busy regions are scanned first (640 × 360): below it a whole scan is cheap anyway.
     static let busyRegionMinimumPixels = 640 * 360
 
-    /// The codes in `image`'s busy regions, each scanned alone (reduced at density 2 when its modules are large,
-    /// else at density 3); nil when they hold none, or the frame is small, or the reader is thorough.
+    /// The codes in `image`'s busy regions, each scanned alone; nil when they hold none, or the frame is small, or
+    /// the reader is thorough.
+    ///
+    /// Regions are taken largest first; once one held a code, regions under a quarter of its size are skipped (the
+    /// fragments of text beside a phone's code). A crop is scanned reduced at density 2 when its modules are large,
+    /// else at density 2 and then at density 1:
+    /// a camera's blurred 3.5–4.5 px modules are missed at density 3 (zbarimg reads 2 of the camera bench's 100
+    /// frames at density 3), and a crop is a fifth of the frame or less, so its full scan is cheaper than a whole
+    /// frame's density-3 pass.
     func readBusyRegions(_ image: GrayImage) throws(QRImageError) -> [DecodedQRCode]? {
         guard !thorough, image.width * image.height >= Self.busyRegionMinimumPixels else { return nil }
         var found: [DecodedQRCode] = []
         // A region of more than half the frame saves little: the whole-frame passes scan it.
         for region in image.busyRegions() where region.width * region.height * 2 <= image.width * image.height {
+            // Once a code is read, a region under a quarter of its size is a fragment (a line of text beside it).
+            if let largest = found.map({ $0.bounds.width * $0.bounds.height }).max(),
+                region.width * region.height * 4 < largest
+            {
+                continue
+            }
             let crop = image.cropped(to: region)
             var codes: [DecodedQRCode] = []
             if let factor = Self.reductionFactor(for: crop) {
                 codes = try reducedScanner.scan(crop.reduced(by: factor)).map { $0.scaled(by: Double(factor)) }
             }
-            if codes.isEmpty { codes = try fastScanner.scan(crop) }
+            if codes.isEmpty { codes = try reducedScanner.scan(crop) }
+            if codes.isEmpty { codes = try scanner.scan(crop) }
             for code in codes where !found.contains(where: { $0.bytes == code.bytes }) {
                 found.append(code.moved(x: region.x, y: region.y))
             }

@@ -96,19 +96,25 @@ extension AirlockBench {
         @Flag(help: "Print one JSON object on stdout.") var json = false
         @Flag(help: "Scan each whole frame at once (busyRegionsFirst: false), as before issue 33.") var wholeFrame =
             false
+        @Option(help: "Decode only the first N frames (for profiles).") var limit: Int?
+        @Flag(help: "Print each frame's busy regions and the code's bounds as JSON lines instead of timing.")
+        var regions = false
 
         func validate() throws {
             if runs < 1 { throw ValidationError("--repeat must be at least 1") }
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         }
 
         func run() throws {
-            let frames = try Self.load(directory)
-            let parts = try String(contentsOfFile: directory + "/parts.txt", encoding: .utf8)
+            var frames = try Self.load(directory)
+            var parts = try String(contentsOfFile: directory + "/parts.txt", encoding: .utf8)
                 .split(separator: "\n").map(String.init)
             guard parts.count == frames.count else {
                 throw ValidationError("\(frames.count) frames but \(parts.count) parts")
             }
+            if let limit { (frames, parts) = (Array(frames.prefix(limit)), Array(parts.prefix(limit))) }
             let reader = try QRReader(maxPixels: 7_680 * 4_320)
+            if regions { return try Self.printRegions(frames, reader: reader) }
             var medians: [Double] = []
             var totals: [Double] = []
             var failures = 0
@@ -146,6 +152,20 @@ extension AirlockBench {
                     ))
             }
             if failures > 0 { throw ExitCode(2) }
+        }
+
+        /// One JSON line a frame: the boxes the reader scans first, and the bounds of the code it reads.
+        static func printRegions(_ frames: [Frame], reader: QRReader) throws {
+            for (index, frame) in frames.enumerated() {
+                let boxes = QRReader.busyRegions(gray: frame.pixels, width: frame.width, height: frame.height)
+                let code = try? reader.read(gray: frame.pixels, width: frame.width, height: frame.height).first?.bounds
+                func box(_ bounds: QRBounds) -> [Int] { [bounds.x, bounds.y, bounds.width, bounds.height] }
+                let object: [String: Any] = [
+                    "frame": index + 1, "regions": boxes.map(box), "code": code.map(box) ?? NSNull(),
+                ]
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+            }
         }
 
         struct Frame {

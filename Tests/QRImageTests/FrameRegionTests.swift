@@ -65,4 +65,78 @@ struct FrameRegionTests {
             try QRReader().read(gray: frame.pixels, width: 1280, height: 720, busyRegionsFirst: true)
         }
     }
+
+    /// A square of random 4 px black and white cells: busy like a code, but holding none.
+    static func texture(side: Int, seed: UInt64) -> GrayImage {
+        var random = TestBytes(seed: seed)
+        let cells = random.next((side / 4) * (side / 4))
+        var image = GrayImage(width: side, height: side, filledWith: 255)
+        for (index, cell) in cells.enumerated() where cell & 1 == 1 {
+            image.fill(x: index % (side / 4) * 4, y: index / (side / 4) * 4, width: 4, height: 4, value: 0)
+        }
+        return image
+    }
+
+    @Test("a phone's outline and its text lines make no region, and a code near the screen's edge gets its own")
+    func outlineAndText() throws {
+        var frame = Self.frame([])
+        // A dark bezel, a white screen 20 px wider than the code on each side, text lines above and below.
+        frame.fill(x: 420, y: 0, width: 440, height: 720, value: 25)
+        frame.fill(x: 432, y: 10, width: 416, height: 700, value: 228)
+        for (line, y) in [(0, 60), (1, 560), (2, 585)] {
+            var x = 460
+            while x < 800 {
+                let length = 20 + (line * 7 + x) % 30
+                frame.fill(x: x, y: y, width: length, height: 12, value: 70)
+                x += length + 8
+            }
+        }
+        #expect(frame.busyRegions().isEmpty)
+        let (text, image) = try Self.code(seed: 4)
+        frame.draw(image, x: 452 - 16, y: 150)
+        let region = try #require(frame.busyRegions().first)
+        // The code's symbol plus at most about two blocks a side: not the screen, not the text.
+        #expect(region.width <= image.width - 32 + 6 * 16 && region.height <= image.height - 32 + 6 * 16)
+        #expect(region.y > 60 + 12 && region.y + region.height < 560)
+        #expect(try QRReader().readBusyRegions(frame)?.compactMap(\.text) == [text])
+    }
+
+    @Test("a code in a corner of the frame, a small code and a large code are read from their crops")
+    func cornerSmallLarge() throws {
+        let corner = try Self.code(seed: 5)
+        let small = try QRCode(text: corner.text).image(moduleSize: 2, margin: 4)
+        let large = try QRCode(text: corner.text).image(moduleSize: 6, margin: 4)
+        for (image, x, y) in [
+            (corner.image, 0, 0), (corner.image, 1280 - corner.image.width, 720 - corner.image.height),
+            (small, 700, 300), (large, 300, 80),
+        ] {
+            let frame = Self.frame([(image, x, y)])
+            #expect(try QRReader().readBusyRegions(frame)?.compactMap(\.text) == [corner.text], "at \(x), \(y)")
+            let found = try QRReader().read(gray: frame.pixels, width: 1280, height: 720)
+            #expect(found.compactMap(\.text) == [corner.text])
+        }
+    }
+
+    @Test("a code beside a busy texture that holds none is read from its own crop")
+    func codeBesideTexture() throws {
+        let (text, image) = try Self.code(seed: 6)
+        let frame = Self.frame([(Self.texture(side: 240, seed: 7), 60, 200), (image, 700, 150)])
+        #expect(frame.busyRegions().count >= 2)
+        #expect(try QRReader().readBusyRegions(frame)?.compactMap(\.text) == [text])
+    }
+
+    @Test("a code the crops miss is still read by the whole-frame passes (control: the busy region path finds none)")
+    func wholeFrameFallback() throws {
+        let (text, image) = try Self.code(seed: 8, payload: 100)
+        // A code touching a large texture that holds none: their one cluster is larger than half the frame.
+        let merged = Self.frame([(Self.texture(side: 600, seed: 9), 0, 60), (image, 596, 150)])
+        // A code larger than half the frame (its region, if any, is not cropped).
+        let qr = try QRCode(text: text)
+        let huge = Self.frame([(try qr.image(moduleSize: 716 / (qr.size + 4), margin: 2), 300, 0)])
+        for (name, frame) in [("merged", merged), ("huge", huge)] {
+            #expect(try QRReader().readBusyRegions(frame) == nil, "\(name)")
+            let found = try? QRReader().read(gray: frame.pixels, width: 1280, height: 720)
+            #expect(found?.compactMap(\.text) == [text], "\(name)")
+        }
+    }
 }
