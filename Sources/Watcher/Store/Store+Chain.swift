@@ -107,6 +107,41 @@ extension Store {
         }
     }
 
+    /// Hands each stored transaction of a wallet to `body`, one at a time.
+    ///
+    /// Parsed and its txid checked as `transactions(walletID:)` does, but not kept nor cached: a sync keeps what it
+    /// needs of each, and a 100,000-transaction wallet's parsed transactions at once were most of its memory (issue
+    /// 33). The anchors of one block share one string for its hash.
+    func forEachTransaction(walletID: Int64, _ body: (TransactionRecord) -> Void) throws(StoreError) {
+        try read { db in
+            // One pass over the table: SQLite's default 2 MB of page cache for it, not the 64 MB kept for the sync's
+            // writes (the reader connection would otherwise keep the table's pages, ~30 MB at 100,000).
+            try db.execute(sql: "PRAGMA cache_size = -2048")
+            defer { try? db.execute(sql: "PRAGMA cache_size = \(Self.cacheSize)") }
+            var blockHashes: Set<String> = []
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT txid, raw, height, block_hash, verified, first_seen FROM tx WHERE wallet_id = ?",
+                arguments: [walletID])
+            while let row = try rows.next() {
+                let txidText: String = row[0]
+                let raw: Data = row[1]
+                guard let transaction = try? Transaction(serialized: Array(raw)) else {
+                    throw StoreError.corrupt("transaction \(txidText)")
+                }
+                let txid = transaction.txid
+                guard txid.hexString == txidText else { throw StoreError.corrupt("transaction \(txidText)") }
+                let height: Int? = row[2]
+                var anchor: BlockAnchor?
+                if let height {
+                    let text: String? = row[3]
+                    let blockHash = blockHashes.insert(text ?? "").memberAfterInsert
+                    anchor = BlockAnchor(height: height, blockHash: blockHash, verified: row[4])
+                }
+                body(TransactionRecord(txid: txid, transaction: transaction, anchor: anchor, firstSeen: row[5]))
+            }
+        }
+    }
+
     static func fetchTransactions(
         _ db: Database, walletID: Int64, where condition: String = "", order: String? = nil, limit: Int? = nil,
         offset: Int = 0

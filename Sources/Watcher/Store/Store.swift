@@ -35,7 +35,7 @@ public final class Store: Sendable {
             // Up to 64 MB of page cache per connection instead of SQLite's 2 MB: a sync's batches insert under
             // random keys (txids), and with the small cache every batch read B-tree pages back from the file, a
             // cost that grew with the wallet (issue 19, growth; docs/benchmarks.md).
-            try db.execute(sql: "PRAGMA cache_size = -65536")
+            try db.execute(sql: "PRAGMA cache_size = \(Self.cacheSize)")
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -44,6 +44,9 @@ public final class Store: Sendable {
         }
         try migrate()
     }
+
+    /// `PRAGMA cache_size` of every connection: up to 64 MB (a negative size is in KiB).
+    static let cacheSize = -65536
 
     /// The names of the migrations, in order.
     public static let migrationNames = [

@@ -74,21 +74,31 @@ public struct WalletSync: Sendable {
     /// - Throws: `SyncError`; a batch that fails leaves the batches before it committed and nothing of its own.
     public func run(progress: @Sendable (SyncProgress) -> Void = { _ in }) async throws(SyncError) -> SyncSummary {
         let walletID: Int64
-        var stored: [TransactionRecord]
         var tracker: UTXOTracker
         // The derived addresses by keychain and index.
         var addresses: [Keychain: [Int: AddressRecord]] = [:]
         var lastUsed: [Keychain: Int] = [:]
+        // What the wallet holds, kept current batch by batch (rebuilding it from every stored transaction for each
+        // batch made a sync quadratic in the wallet's transactions): for a source taking one batch at a time, which
+        // is handed them all, these maps; a pipelined source gets those its scripts can name, from the tracker
+        // (which holds them compactly: issue 33, 100,000 transactions).
+        var known: [Txid: BlockAnchor?] = [:]
+        var knownTransactions: [Txid: Transaction] = [:]
         do {
             walletID = try wallet.requireID()
             let records = try store.addresses(walletID: walletID)
-            stored = try store.transactions(walletID: walletID).map { record in
-                var kept = record
-                kept.transaction = record.transaction.withoutWitnesses
-                return kept
+            tracker = UTXOTracker(addresses: records, spentElsewhere: try store.spentElsewhere(walletID: walletID))
+            // The stored transactions one at a time, each kept only as the tracker's record (and, for a source
+            // taking one batch at a time, without its witnesses): a 100,000-transaction wallet's parsed
+            // transactions are not all held at once (issue 33).
+            let keepTransactions = pipelineDepth == 1
+            try store.forEachTransaction(walletID: walletID) { record in
+                tracker.addStored(record.txid, record.transaction, anchor: record.anchor)
+                guard keepTransactions else { return }
+                known[record.txid] = .some(record.anchor)
+                knownTransactions[record.txid] = record.transaction.withoutWitnesses
             }
-            tracker = UTXOTracker(
-                addresses: records, transactions: stored, spentElsewhere: try store.spentElsewhere(walletID: walletID))
+            tracker.loaded()
             for record in records {
                 addresses[record.keychain, default: [:]][record.index] = record
                 if record.used { lastUsed[record.keychain] = max(lastUsed[record.keychain] ?? -1, record.index) }
@@ -96,17 +106,6 @@ public struct WalletSync: Sendable {
         } catch {
             throw .store(error)
         }
-        // What the wallet holds, kept current batch by batch (rebuilding it from every stored transaction for each
-        // batch made a sync quadratic in the wallet's transactions).
-        var known: [Txid: BlockAnchor?] = [:]
-        // The known transactions themselves: the tracker holds them; a source taking one batch at a time is handed
-        // them all, kept here as well (a pipelined source gets those its scripts can name, from the tracker).
-        var knownTransactions: [Txid: Transaction] = [:]
-        for record in stored {
-            known[record.txid] = .some(record.anchor)
-            if pipelineDepth == 1 { knownTransactions[record.txid] = record.transaction }
-        }
-        stored = []
         let gap = wallet.gapLimit
         func expected() -> Int {
             account.keychains.reduce(0) { sum, k in sum + (account.isRanged(k) ? (lastUsed[k] ?? -1) + 1 + gap : 1) }
@@ -162,7 +161,7 @@ public struct WalletSync: Sendable {
                         var someTransactions: [Txid: Transaction] = [:]
                         for record in batch {
                             for txid in tracker.relatedTransactions(record.script) {
-                                if let anchor = known[txid] { someKnown[txid] = anchor }
+                                if let anchor = tracker.anchor(txid) { someKnown[txid] = anchor }
                                 if let transaction = tracker.transaction(txid) { someTransactions[txid] = transaction }
                             }
                         }
@@ -202,23 +201,20 @@ public struct WalletSync: Sendable {
                 }
                 for entries in update.histories.values { for entry in entries { seen.insert(entry.txid) } }
                 newTransactions += update.transactions.count
-                // What the sync keeps of the batch's transactions for its length: no witnesses (the store writes the
-                // whole transaction; the tracker and the histories' checks read outputs and spent outpoints only).
-                // A 100,000-transaction wallet's signatures and keys are most of what it would hold (issue 33).
+                // What the sync keeps of the batch's transactions for its length: the tracker's compact records, and
+                // for a source taking one batch at a time, the transactions without witnesses (the store writes the
+                // whole transaction; the histories' checks read outputs and spent outpoints only). A
+                // 100,000-transaction wallet's signatures and keys are most of what it would hold (issue 33).
                 var kept = update
-                kept.transactions = update.transactions.mapValues(\.withoutWitnesses)
+                if pipelineDepth == 1 { kept.transactions = update.transactions.mapValues(\.withoutWitnesses) }
                 let changes = tracker.apply(addresses: current.batch, update: kept)
                 do {
                     try store.apply(walletID: walletID, addresses: current.batch, update: update, utxoChanges: changes)
                 } catch {
                     throw .store(error)
                 }
-                if pipelineDepth == 1 {
-                    Self.merge(kept, batch: current.batch, into: &known, &knownTransactions, addresses: &addresses)
-                } else {
-                    var none: [Txid: Transaction] = [:]
-                    Self.merge(kept, batch: current.batch, into: &known, &none, addresses: &addresses)
-                }
+                if pipelineDepth == 1 { Self.merge(kept, into: &known, &knownTransactions) }
+                Self.merge(batch: current.batch, update: kept, into: &addresses)
                 tip = update.tip
                 mode = update.mode ?? mode
                 checked += current.batch.count
@@ -245,12 +241,11 @@ public struct WalletSync: Sendable {
             tip: finalTip, scriptsChecked: checked, transactions: count, newTransactions: newTransactions, mode: mode)
     }
 
-    /// The wallet's view after `Store.apply(update)`: new transactions added (an already stored one is kept),
-    /// confirmations set, transactions a history lists as unconfirmed unanchored, the batch's addresses known and
-    /// those with a history used.
+    /// The wallet's transactions after `Store.apply(update)`: new ones added (an already stored one is kept),
+    /// confirmations set, transactions a history lists as unconfirmed unanchored (`UTXOTracker.anchor` keeps the
+    /// same for a pipelined source).
     static func merge(
-        _ update: SyncUpdate, batch: [AddressRecord], into known: inout [Txid: BlockAnchor?],
-        _ transactions: inout [Txid: Transaction], addresses: inout [Keychain: [Int: AddressRecord]]
+        _ update: SyncUpdate, into known: inout [Txid: BlockAnchor?], _ transactions: inout [Txid: Transaction]
     ) {
         for (txid, transaction) in update.transactions where known[txid] == nil {
             known[txid] = .some(nil)
@@ -262,6 +257,12 @@ public struct WalletSync: Sendable {
             }
         }
         for (txid, anchor) in update.anchors where known[txid] != nil { known[txid] = .some(anchor) }
+    }
+
+    /// The wallet's addresses after `Store.apply(update)`: the batch's known, those with a history used.
+    static func merge(
+        batch: [AddressRecord], update: SyncUpdate, into addresses: inout [Keychain: [Int: AddressRecord]]
+    ) {
         for var record in batch {
             if !(update.histories[record.script] ?? []).isEmpty { record.used = true }
             if let stored = addresses[record.keychain]?[record.index], stored.used { record.used = true }
