@@ -90,6 +90,30 @@ struct TransactionTests {
     }
 }
 
+@Suite("Txid hashing")
+struct TxidHashingTests {
+    /// A server names the txids of a history before any is checked against its transaction: txids it made share
+    /// every byte but the last eight must still spread over a set's buckets, or one reply stalls a sync.
+    @Test("txids that differ only in their last bytes hash apart; equal txids hash alike")
+    func sharedPrefixesSpread() throws {
+        let prefix = [UInt8](repeating: 0xAB, count: 24)
+        let crafted = try (0..<2_000).map { (n: Int) -> Txid in
+            let tail = withUnsafeBytes(of: UInt64(n).littleEndian, Array.init)
+            return try Txid(bytes: prefix + tail)
+        }
+        #expect(Set(crafted.map(\.hashValue)).count >= 1_990)
+        // Control: txids that differ in their first bytes spread too, and an equal txid hashes alike.
+        let spread = try (0..<2_000).map { (n: Int) -> Txid in
+            try Txid(bytes: withUnsafeBytes(of: UInt64(n).littleEndian, Array.init) + prefix)
+        }
+        #expect(Set(spread.map(\.hashValue)).count >= 1_990)
+        #expect(try Txid(bytes: crafted[7].bytes).hashValue == crafted[7].hashValue)
+        // A set of the crafted txids holds them all, each found again.
+        let set = Set(crafted)
+        #expect(set.count == 2_000 && crafted.allSatisfy(set.contains))
+    }
+}
+
 @Suite("ByteReader / ByteWriter")
 struct ByteCodecTests {
     @Test(

@@ -112,6 +112,19 @@ struct StoreTests {
                     paid.txid: BlockAnchor(height: 6, blockHash: "cd", verified: true),
                 ]))
         try store.setFrozen([OutPoint(txid: paid.txid, vout: 1)], frozen: true, walletID: id)
+        // Labels that only resemble a coin's `txid:vout` freeze nothing: another spelling of the index, the txid in
+        // capitals, a coin the wallet does not have, a truncated txid; and a frozen address or transaction label.
+        let hex = paid.txid.hexString
+        try store.upsertLabels(
+            [
+                Label(type: "output", ref: "\(hex):00", label: nil, spendable: false),
+                Label(type: "output", ref: "\(hex.uppercased()):0", label: nil, spendable: false),
+                Label(type: "output", ref: "\(hex):7", label: nil, spendable: false),
+                Label(type: "output", ref: "\(hex.dropLast()):0", label: nil, spendable: false),
+                Label(type: "tx", ref: hex, label: nil, spendable: false),
+                Label(type: "addr", ref: receive.address, label: nil, spendable: false),
+                Label(type: "output", ref: "\(pending.txid.hexString):0", label: "spendable", spendable: true),
+            ], walletID: id)
         for tip in [nil, 10, 103, 104, 500] {
             let summed = try store.balance(walletID: id, tipHeight: tip)
             #expect(summed == Balance(utxos: try store.utxos(walletID: id), tipHeight: tip))

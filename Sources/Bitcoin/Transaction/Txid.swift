@@ -19,18 +19,20 @@ public struct Txid: Hashable, Sendable, CustomStringConvertible {
 
     package init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
-    /// Hashes the first eight bytes, as one integer.
+    /// Hashes the bytes as four integers.
     ///
     /// An array hashes itself a byte at a time, and the sync's maps and sets of txids and outpoints spent a tenth of
-    /// its CPU there (issue 33); all 32 bytes in one `combine(bytes:)` still cost four SipHash rounds where one will
-    /// do: a txid is a SHA-256d output, so its first eight bytes are as evenly spread as the whole, and making many
-    /// txids share them is a 2^64 search per txid (Bitcoin Core's `BlockHasher` reads a block hash's first eight
-    /// bytes likewise); Swift's `Hasher` is still seeded per process. Equal txids still hash alike; `==` compares all
-    /// the bytes.
+    /// its CPU there (issue 33). All 32 bytes are hashed, not a prefix: the txids of a server's history are its
+    /// choice until each is checked against its transaction, and txids sharing a prefix would then all collide in
+    /// the sync's sets, whatever the process's seed — a lying server could stall a sync with one reply. Equal txids
+    /// still hash alike.
     public func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { raw in
-            if raw.count >= 8 {
-                hasher.combine(raw.loadUnaligned(as: UInt64.self))
+            if raw.count == 32 {
+                hasher.combine(raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+                hasher.combine(raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                hasher.combine(raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+                hasher.combine(raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
             } else {
                 hasher.combine(bytes: raw)
             }

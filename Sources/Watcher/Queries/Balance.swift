@@ -70,6 +70,10 @@ public struct HistoryItem: Sendable, Equatable {
 extension Store {
     /// The balance of a wallet at `tipHeight`, summed by SQLite over the utxo table (`Balance(utxos:tipHeight:)`'s
     /// rule): `balance` reads four sums, not every coin.
+    ///
+    /// The frozen sum starts from the frozen coins' labels and finds each coin by its key (one lookup a label), where
+    /// joining every coin to the labels cost a lookup a coin: 145 ms of a 100,000-transaction wallet's 200,000 coins
+    /// (issue 33). A label counts only when its text is exactly the coin's `txid:vout`, as before.
     public func balance(walletID: Int64, tipHeight: Int?) throws(StoreError) -> Balance {
         try read { db in
             // A coinbase output is immature below `coinbaseMaturity` confirmations; without a tip, its depth is 1.
@@ -81,10 +85,10 @@ extension Store {
                         COALESCE(SUM(CASE WHEN height IS NULL THEN value END), 0),
                         COALESCE(SUM(CASE WHEN height IS NOT NULL AND \(immature) THEN value END), 0),
                         COALESCE(SUM(CASE WHEN height IS NOT NULL AND NOT \(immature) THEN value END), 0),
-                        (SELECT COALESCE(SUM(u.value), 0) FROM utxo u JOIN label l
-                            ON l.wallet_id = u.wallet_id AND l.type = 'output' AND l.spendable = 0
-                            AND l.ref = u.txid || ':' || u.vout
-                            WHERE u.wallet_id = :wallet)
+                        (SELECT COALESCE(SUM((SELECT u.value FROM utxo u
+                            WHERE u.wallet_id = l.wallet_id AND u.txid = substr(l.ref, 1, 64)
+                            AND u.vout = CAST(substr(l.ref, 66) AS INTEGER) AND l.ref = u.txid || ':' || u.vout)), 0)
+                            FROM label l WHERE l.wallet_id = :wallet AND l.type = 'output' AND l.spendable = 0)
                     FROM utxo WHERE wallet_id = :wallet
                     """,
                 arguments: ["tip": tipHeight, "maturity": Balance.coinbaseMaturity, "wallet": walletID])
