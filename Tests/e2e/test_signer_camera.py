@@ -16,6 +16,7 @@ import os
 import re
 import shlex
 import signal
+import struct
 import subprocess
 import time
 from pathlib import Path
@@ -47,7 +48,23 @@ def psbt_for(vault: Vault, inputs: int = 3) -> bytes:
 
 def video(frames: list[Path], out: Path, fps: int = 4, repeat: int = 1, tail: float = 0) -> Path:
     """An MP4 of `frames` (PNG), each shown 1/fps s, the whole series `repeat` times, then `tail` s of the last one;
-    padded to even sizes on white, as a phone's recording is."""
+    every frame padded on white to one even size, the largest frame's, as a phone's recording is one size.
+
+    One size for all, given to the files before they are joined: frames of different heights (a caption of another
+    length) in ffmpeg's concat input left only the frames of one size in the video (2 of 10 frames, one part
+    missing from the video itself), a padding filter after the input too."""
+    sizes = [struct.unpack(">II", frame.read_bytes()[16:24]) for frame in frames]  # the PNG's IHDR
+    width = -(-max(w for w, _ in sizes) // 2) * 2
+    height = -(-max(h for _, h in sizes) // 2) * 2
+    padded = []
+    for n, frame in enumerate(frames):
+        padded.append(out.with_name(f"{out.stem}-frame{n:03d}.png"))
+        subprocess.run(
+            ["ffmpeg", "-y", "-loglevel", "error", "-i", str(frame),
+             "-vf", f"pad={width}:{height}:0:0:color=white", str(padded[-1])],
+            check=True,
+        )  # fmt: skip
+    frames = padded
     listing = out.with_name(out.stem + "-concat.txt")
     lines = []
     for _ in range(repeat):
@@ -59,7 +76,7 @@ def video(frames: list[Path], out: Path, fps: int = 4, repeat: int = 1, tail: fl
     listing.write_text("\n".join(lines) + "\n")
     subprocess.run(
         ["ffmpeg", "-y", "-loglevel", "error", "-f", "concat", "-safe", "0", "-i", str(listing),
-         "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2,pad=ceil(iw/2)*2:ceil(ih/2)*2:color=white,fps=10",
+         "-vf", "fps=10",
          "-c:v", "libx264", "-pix_fmt", "yuv420p", str(out)],
         check=True,
     )  # fmt: skip
