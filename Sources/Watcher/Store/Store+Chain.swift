@@ -118,27 +118,39 @@ extension Store {
             // writes (the reader connection would otherwise keep the table's pages, ~30 MB at 100,000).
             try db.execute(sql: "PRAGMA cache_size = -2048")
             defer { try? db.execute(sql: "PRAGMA cache_size = \(Self.cacheSize)") }
-            var blockHashes: Set<String> = []
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT txid, raw, height, block_hash, verified, first_seen FROM tx WHERE wallet_id = ?",
-                arguments: [walletID])
-            while let row = try rows.next() {
-                let txidText: String = row[0]
-                let raw: Data = row[1]
-                guard let transaction = try? Transaction(serialized: Array(raw)) else {
-                    throw StoreError.corrupt("transaction \(txidText)")
-                }
-                let txid = transaction.txid
-                guard txid.hexString == txidText else { throw StoreError.corrupt("transaction \(txidText)") }
-                let height: Int? = row[2]
-                var anchor: BlockAnchor?
-                if let height {
-                    let text: String? = row[3]
-                    let blockHash = blockHashes.insert(text ?? "").memberAfterInsert
-                    anchor = BlockAnchor(height: height, blockHash: blockHash, verified: row[4])
-                }
-                body(TransactionRecord(txid: txid, transaction: transaction, anchor: anchor, firstSeen: row[5]))
+            let uncached = { (raw: Data, txid: String) -> Transaction? in
+                guard let transaction = try? Transaction(serialized: Array(raw)) else { return nil }
+                return transaction.txid.hexString == txid ? transaction : nil
             }
+            try Self.forEachRecord(db, sql: Self.transactionColumns, arguments: [walletID], parse: uncached, body)
+        }
+    }
+
+    /// The columns `forEachRecord` reads, from one wallet's rows of `tx`.
+    static let transactionColumns =
+        "SELECT txid, raw, height, block_hash, verified, first_seen FROM tx WHERE wallet_id = ?"
+
+    /// Each row of `sql` (`transactionColumns` with more conditions, an order, a limit) as a record: its transaction
+    /// parsed by `parse`, which returns nil for bytes that do not parse or do not hash to the row's txid (the row is
+    /// then corrupt); the anchors of one block share one string for its hash.
+    static func forEachRecord(
+        _ db: Database, sql: String, arguments: StatementArguments, parse: (Data, String) -> Transaction?,
+        _ body: (TransactionRecord) throws -> Void
+    ) throws {
+        var blockHashes: Set<String> = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            let txidText: String = row[0]
+            guard let transaction = parse(row[1], txidText) else { throw StoreError.corrupt("transaction \(txidText)") }
+            let height: Int? = row[2]
+            var anchor: BlockAnchor?
+            if let height {
+                let text: String? = row[3]
+                anchor = BlockAnchor(
+                    height: height, blockHash: blockHashes.insert(text ?? "").memberAfterInsert, verified: row[4])
+            }
+            try body(
+                TransactionRecord(txid: transaction.txid, transaction: transaction, anchor: anchor, firstSeen: row[5]))
         }
     }
 
@@ -146,28 +158,17 @@ extension Store {
         _ db: Database, walletID: Int64, where condition: String = "", order: String? = nil, limit: Int? = nil,
         offset: Int = 0
     ) throws -> [TransactionRecord] {
-        var sql = "SELECT txid, raw, height, block_hash, verified, first_seen FROM tx WHERE wallet_id = ?" + condition
+        var sql = transactionColumns + condition
         var arguments: [any DatabaseValueConvertible] = [walletID]
         if let order { sql += " ORDER BY " + order }
         if let limit {
             sql += " LIMIT ? OFFSET ?"
             arguments += [limit, offset]
         }
-        return try Array(
-            Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
-                let txidText: String = row[0]
-                let raw: Data = row[1]
-                guard let transaction = ParsedTransactions.shared.transaction(raw: raw, txid: txidText) else {
-                    throw StoreError.corrupt("transaction \(txidText)")
-                }
-                let height: Int? = row[2]
-                let blockHash: String? = row[3]
-                let verified: Bool = row[4]
-                let firstSeen: Int = row[5]
-                let anchor = height.map { BlockAnchor(height: $0, blockHash: blockHash ?? "", verified: verified) }
-                return TransactionRecord(
-                    txid: transaction.txid, transaction: transaction, anchor: anchor, firstSeen: firstSeen)
-            })
+        var records: [TransactionRecord] = []
+        let cached = { (raw: Data, txid: String) in ParsedTransactions.shared.transaction(raw: raw, txid: txid) }
+        try forEachRecord(db, sql: sql, arguments: StatementArguments(arguments), parse: cached) { records.append($0) }
+        return records
     }
 
     /// The unspent outputs of a wallet.
