@@ -198,6 +198,21 @@ struct KeptSumsTests {
         #expect(sums.kept == [0, 80_000, 1] && sums.recomputed == [0, 40_000, 1])
     }
 
+    @Test("the balance's query reads the kept row, the coinbase index and the labels: no scan of the wallet's coins")
+    func balanceQueryPlan() throws {
+        let (store, wallet, _) = try WalletSyncTests.setUp()
+        let plan = try store.read { db in
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN " + Store.balanceSQL,
+                arguments: ["tip": 100, "maturity": 100, "wallet": try wallet.requireID()]
+            ).map { row -> String in row["detail"] }
+        }
+        let text = plan.joined(separator: "; ")
+        #expect(text.contains("utxo_coinbase (wallet_id=? AND height>?)"), "\(text)")
+        #expect(text.contains("SEARCH s USING INTEGER PRIMARY KEY"), "\(text)")
+        #expect(!text.contains("utxo_spend_order") && !text.contains("SCAN utxo"), "\(text)")
+    }
+
     @Test("a database from before v8 gets its sums on open, equal to every row's; then kept")
     func migrationComputesSums() async throws {
         let directory = StoreTests.tempDir()

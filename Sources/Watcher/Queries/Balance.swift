@@ -78,28 +78,9 @@ extension Store {
     /// label); a label counts only when its text is exactly the coin's `txid:vout`.
     public func balance(walletID: Int64, tipHeight: Int?) throws(StoreError) -> Balance {
         try read { db in
-            // A coinbase output is immature below `coinbaseMaturity` confirmations; without a tip, its depth is 1.
-            let immature = "(COALESCE(:tip, height) - height + 1) < :maturity"
-            let frozen = """
-                (SELECT COALESCE(SUM((SELECT u.value FROM utxo u
-                    WHERE u.wallet_id = l.wallet_id AND u.txid = substr(l.ref, 1, 64)
-                    AND u.vout = CAST(substr(l.ref, 66) AS INTEGER) AND l.ref = u.txid || ':' || u.vout)), 0)
-                    FROM label l WHERE l.wallet_id = :wallet AND l.type = 'output' AND l.spendable = 0)
-                """
-            let arguments: StatementArguments = [
-                "tip": tipHeight, "maturity": Balance.coinbaseMaturity, "wallet": walletID,
-            ]
             let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT s.unconfirmed, c.immature, s.confirmed + c.mature, \(frozen)
-                    FROM wallet_sums s, (SELECT
-                            COALESCE(SUM(CASE WHEN \(immature) THEN value END), 0) AS immature,
-                            COALESCE(SUM(CASE WHEN NOT \(immature) THEN value END), 0) AS mature
-                        FROM utxo WHERE wallet_id = :wallet AND coinbase = 1 AND height IS NOT NULL) c
-                    WHERE s.wallet_id = :wallet
-                    """,
-                arguments: arguments)
+                db, sql: Self.balanceSQL,
+                arguments: ["tip": tipHeight, "maturity": Balance.coinbaseMaturity, "wallet": walletID])
             let sums: [Int64] = (0..<4).map { row?[$0] ?? 0 }
             if row == nil {
                 // No kept row: a wallet that does not exist has nothing; one that does is corrupt.
@@ -113,6 +94,29 @@ extension Store {
                 frozen: UInt64(sums[3]))
         }
     }
+
+    /// The query of `balance(walletID:tipHeight:)`: unconfirmed, immature, confirmed, frozen, from the kept row of
+    /// `wallet_sums`, the coinbase outputs of `utxo_coinbase` (forced: SQLite's planner, without statistics, took the
+    /// spend-order index, every coin), and the frozen labels.
+    static let balanceSQL: String = {
+        // A coinbase output is immature below `coinbaseMaturity` confirmations; without a tip, its depth is 1.
+        let immature = "(COALESCE(:tip, height) - height + 1) < :maturity"
+        let frozen = """
+            (SELECT COALESCE(SUM((SELECT u.value FROM utxo u
+                WHERE u.wallet_id = l.wallet_id AND u.txid = substr(l.ref, 1, 64)
+                AND u.vout = CAST(substr(l.ref, 66) AS INTEGER) AND l.ref = u.txid || ':' || u.vout)), 0)
+                FROM label l WHERE l.wallet_id = :wallet AND l.type = 'output' AND l.spendable = 0)
+            """
+        return """
+            SELECT s.unconfirmed, c.immature, s.confirmed + c.mature, \(frozen)
+            FROM wallet_sums s, (SELECT
+                    COALESCE(SUM(CASE WHEN \(immature) THEN value END), 0) AS immature,
+                    COALESCE(SUM(CASE WHEN NOT \(immature) THEN value END), 0) AS mature
+                FROM utxo INDEXED BY utxo_coinbase
+                WHERE wallet_id = :wallet AND coinbase = 1 AND height IS NOT NULL) c
+            WHERE s.wallet_id = :wallet
+            """
+    }()
 
     /// The wallet's history, newest first (unconfirmed on top).
     public func history(walletID: Int64) throws(StoreError) -> [HistoryItem] {

@@ -26,7 +26,7 @@ extension Store {
                         confirmed INTEGER NOT NULL DEFAULT 0,
                         transactions INTEGER NOT NULL DEFAULT 0
                     );
-                    CREATE INDEX utxo_coinbase ON utxo (wallet_id, height, value) WHERE coinbase = 1;
+                    CREATE INDEX utxo_coinbase ON utxo (wallet_id, height, value, coinbase) WHERE coinbase = 1;
                     INSERT INTO wallet_sums (wallet_id, unconfirmed, confirmed, transactions)
                     SELECT id, \(recomputedColumns) FROM wallet;
                     """)
