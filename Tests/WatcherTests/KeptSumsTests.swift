@@ -182,18 +182,23 @@ struct KeptSumsTests {
                 tip: BlockTip(height: 10, hash: String(repeating: "0", count: 64)),
                 histories: [receive.script: [HistoryEntry(txid: tx.txid, height: nil)]], transactions: [tx.txid: tx]))
         #expect(try store.keptSums(walletID: walletID).kept == [40_000, 0, 1])
-        let replace = """
-            INSERT OR REPLACE INTO utxo (wallet_id, txid, vout, value, script, keychain, idx, height, coinbase)
-            SELECT wallet_id, txid, vout, value, script, keychain, idx, 9, coinbase FROM utxo WHERE wallet_id = ?
-            """
+        // A sync's batch that confirms the coin writes its row again (`INSERT OR REPLACE`).
+        func confirm(at height: Int) throws {
+            let row = UTXORow(
+                value: 40_000, script: receive.script, keychain: 0, index: 0, height: height, coinbase: false)
+            try store.apply(
+                walletID: walletID, addresses: [],
+                update: SyncUpdate(tip: BlockTip(height: 10, hash: String(repeating: "0", count: 64))),
+                utxoChanges: UTXOChanges(removed: [], written: [OutPoint(txid: tx.txid, vout: 0): row]))
+        }
         // As every connection of the store has it: the replaced row leaves the unconfirmed sum.
-        try store.pool.write { db in try db.execute(sql: replace, arguments: [walletID]) }
+        try confirm(at: 9)
         #expect(try store.keptSums(walletID: walletID).kept == [0, 40_000, 1])
         try store.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA recursive_triggers = OFF") }
         defer {
             try? store.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA recursive_triggers = ON") }
         }
-        try store.pool.write { db in try db.execute(sql: replace, arguments: [walletID]) }
+        try confirm(at: 8)
         let sums = try store.keptSums(walletID: walletID)
         #expect(sums.kept == [0, 80_000, 1] && sums.recomputed == [0, 40_000, 1])
     }

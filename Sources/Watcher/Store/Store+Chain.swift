@@ -315,6 +315,7 @@ extension Store {
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """)
             var insertedConfirmed: Set<Txid> = []
+            let changesBefore = db.totalChangesCount
             for (txid, transaction) in update.transactions {
                 let anchor = update.anchors[txid]
                 try insertTransaction.execute(arguments: [
@@ -323,6 +324,7 @@ extension Store {
                 ])
                 if anchor != nil && db.changesCount > 0 { insertedConfirmed.insert(txid) }
             }
+            try Self.addToSums(db, walletID: walletID, transactions: db.totalChangesCount - changesBefore)
             let markUsed = try db.cachedStatement(sql: "UPDATE address SET used = 1 WHERE wallet_id = ? AND script = ?")
             let unconfirm = try db.cachedStatement(
                 sql: "UPDATE tx SET height = NULL, block_hash = NULL, verified = 0 WHERE wallet_id = ? AND txid = ?")
@@ -370,6 +372,7 @@ extension Store {
                 row.index, row.height, row.coinbase,
             ])
         }
+        try addToSums(db, walletID: walletID, rows: changes.written.values)
     }
 
     /// The outputs a backend reported spent by a transaction the wallet does not have.
@@ -493,6 +496,7 @@ extension Store {
                 row.index, row.height, row.coinbase,
             ])
         }
+        try addToSums(db, walletID: walletID, rows: wanted.values)
     }
 }
 

@@ -10,11 +10,11 @@ import GRDB
 ///   which holds them alone);
 /// - `transactions`: how many `tx` rows it has.
 ///
-/// SQLite keeps them in the same transaction as every write of those rows, by triggers: the sync's batches, the
-/// recomputation of the UTXOs, a dropped or reorganised transaction, the cascades of a deleted transaction or wallet.
-/// A row that `INSERT OR REPLACE` replaces fires the delete trigger because every connection turns recursive triggers
-/// on (`Store.init`). A migration that rebuilds `utxo` or `tx` drops their triggers and must create them again
-/// (`createSumTriggers`).
+/// They change in the same transaction as every write of those rows: the rows a sync's batch or the recomputation of
+/// the UTXOs inserts are added by `addToSums` (one statement a batch); deletes and updates (a dropped or reorganised
+/// transaction, the cascades of a deleted transaction or wallet) by SQLite triggers. A row that `INSERT OR REPLACE`
+/// replaces fires the delete trigger because every connection turns recursive triggers on (`Store.init`). A
+/// migration that rebuilds `utxo` or `tx` drops their triggers and must create them again (`createSumTriggers`).
 extension Store {
     static func registerWalletSums(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v8-wallet-sums") { db in
@@ -41,23 +41,17 @@ extension Store {
         (SELECT COUNT(*) FROM tx WHERE wallet_id = id)
         """
 
-    /// The triggers that keep `wallet_sums`: a new wallet's row, and each insert, delete or update of a `utxo` or
-    /// `tx` row.
+    /// The triggers that keep `wallet_sums`: a new wallet's row, and each delete or update of a `utxo` or `tx` row
+    /// (the cascades of a dropped transaction or a deleted wallet, a reorganisation's rewrite, the row an
+    /// `INSERT OR REPLACE` replaces).
+    ///
+    /// Inserts are counted by `addToSums`, once a batch: a trigger runs a small program for each row, and for the
+    /// 15,000 rows a 5,000-transaction sync inserts that was 125 M instructions, 4.9% of the sync's client (callgrind).
     static func createSumTriggers(_ db: Database) throws {
-        // What a utxo row adds to each kept sum.
-        func unconfirmed(_ row: String) -> String { "IIF(\(row).height IS NULL, \(row).value, 0)" }
-        func confirmed(_ row: String) -> String {
-            "IIF(\(row).height IS NOT NULL AND \(row).coinbase = 0, \(row).value, 0)"
-        }
         try db.execute(
             sql: """
                 CREATE TRIGGER wallet_sums_new AFTER INSERT ON wallet BEGIN
                     INSERT INTO wallet_sums (wallet_id) VALUES (NEW.id);
-                END;
-                CREATE TRIGGER wallet_sums_utxo_insert AFTER INSERT ON utxo BEGIN
-                    UPDATE wallet_sums SET unconfirmed = unconfirmed + \(unconfirmed("NEW")),
-                        confirmed = confirmed + \(confirmed("NEW"))
-                    WHERE wallet_id = NEW.wallet_id;
                 END;
                 CREATE TRIGGER wallet_sums_utxo_delete AFTER DELETE ON utxo BEGIN
                     UPDATE wallet_sums SET unconfirmed = unconfirmed - \(unconfirmed("OLD")),
@@ -72,9 +66,6 @@ extension Store {
                         confirmed = confirmed + \(confirmed("NEW"))
                     WHERE wallet_id = NEW.wallet_id;
                 END;
-                CREATE TRIGGER wallet_sums_tx_insert AFTER INSERT ON tx BEGIN
-                    UPDATE wallet_sums SET transactions = transactions + 1 WHERE wallet_id = NEW.wallet_id;
-                END;
                 CREATE TRIGGER wallet_sums_tx_delete AFTER DELETE ON tx BEGIN
                     UPDATE wallet_sums SET transactions = transactions - 1 WHERE wallet_id = OLD.wallet_id;
                 END;
@@ -83,6 +74,38 @@ extension Store {
                     UPDATE wallet_sums SET transactions = transactions + 1 WHERE wallet_id = NEW.wallet_id;
                 END;
                 """)
+    }
+
+    /// What a utxo row (`NEW` or `OLD`) adds to the unconfirmed sum.
+    private static func unconfirmed(_ row: String) -> String { "IIF(\(row).height IS NULL, \(row).value, 0)" }
+
+    /// What a utxo row adds to the confirmed sum (coinbase outputs are summed at read time).
+    private static func confirmed(_ row: String) -> String {
+        "IIF(\(row).height IS NOT NULL AND \(row).coinbase = 0, \(row).value, 0)"
+    }
+
+    /// Adds to the kept sums of a wallet the utxo rows just inserted and the number of `tx` rows just inserted, in
+    /// the transaction that inserted them: every `INSERT` into `utxo` or `tx` is followed by this call (the
+    /// triggers count deletes and updates, including the row an `INSERT OR REPLACE` replaced).
+    static func addToSums(
+        _ db: Database, walletID: Int64, rows: some Sequence<UTXORow> = [], transactions: Int = 0
+    ) throws {
+        var unconfirmed: Int64 = 0
+        var confirmed: Int64 = 0
+        for row in rows {
+            if row.height == nil {
+                unconfirmed += row.value
+            } else if !row.coinbase {
+                confirmed += row.value
+            }
+        }
+        guard unconfirmed != 0 || confirmed != 0 || transactions != 0 else { return }
+        try db.execute(
+            sql: """
+                UPDATE wallet_sums SET unconfirmed = unconfirmed + ?, confirmed = confirmed + ?,
+                    transactions = transactions + ?
+                WHERE wallet_id = ?
+                """, arguments: [unconfirmed, confirmed, transactions, walletID])
     }
 
     /// The kept sums of a wallet as stored, and as recomputed from every row.
