@@ -87,6 +87,53 @@ struct SpendTests {
         }
     }
 
+    @Test(
+        "above the candidate limit, selection chooses among the first coins in spend order, and among all when those do not pay; at or below it, exactly as with no limit"
+    )
+    func candidateLimit() async throws {
+        let values: [UInt64] = (0..<12).map { 10_000 + 1_000 * UInt64($0) }
+        let (store, wallet, _, _) = try await Self.fundedWallet(values)
+        let order = try store.coins(walletID: try wallet.requireID()).map(\.outpoint)
+        #expect(order.count == 12)
+        let rate = try FeeRate(satsPerVByte: 2)
+        func plan(_ sats: UInt64, limit: Int, seed: UInt64) throws -> SpendPlan {
+            var planner = try SpendPlanner(store: store, wallet: wallet)
+            planner.candidateLimit = limit
+            var generator = SeededGenerator(state: seed)
+            return try planner.plan(
+                recipients: [Recipient(address: try Self.payee, amount: try Amount(sats: sats))], feeRate: rate,
+                using: &generator)
+        }
+        // The control: a wallet with no more coins than the limit (12 of 12, or far fewer than the default) selects
+        // exactly as with no limit: the same inputs, outputs, fee and lock time for the same random draws.
+        for seed in UInt64(1)...12 {
+            let unlimited = try plan(25_000, limit: Int.max, seed: seed).transaction.serialized()
+            #expect(
+                try plan(25_000, limit: SpendPlanner.defaultCandidateLimit, seed: seed).transaction.serialized()
+                    == unlimited)
+            #expect(try plan(25_000, limit: 12, seed: seed).transaction.serialized() == unlimited)
+        }
+        // Above the limit: only the first five coins in spend order are candidates.
+        var used: Set<OutPoint> = []
+        for seed in UInt64(1)...12 {
+            let inputs = try plan(25_000, limit: 5, seed: seed).inputs.map(\.utxo.outpoint)
+            #expect(Set(inputs).isSubset(of: Set(order.prefix(5))))
+            used.formUnion(inputs)
+        }
+        #expect(!used.isEmpty)
+        // The first five cannot pay 120,000 sat (95,000 at most): every coin is read, and the plan pays.
+        let large = try plan(120_000, limit: 5, seed: 3)
+        #expect(large.inputs.reduce(UInt64(0)) { $0 + $1.utxo.value.sats } >= 120_000 + large.fee.sats)
+        #expect(!Set(large.inputs.map(\.utxo.outpoint)).isSubset(of: Set(order.prefix(5))))
+        // More than the whole wallet: refused with what every coin is worth (less each input's 68 vB at 2 sat/vB).
+        #expect {
+            try plan(300_000, limit: 5, seed: 4)
+        } throws: { error in
+            guard case SpendError.selection(.insufficientFunds(_, let available)) = error else { return false }
+            return available == values.reduce(0, +) - 12 * 136
+        }
+    }
+
     /// A wallet that sent 50,000 sat to the payee from its 100,000 sat coin, with 49,000 sat change (fee 1,000).
     static func walletWithPendingSend(rbf: Bool) async throws -> (Store, WalletRecord, Transaction, UInt64) {
         let (store, wallet, account) = try WalletSyncTests.setUp()

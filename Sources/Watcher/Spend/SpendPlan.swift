@@ -80,6 +80,18 @@ public struct SpendPlanner: Sendable {
     /// The wallet's account (its descriptors parsed).
     public let account: Account
 
+    /// How many coins, in spend order, automatic selection chooses among before it reads every coin.
+    ///
+    /// A wallet with more coins than this selects among the first `candidateLimit` (confirmed before unconfirmed,
+    /// oldest first; docs/watcher.md, "Coin selection in very large wallets"), and among all of them only when those
+    /// do not pay. `--max` and `--utxo` always read every coin.
+    public var candidateLimit = SpendPlanner.defaultCandidateLimit
+
+    /// 50,000 coins: some 30 times what one standard transaction can spend (at most ~1,450 P2WPKH inputs in
+    /// 100,000 vbytes), so branch and bound and the single random draw still have far more choice than they can use,
+    /// while `send` on a 200,000-coin wallet reads a quarter of its coins (issue 33).
+    public static let defaultCandidateLimit = 50_000
+
     public init(store: Store, wallet: WalletRecord) throws(StoreError) {
         self.store = store
         self.wallet = wallet
@@ -159,16 +171,47 @@ public struct SpendPlanner: Sendable {
             if let amount = recipient.amount, amount.sats < 546 { throw .dust(amount.btcString + " BTC") }
         }
         let walletID: Int64
-        let coins: [CoinRecord]
         let tip: BlockTip?
+        // Automatic selection reads the first `candidateLimit` coins in spend order; a read that stopped there is
+        // made again whole when those coins do not pay.
+        let limit = only == nil && !sendMax ? candidateLimit : nil
         do {
             walletID = try wallet.requireID()
-            // Selection reads the value columns only; the chosen coins' rows and previous transactions come after.
-            coins = try store.coins(walletID: walletID)
             tip = try store.syncedTip(walletID: walletID)
         } catch {
             throw .store(error)
         }
+        if let plan = try plan(
+            recipients: recipients, feeRate: feeRate, only: only, rbf: rbf, path: path, walletID: walletID, tip: tip,
+            limit: limit, using: &generator)
+        {
+            return plan
+        }
+        // The first coins did not pay: every coin.
+        guard
+            let plan = try plan(
+                recipients: recipients, feeRate: feeRate, only: only, rbf: rbf, path: path, walletID: walletID,
+                tip: tip, limit: nil, using: &generator)
+        else { throw .inconsistent("coin selection over every coin stopped short") }
+        return plan
+    }
+
+    /// `plan` over the wallet's first `limit` coins in spend order (every coin when nil); nil when the read stopped
+    /// at `limit` coins and those do not pay.
+    private func plan(
+        recipients: [Recipient], feeRate: FeeRate, only: [OutPoint]?, rbf: Bool, path: PolicyPath?, walletID: Int64,
+        tip: BlockTip?, limit: Int?, using generator: inout some RandomNumberGenerator
+    ) throws(SpendError) -> SpendPlan? {
+        let sendMax = recipients.contains { $0.amount == nil }
+        let coins: [CoinRecord]
+        do {
+            // Selection reads the value columns only; the chosen coins' rows and previous transactions come after.
+            coins = try store.coins(walletID: walletID, limit: limit)
+        } catch {
+            throw .store(error)
+        }
+        // Fewer coins than the limit: the wallet's every coin was read, and a shortfall is the wallet's.
+        let limit = limit.flatMap { coins.count < $0 ? nil : $0 }
         var spendable = coins.filter { utxo in
             guard !utxo.frozen || only?.contains(utxo.outpoint) == true else { return false }
             guard utxo.isCoinbase, let height = utxo.height, let tip else {
@@ -220,6 +263,8 @@ public struct SpendPlanner: Sendable {
                         from: candidates, target: target, parameters: parameters, using: &generator)
                     : try CoinSelection.spend(candidates, target: target, parameters: parameters)
             }
+        } catch CoinSelectionError.insufficientFunds where limit != nil {
+            return nil  // short among the first coins read: the caller reads every coin
         } catch let error as CoinSelectionError {
             throw .selection(error)
         } catch {

@@ -217,14 +217,16 @@ extension Store {
     /// What coin selection needs of every unspent output of a wallet (outpoint, value, height, coinbase, frozen),
     /// in the order of `utxos(walletID:)`, without the script and derivation columns (issue 19: `send` over
     /// 10,000 UTXOs read and built every row whole).
-    public func coins(walletID: Int64) throws(StoreError) -> [CoinRecord] {
+    ///
+    /// With `limit`, the first `limit` of them only (a large wallet's selection candidates, `SpendPlanner`).
+    public func coins(walletID: Int64, limit: Int? = nil) throws(StoreError) -> [CoinRecord] {
         try read { db in
             let frozen = try Self.frozenRefs(db, walletID: walletID)
             var coins: [CoinRecord] = []
             // The columns are read straight from SQLite's statement (the row cursor steps it): no String, Data or
             // DatabaseValue for each of a large wallet's 10,000 rows (issue 19).
-            let statement = try db.makeStatement(sql: Self.coinsSQL)
-            let rows = try Row.fetchCursor(statement, arguments: [walletID])
+            let statement = try db.makeStatement(sql: Self.coinsSQL + " LIMIT ?")
+            let rows = try Row.fetchCursor(statement, arguments: [walletID, limit ?? -1])
             let raw = statement.sqliteStatement
             while try rows.next() != nil {
                 let vout = sqlite3_column_int64(raw, 1)
@@ -313,6 +315,7 @@ extension Store {
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """)
             var insertedConfirmed: Set<Txid> = []
+            let changesBefore = db.totalChangesCount
             for (txid, transaction) in update.transactions {
                 let anchor = update.anchors[txid]
                 try insertTransaction.execute(arguments: [
@@ -321,6 +324,7 @@ extension Store {
                 ])
                 if anchor != nil && db.changesCount > 0 { insertedConfirmed.insert(txid) }
             }
+            try Self.addToSums(db, walletID: walletID, transactions: db.totalChangesCount - changesBefore)
             let markUsed = try db.cachedStatement(sql: "UPDATE address SET used = 1 WHERE wallet_id = ? AND script = ?")
             let unconfirm = try db.cachedStatement(
                 sql: "UPDATE tx SET height = NULL, block_hash = NULL, verified = 0 WHERE wallet_id = ? AND txid = ?")
@@ -368,6 +372,7 @@ extension Store {
                 row.index, row.height, row.coinbase,
             ])
         }
+        try addToSums(db, walletID: walletID, rows: changes.written.values)
     }
 
     /// The outputs a backend reported spent by a transaction the wallet does not have.
@@ -385,10 +390,16 @@ extension Store {
         }
     }
 
-    /// How many transactions a wallet has stored.
+    /// How many transactions a wallet has stored: the count kept in `wallet_sums` (migration v8; counting the rows
+    /// read the whole wallet's index, issue 33), or the rows counted for a wallet without one.
     public func transactionCount(walletID: Int64) throws(StoreError) -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tx WHERE wallet_id = ?", arguments: [walletID]) ?? 0
+            if let kept = try Int.fetchOne(
+                db, sql: "SELECT transactions FROM wallet_sums WHERE wallet_id = ?", arguments: [walletID])
+            {
+                return kept
+            }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tx WHERE wallet_id = ?", arguments: [walletID]) ?? 0
         }
     }
 
@@ -485,6 +496,7 @@ extension Store {
                 row.index, row.height, row.coinbase,
             ])
         }
+        try addToSums(db, walletID: walletID, rows: wanted.values)
     }
 }
 

@@ -36,6 +36,9 @@ public final class Store: Sendable {
             // random keys (txids), and with the small cache every batch read B-tree pages back from the file, a
             // cost that grew with the wallet (issue 19, growth; docs/benchmarks.md).
             try db.execute(sql: "PRAGMA cache_size = \(Self.cacheSize)")
+            // The kept sums of migration v8 (`wallet_sums`) count a row that `INSERT OR REPLACE` replaces only when
+            // SQLite fires delete triggers for it, which it does with recursive triggers on.
+            try db.execute(sql: "PRAGMA recursive_triggers = ON")
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -51,6 +54,7 @@ public final class Store: Sendable {
     /// The names of the migrations, in order.
     public static let migrationNames = [
         "v1-wallets", "v2-chain", "v3-labels-settings", "v4-ethereum", "v5-utxo-spend-order", "v6-tx-history-order",
+        "v8-wallet-sums",
     ]
 
     static var migrator: DatabaseMigrator {
@@ -167,6 +171,7 @@ public final class Store: Sendable {
                     ON tx (wallet_id, (height IS NULL) DESC, COALESCE(height, first_seen) DESC, txid ASC)
                     """)
         }
+        registerWalletSums(&migrator)
         return migrator
     }
 
