@@ -86,7 +86,8 @@ extension Store {
                         COALESCE(SUM(CASE WHEN height IS NOT NULL AND \(immature) THEN value END), 0),
                         COALESCE(SUM(CASE WHEN height IS NOT NULL AND NOT \(immature) THEN value END), 0),
                         (SELECT COALESCE(SUM((SELECT u.value FROM utxo u
-                            WHERE u.wallet_id = l.wallet_id AND u.txid = substr(l.ref, 1, 64)
+                            WHERE u.tx_id = (SELECT t.id FROM tx t
+                                WHERE t.wallet_id = l.wallet_id AND t.txid = substr(l.ref, 1, 64))
                             AND u.vout = CAST(substr(l.ref, 66) AS INTEGER) AND l.ref = u.txid || ':' || u.vout)), 0)
                             FROM label l WHERE l.wallet_id = :wallet AND l.type = 'output' AND l.spendable = 0)
                     FROM utxo WHERE wallet_id = :wallet
