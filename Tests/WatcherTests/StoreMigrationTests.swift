@@ -364,4 +364,47 @@ struct StoreMigrationTests {
         }.joined(separator: "; ")
         #expect(!balancePlan.contains("SCAN u") && balancePlan.contains("PRIMARY KEY"), "\(balancePlan)")
     }
+
+    @Test("deleting a transaction row deletes its UTXO rows; a UTXO of a transaction not stored is refused")
+    func transactionRowOwnsItsOutputs() async throws {
+        let (store, _) = try await Self.control()
+        let id = try store.wallet(named: "a").requireID()
+        let coin = try #require(store.utxos(walletID: id).first { !$0.isCoinbase })
+        let count = { (sql: String) in try store.read { db in try Int.fetchOne(db, sql: sql) ?? -1 } }
+        let before = try count("SELECT COUNT(*) FROM utxo")
+        let ofCoin = try count(
+            "SELECT COUNT(*) FROM utxo WHERE wallet_id = \(id) AND txid = '\(coin.outpoint.txid.hexString)'")
+        #expect(ofCoin >= 1)
+        try store.write { db in
+            try db.execute(
+                sql: "DELETE FROM tx WHERE wallet_id = ? AND txid = ?", arguments: [id, coin.outpoint.txid.hexString])
+        }
+        #expect(try count("SELECT COUNT(*) FROM utxo") == before - ofCoin)
+        #expect(try store.utxos(walletID: id, outpoints: [coin.outpoint]).isEmpty)
+        // Its row again, from the transaction that is no longer stored: refused, nothing written.
+        #expect(throws: StoreError.self) {
+            try store.write { db in
+                try db.execute(
+                    sql: Store.insertUTXO("INSERT"),
+                    arguments: [
+                        id, coin.outpoint.txid.hexString, Int(coin.outpoint.vout), 1, Data([0x51]), 0, 0, nil, 0,
+                    ])
+            }
+        }
+        #expect(try count("SELECT COUNT(*) FROM utxo") == before - ofCoin)
+        // Control: the other wallet's coin of a stored transaction is written back the same way.
+        let other = try store.wallet(named: "b").requireID()
+        let kept = try #require(store.utxos(walletID: other).first)
+        try store.write { db in
+            try db.execute(
+                sql: Store.deleteUTXO, arguments: [other, kept.outpoint.txid.hexString, Int(kept.outpoint.vout)])
+            try db.execute(
+                sql: Store.insertUTXO("INSERT"),
+                arguments: [
+                    other, kept.outpoint.txid.hexString, Int(kept.outpoint.vout), Int64(kept.value.sats),
+                    Data(kept.script.bytes), kept.keychain.rawValue, kept.index, kept.height, kept.isCoinbase,
+                ])
+        }
+        #expect(try store.utxos(walletID: other, outpoints: [kept.outpoint])[kept.outpoint] == kept)
+    }
 }
