@@ -184,7 +184,8 @@ public final class Store: Sendable {
     ///
     /// The tables are rebuilt as SQLite's documentation says (create, copy, drop, rename, indexes again), in the
     /// migration's one transaction with foreign keys checked at its end (GRDB's `.deferred`): a failure leaves the
-    /// file as it was.
+    /// file as it was. A `utxo` row without its transaction (which the old foreign key did not allow) is not copied;
+    /// the next sync's recomputation would drop it anyway.
     static func registerUTXOByTransactionRow(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v7-utxo-by-tx-row") { db in
             try db.execute(
