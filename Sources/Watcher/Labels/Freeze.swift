@@ -15,7 +15,7 @@ extension Store {
                 let ref = outpoint.description
                 guard
                     try Int.fetchOne(
-                        db, sql: "SELECT 1 FROM utxo WHERE wallet_id = ? AND txid = ? AND vout = ?",
+                        db, sql: "SELECT 1 FROM utxo WHERE tx_id = \(Store.transactionRow) AND vout = ?",
                         arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)]) != nil
                 else { throw StoreError.unknownOutput(ref) }
                 let existing = try Row.fetchOne(

@@ -103,7 +103,8 @@ extension Store {
         let immature = "(COALESCE(:tip, height) - height + 1) < :maturity"
         let frozen = """
             (SELECT COALESCE(SUM((SELECT u.value FROM utxo u
-                WHERE u.wallet_id = l.wallet_id AND u.txid = substr(l.ref, 1, 64)
+                WHERE u.tx_id = (SELECT t.id FROM tx t
+                    WHERE t.wallet_id = l.wallet_id AND t.txid = substr(l.ref, 1, 64))
                 AND u.vout = CAST(substr(l.ref, 66) AS INTEGER) AND l.ref = u.txid || ':' || u.vout)), 0)
                 FROM label l WHERE l.wallet_id = :wallet AND l.type = 'output' AND l.spendable = 0)
             """

@@ -187,6 +187,8 @@ extension Store {
 
     /// The unspent outputs of a wallet at `outpoints` (those it holds; the others are left out), read through the
     /// table's primary key: a spend reads the scripts and derivations of the coins it chose only.
+    ///
+    /// A `utxo` row is keyed by its transaction's row (migration v7), found by `transactionRow`.
     public func utxos(walletID: Int64, outpoints: [OutPoint]) throws(StoreError) -> [OutPoint: UTXORecord] {
         try read { db in
             let frozen = try Self.frozenRefs(db, walletID: walletID)
@@ -195,7 +197,7 @@ extension Store {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT txid, vout, value, script, keychain, idx, height, coinbase FROM utxo
-                    WHERE wallet_id = ? AND txid = ? AND vout = ?
+                    WHERE tx_id = \(Self.transactionRow) AND vout = ?
                     """)
             for outpoint in outpoints {
                 guard
@@ -355,17 +357,30 @@ extension Store {
         }
     }
 
+    /// The `tx.id` of the transaction of a wallet with a txid (arguments: wallet id, txid hex): the key of its
+    /// `utxo` rows (migration v7), found through `tx`'s (wallet_id, txid) index.
+    static let transactionRow = "(SELECT id FROM tx WHERE wallet_id = ? AND txid = ?)"
+
+    /// Deletes one `utxo` row (arguments: wallet id, txid hex, vout).
+    static let deleteUTXO = "DELETE FROM utxo WHERE tx_id = \(transactionRow) AND vout = ?"
+
+    /// Inserts a `utxo` row (arguments: wallet id, txid hex, vout, value, script, keychain, idx, height, coinbase),
+    /// keyed by its transaction's row, which must be stored (a `NOT NULL` constraint fails otherwise, as the foreign
+    /// key on (wallet_id, txid) did before migration v7).
+    static func insertUTXO(_ verb: String) -> String {
+        """
+        \(verb) INTO utxo (wallet_id, tx_id, txid, vout, value, script, keychain, idx, height, coinbase)
+        VALUES (?1, (SELECT id FROM tx WHERE wallet_id = ?1 AND txid = ?2), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        """
+    }
+
     /// Writes the UTXO rows a batch changes.
     static func write(_ changes: UTXOChanges, _ db: Database, walletID: Int64) throws {
-        let delete = try db.cachedStatement(sql: "DELETE FROM utxo WHERE wallet_id = ? AND txid = ? AND vout = ?")
+        let delete = try db.cachedStatement(sql: deleteUTXO)
         for outpoint in changes.removed {
             try delete.execute(arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
         }
-        let insert = try db.cachedStatement(
-            sql: """
-                INSERT OR REPLACE INTO utxo (wallet_id, txid, vout, value, script, keychain, idx, height, coinbase)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+        let insert = try db.cachedStatement(sql: insertUTXO("INSERT OR REPLACE"))
         for (outpoint, row) in changes.written {
             try insert.execute(arguments: [
                 walletID, outpoint.txid.hexString, Int(outpoint.vout), row.value, Data(row.script.bytes), row.keychain,
@@ -466,7 +481,7 @@ extension Store {
                     index: index, height: record.anchor?.height, coinbase: coinbase)
             }
         }
-        let delete = try db.cachedStatement(sql: "DELETE FROM utxo WHERE wallet_id = ? AND txid = ? AND vout = ?")
+        let delete = try db.cachedStatement(sql: deleteUTXO)
         for row in try Row.fetchAll(
             db, sql: "SELECT txid, vout, value, keychain, idx, height, coinbase FROM utxo WHERE wallet_id = ?",
             arguments: [walletID])
@@ -485,11 +500,7 @@ extension Store {
                 try delete.execute(arguments: [walletID, key.txid, key.vout])
             }
         }
-        let insert = try db.cachedStatement(
-            sql: """
-                INSERT INTO utxo (wallet_id, txid, vout, value, script, keychain, idx, height, coinbase)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+        let insert = try db.cachedStatement(sql: insertUTXO("INSERT"))
         for (key, row) in wanted {
             try insert.execute(arguments: [
                 walletID, key.txid, key.vout, row.value, Data(row.script.bytes), row.keychain,

@@ -54,6 +54,7 @@ public final class Store: Sendable {
     /// The names of the migrations, in order.
     public static let migrationNames = [
         "v1-wallets", "v2-chain", "v3-labels-settings", "v4-ethereum", "v5-utxo-spend-order", "v6-tx-history-order",
+        "v7-utxo-by-tx-row",
         "v8-wallet-sums",
     ]
 
@@ -171,8 +172,69 @@ public final class Store: Sendable {
                     ON tx (wallet_id, (height IS NULL) DESC, COALESCE(height, first_seen) DESC, txid ASC)
                     """)
         }
+        registerUTXOByTransactionRow(&migrator)
         registerWalletSums(&migrator)
         return migrator
+    }
+
+    /// Migration v7: `utxo` rows keyed by their transaction's row and `vout`, so a sync writes the table in order.
+    ///
+    /// Before, `utxo` had the primary key (wallet_id, txid, vout) and a foreign key on (wallet_id, txid): a sync's
+    /// batch inserted its outputs under random 64-character txids into an index of two entries per transaction, and
+    /// at 100,000 transactions nearly every insert dirtied a page of its own (issue 33 item 5; docs/benchmarks.md
+    /// "The sync's growth: sequential index writes"). Now `tx` has an explicit `id` (its old rowid, kept, so a foreign
+    /// key can name it) and `utxo` is a `WITHOUT ROWID` table keyed by (tx_id, vout): a batch's new transactions get
+    /// the next ids, and their outputs go to the end of the table. Every column the queries read keeps its name and
+    /// meaning (`utxo.txid` stays, equal to its transaction's txid); only `tx`'s (wallet_id, txid) index stays random.
+    ///
+    /// The tables are rebuilt as SQLite's documentation says (create, copy, drop, rename, indexes again), in the
+    /// migration's one transaction with foreign keys checked at its end (GRDB's `.deferred`): a failure leaves the
+    /// file as it was. A `utxo` row without its transaction (which the old foreign key did not allow) is not copied;
+    /// the next sync's recomputation would drop it anyway.
+    static func registerUTXOByTransactionRow(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v7-utxo-by-tx-row") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE tx_v7 (
+                        id INTEGER PRIMARY KEY,
+                        wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                        txid TEXT NOT NULL,
+                        raw BLOB NOT NULL,
+                        height INTEGER,
+                        block_hash TEXT,
+                        verified INTEGER NOT NULL DEFAULT 0,
+                        first_seen INTEGER NOT NULL,
+                        UNIQUE (wallet_id, txid)
+                    );
+                    INSERT INTO tx_v7 (id, wallet_id, txid, raw, height, block_hash, verified, first_seen)
+                    SELECT rowid, wallet_id, txid, raw, height, block_hash, verified, first_seen FROM tx ORDER BY rowid;
+                    CREATE TABLE utxo_v7 (
+                        wallet_id INTEGER NOT NULL REFERENCES wallet(id) ON DELETE CASCADE,
+                        tx_id INTEGER NOT NULL REFERENCES tx(id) ON DELETE CASCADE,
+                        txid TEXT NOT NULL,
+                        vout INTEGER NOT NULL,
+                        value INTEGER NOT NULL,
+                        script BLOB NOT NULL,
+                        keychain INTEGER NOT NULL,
+                        idx INTEGER NOT NULL,
+                        height INTEGER,
+                        coinbase INTEGER NOT NULL,
+                        PRIMARY KEY (tx_id, vout)
+                    ) WITHOUT ROWID;
+                    INSERT INTO utxo_v7 (wallet_id, tx_id, txid, vout, value, script, keychain, idx, height, coinbase)
+                    SELECT u.wallet_id, t.id, u.txid, u.vout, u.value, u.script, u.keychain, u.idx, u.height, u.coinbase
+                    FROM utxo u JOIN tx_v7 t ON t.wallet_id = u.wallet_id AND t.txid = u.txid
+                    ORDER BY t.id, u.vout;
+                    DROP TABLE utxo;
+                    DROP TABLE tx;
+                    ALTER TABLE tx_v7 RENAME TO tx;
+                    ALTER TABLE utxo_v7 RENAME TO utxo;
+                    CREATE INDEX utxo_spend_order
+                    ON utxo (wallet_id, height IS NULL, height, txid, vout, value, coinbase);
+                    CREATE INDEX tx_history_order
+                    ON tx (wallet_id, (height IS NULL) DESC, COALESCE(height, first_seen) DESC, txid ASC);
+                    """)
+        }
     }
 
     private func migrate() throws(StoreError) {
