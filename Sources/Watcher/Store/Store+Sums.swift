@@ -28,17 +28,21 @@ extension Store {
                     );
                     CREATE INDEX utxo_coinbase ON utxo (wallet_id, height, value, coinbase) WHERE coinbase = 1;
                     INSERT INTO wallet_sums (wallet_id, unconfirmed, confirmed, transactions)
-                    SELECT id, \(recomputedColumns) FROM wallet;
+                    SELECT w.id, \(recomputedColumns) FROM wallet w;
                     """)
             try createSumTriggers(db)
         }
     }
 
-    /// The three kept columns of the wallet `id`, recomputed from every row (the migration; the tests' reference).
+    /// The three kept columns of the wallet `w.id`, recomputed from every row (the migration; the tests' reference).
+    ///
+    /// The wallet's id is qualified (`w.id`, the caller's row named `w`): `tx` has a column `id` of its own since
+    /// migration v7, and an unqualified `id` in its subquery would be the transaction's.
     static let recomputedColumns = """
-        (SELECT COALESCE(SUM(value), 0) FROM utxo WHERE wallet_id = id AND height IS NULL),
-        (SELECT COALESCE(SUM(value), 0) FROM utxo WHERE wallet_id = id AND height IS NOT NULL AND coinbase = 0),
-        (SELECT COUNT(*) FROM tx WHERE wallet_id = id)
+        (SELECT COALESCE(SUM(u.value), 0) FROM utxo u WHERE u.wallet_id = w.id AND u.height IS NULL),
+        (SELECT COALESCE(SUM(u.value), 0) FROM utxo u
+            WHERE u.wallet_id = w.id AND u.height IS NOT NULL AND u.coinbase = 0),
+        (SELECT COUNT(*) FROM tx t WHERE t.wallet_id = w.id)
         """
 
     /// The triggers that keep `wallet_sums`: a new wallet's row, and each delete or update of a `utxo` or `tx` row
@@ -118,7 +122,7 @@ extension Store {
                 arguments: [walletID]
             ).map { row in (0..<3).map { row[$0] as Int64 } }
             let row = try Row.fetchOne(
-                db, sql: "SELECT \(Self.recomputedColumns) FROM (SELECT ? AS id)", arguments: [walletID])
+                db, sql: "SELECT \(Self.recomputedColumns) FROM (SELECT ? AS id) w", arguments: [walletID])
             return (kept, (0..<3).map { row?[$0] ?? 0 })
         }
     }
