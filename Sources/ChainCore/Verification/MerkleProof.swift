@@ -1,5 +1,6 @@
 import Bitcoin
 import BitcoinCrypto
+import Codecs
 
 /// A merkle branch from a transaction to its block's merkle root (Electrum `get_merkle`, Esplora `merkle-proof`).
 public struct MerkleProof: Sendable, Equatable {
@@ -17,17 +18,34 @@ public struct MerkleProof: Sendable, Equatable {
     ///
     /// - Throws: `ChainError.protocolViolation` for malformed hashes or a negative position.
     public init(position: Int, displayHex: [String]) throws(ChainError) {
-        guard position >= 0, position < (1 << 30) else { throw .protocolViolation("merkle position \(position)") }
         var branch: [[UInt8]] = []
         branch.reserveCapacity(displayHex.count)
         for hex in displayHex {
-            // Decoded straight into internal byte order (one array a hash, not two).
-            guard let bytes = try? [UInt8](hex: hex, reversed: true), bytes.count == 32 else {
-                throw .protocolViolation("merkle branch hash '\(hex.prefix(70))' is not 32 bytes of hex")
-            }
-            branch.append(bytes)
+            let decoded = Result { () throws(HexError) in try Hex.decode(hex, reversed: true) }
+            branch.append(try Self.branchHash(decoded, hex: hex))
         }
+        try self.init(checkedPosition: position, branch: branch)
+    }
+
+    /// A proof whose position is checked as the server form's is.
+    ///
+    /// - Throws: `ChainError.protocolViolation` for a negative position or one beyond 2^30.
+    public init(checkedPosition position: Int, branch: [[UInt8]]) throws(ChainError) {
+        guard position >= 0, position < (1 << 30) else { throw .protocolViolation("merkle position \(position)") }
         self.init(position: position, branch: branch)
+    }
+
+    /// One branch hash of the server form, its display-order hex decoded in reverse (`Hex.decode(_:reversed: true)`):
+    /// the hash in internal byte order.
+    ///
+    /// - Throws: `ChainError.protocolViolation` when it is not 32 bytes of hex.
+    public static func branchHash(_ decoded: Result<[UInt8], HexError>, hex: @autoclosure () -> String)
+        throws(ChainError) -> [UInt8]
+    {
+        guard case .success(let bytes) = decoded, bytes.count == 32 else {
+            throw .protocolViolation("merkle branch hash '\(hex().prefix(70))' is not 32 bytes of hex")
+        }
+        return bytes
     }
 
     /// The root this branch gives for `txid`.

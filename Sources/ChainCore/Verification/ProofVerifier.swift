@@ -30,11 +30,12 @@ public struct ProofVerifier: Sendable {
     ///
     /// - Throws: `ChainError.verificationFailed` when its txid differs, or it does not parse.
     public func verifyTransaction(raw: [UInt8], claimed: Txid) throws(ChainError) -> Transaction {
-        guard let transaction = try? Transaction(serialized: raw) else {
+        // The txid hashed from the bytes sent, not from the transaction serialized again.
+        guard let (transaction, txid) = try? Transaction.parsingTxid(raw) else {
             throw .verificationFailed("transaction \(claimed) from the server does not parse")
         }
-        guard transaction.txid == claimed else {
-            throw .verificationFailed("the server sent transaction \(transaction.txid) when asked for \(claimed)")
+        guard txid == claimed else {
+            throw .verificationFailed("the server sent transaction \(txid) when asked for \(claimed)")
         }
         return transaction
     }
