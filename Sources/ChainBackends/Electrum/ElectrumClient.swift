@@ -154,15 +154,16 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
         // What the wallet does not have yet: raw transactions (each checked against the txid asked for), merkle
         // proofs of confirmations not verified at that height, and the headers those need (the proof's block and
         // its predecessor), in contiguous ranges.
-        // In txid order (each txid's hex once, not twice per comparison: 6% of a 20,000-transaction sync's CPU).
+        // In the order of the txids' hex (each txid's hex made once; compared as bytes, which sort alike: comparing
+        // the strings was 1% of a sync's instructions).
         let hexes = needed.keys.map { ($0, $0.hexString) }
-        let missingHex = hexes.filter { request.known[$0.0] == nil }.sorted { $0.1 < $1.1 }
+        let missingHex = hexes.filter { request.known[$0.0] == nil }.sorted { Self.displayOrder($0.0, $1.0) }
         let missing = missingHex.map(\.0)
         let toProveHex = hexes.compactMap { txid, hex -> (Txid, Int, String)? in
             guard let height = needed[txid] ?? nil else { return nil }
             if let known = request.known[txid] ?? nil, known.height == height, known.verified { return nil }
             return (txid, height, hex)
-        }.sorted { $0.2 < $1.2 }
+        }.sorted { Self.displayOrder($0.0, $1.0) }
         let toProve = toProveHex.map { ($0.0, $0.1) }
         var heights: Set<Int> = []
         for (_, height) in toProve {
@@ -285,6 +286,21 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
         headers.reserveCapacity(count)
         for i in 0..<count { headers.append(try BlockHeader(serialized: Array(bytes[(80 * i)..<(80 * i + 80)]))) }
         return headers
+    }
+
+    /// Whether `a`'s displayed hex sorts before `b`'s: their bytes compared from the last (lower-case hex keeps the
+    /// order of the bytes it spells).
+    static func displayOrder(_ a: Txid, _ b: Txid) -> Bool {
+        a.bytes.withUnsafeBufferPointer { x in
+            b.bytes.withUnsafeBufferPointer { y in
+                var i = min(x.count, y.count) - 1
+                while i >= 0 {
+                    if x[i] != y[i] { return x[i] < y[i] }
+                    i -= 1
+                }
+                return x.count < y.count
+            }
+        }
     }
 
     /// An integer field read in place (`ReplyChecker.int`, the same refusals): a plain integer in range at once,

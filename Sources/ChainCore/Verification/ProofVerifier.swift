@@ -48,19 +48,21 @@ public struct ProofVerifier: Sendable {
         script: Script, entries: [HistoryEntry], transactions: (Txid) -> Transaction?
     ) throws(ChainError) {
         var funding: Set<OutPoint> = []
-        var related: [Txid: Transaction] = [:]
+        // Each entry whose transaction is known, in order, with whether it pays the script (found once, with the
+        // outputs it funds).
+        var found: [(entry: HistoryEntry, transaction: Transaction, pays: Bool)] = []
+        found.reserveCapacity(entries.count)
         for entry in entries {
             guard let tx = transactions(entry.txid) else { continue }
-            related[entry.txid] = tx
+            var pays = false
             for (vout, output) in tx.outputs.enumerated() where output.scriptPubKey == script {
+                pays = true
                 funding.insert(OutPoint(txid: entry.txid, vout: UInt32(vout)))
             }
+            found.append((entry, tx, pays))
         }
-        for entry in entries {
-            guard let tx = related[entry.txid] else { continue }
-            let pays = tx.outputs.contains { $0.scriptPubKey == script }
-            let spends = tx.inputs.contains { funding.contains($0.previousOutput) }
-            guard pays || spends else {
+        for (entry, tx, pays) in found where !pays {
+            guard tx.inputs.contains(where: { funding.contains($0.previousOutput) }) else {
                 throw .verificationFailed(
                     "history entry \(entry.txid) neither pays nor spends the script \(script.hexString)")
             }
