@@ -127,6 +127,9 @@ struct JSONParser {
     /// Parses the whole of `bytes` as one JSON text; its value is the tape's first node.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONTape {
         var parser = JSONParser(bytes: bytes)
+        // About one value per 16 bytes in a server's answers (objects of short names and numbers), so the tape is
+        // rarely grown and copied; capped for one long string.
+        parser.tape.nodes.reserveCapacity(min(bytes.count / 16 + 4, 1 << 16))
         parser.skipSpace()
         try parser.value(depth: 0)
         parser.skipSpace()

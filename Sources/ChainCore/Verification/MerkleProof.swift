@@ -103,9 +103,16 @@ public struct MerkleProof: Sendable, Equatable {
     /// The parent of two tree nodes: SHA256d of their concatenation (hashed in two parts, not concatenated first).
     static func node(_ left: [UInt8], _ right: [UInt8]) -> [UInt8] {
         var hasher = SHA256()
-        hasher.update(left)
-        hasher.update(right)
-        return SHA256.hash(hasher.finalize())
+        left.withUnsafeBytes { hasher.update($0) }
+        right.withUnsafeBytes { hasher.update($0) }
+        // The first digest on the stack, only the second made an array.
+        var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &digest) { raw in
+            hasher.finalize(into: raw)
+            var second = SHA256()
+            second.update(UnsafeRawBufferPointer(raw))
+            return second.finalize()
+        }
     }
 
     private func mismatch(_ txid: Txid, _ header: BlockHeader) -> ChainError {
