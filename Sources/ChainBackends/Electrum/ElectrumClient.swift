@@ -127,11 +127,10 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
             var entries: [HistoryEntry] = []
             entries.reserveCapacity(items.count)
             for item in items {
-                guard case .success(let hash) = item["tx_hash"]?.hexBytes(reversed: true),
-                    let txid = try? Txid(bytes: hash)
-                else {
+                guard case .success(let hash) = item["tx_hash"]?.hexBytes(reversed: true), hash.count == 32 else {
                     throw .protocolViolation("malformed history entry \(item.value)")
                 }
+                let txid = Txid(unchecked: hash)  // 32 bytes, decoded in place (no second copy)
                 // -1 and 0 mean unconfirmed (with unconfirmed parents, or not).
                 let height = try Self.int(
                     item["height"], "get_history height", in: -1...ReplyChecker.maxHeight, checker: checker)
