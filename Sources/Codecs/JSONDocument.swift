@@ -82,6 +82,25 @@ public struct JSONElement: Sendable {
         }
     }
 
+    /// Decodes a string's text, exactly `2 * out.count` hex digits, into `out` (`Hex.decode(utf8:reversed:)`) where
+    /// it is; false when this is not a string, not that many digits, or not hex (`out` then holds nothing useful).
+    public func decodeHex(into out: UnsafeMutableRawBufferPointer, reversed: Bool) -> Bool {
+        let node = node
+        guard node.kind == .string, let target = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            return false
+        }
+        func decode(_ chars: UnsafeRawBufferPointer) -> Bool {
+            chars.count == 2 * out.count && Hex.decode(chars, into: target, count: out.count, reversed: reversed) == nil
+        }
+        if node.text == .escaped {
+            var text = document.tape.strings[Int(node.extra)]
+            return text.withUTF8 { decode(UnsafeRawBufferPointer($0)) }
+        }
+        return document.bytes.withUnsafeBytes {
+            decode(UnsafeRawBufferPointer(rebasing: $0[Int(node.start)..<Int(node.end)]))
+        }
+    }
+
     /// The items of an array, or nil.
     public var array: [JSONElement]? {
         let node = node

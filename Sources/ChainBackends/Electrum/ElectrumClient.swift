@@ -246,15 +246,16 @@ public final class ElectrumClient: ChainSource, @unchecked Sendable {
                 block = (checked, checked.hashHex)
                 blocks[height] = block
             }
-            // The branch's hashes decoded from their hex where it is (no string made for each).
-            var branch: [[UInt8]] = []
-            branch.reserveCapacity(items.count)
-            for item in items {
-                if let decoded = item.hexBytes(reversed: true) {
-                    branch.append(try MerkleProof.branchHash(decoded, hex: item.string ?? ""))
+            // The branch's hashes decoded from their hex where it is, into one array (no string or array for each).
+            var hashes = [UInt8](repeating: 0, count: 32 * items.count)
+            let bad = hashes.withUnsafeMutableBytes { all in
+                items.indices.first { i in
+                    !items[i].decodeHex(
+                        into: UnsafeMutableRawBufferPointer(rebasing: all[(32 * i)..<(32 * i + 32)]), reversed: true)
                 }
             }
-            try MerkleProof(checkedPosition: position, branch: branch).verify(
+            if let bad { throw MerkleProof.malformedHash(items[bad].string ?? "") }
+            try MerkleProof(checkedPosition: position, hashes: hashes).verify(
                 txid: txid, in: block.header, nodes: &proven[height, default: MerkleNodes()])
             update.anchors[txid] = BlockAnchor(height: height, blockHash: block.hashHex, verified: true)
         }
