@@ -126,6 +126,9 @@ struct JSONParser {
 
     /// Parses the whole of `bytes` as one JSON text; its value is the tape's first node.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONTape {
+        // The tape names offsets in 32 bits: a text of 4 GiB is refused, not trapped on (nothing Airlock reads comes
+        // near: a server's line is cut at 8 MB).
+        guard bytes.count < Int(UInt32.max) else { throw .malformed(offset: 0, reason: "a text of 4 GiB or more") }
         var parser = JSONParser(bytes: bytes)
         // About one value per 16 bytes in a server's answers (objects of short names and numbers), so the tape is
         // rarely grown and copied; capped for one long string.
