@@ -154,6 +154,9 @@ public struct SyncUpdate: Sendable {
     public var histories: [Script: [HistoryEntry]]
     /// Transactions the wallet did not have.
     public var transactions: [Txid: Transaction]
+    /// The serialization of some of `transactions` as the backend sent it, already parsed to that transaction and
+    /// hashed to its txid (so it is what `serialized()` gives): a store writes it instead of serializing again.
+    public var rawTransactions: [Txid: [UInt8]] = [:]
     /// Confirmations established (and verified where the backend can) in this sync.
     public var anchors: [Txid: BlockAnchor]
     /// Outputs of `SyncRequest.knownOutpoints` that the backend saw spent without knowing the spending transaction

@@ -6,10 +6,10 @@ extension JSONValue {
     public init(json bytes: some Collection<UInt8>) throws(JSONError) {
         let result =
             bytes.withContiguousStorageIfAvailable { buffer in
-                Result { () throws(JSONError) in try JSONParser.parse(buffer) }
+                Result { () throws(JSONError) in try JSONParser.parse(buffer).value(at: 0, in: buffer) }
             }
             ?? Array(bytes).withUnsafeBufferPointer { buffer in
-                Result { () throws(JSONError) in try JSONParser.parse(buffer) }
+                Result { () throws(JSONError) in try JSONParser.parse(buffer).value(at: 0, in: buffer) }
             }
         self = try result.get()
     }
@@ -19,7 +19,87 @@ extension JSONValue {
     /// - Throws: `JSONError`.
     public init(json text: String) throws(JSONError) {
         var text = text
-        self = try text.withUTF8 { buffer in Result { () throws(JSONError) in try JSONParser.parse(buffer) } }.get()
+        self = try text.withUTF8 { buffer in
+            Result { () throws(JSONError) in try JSONParser.parse(buffer).value(at: 0, in: buffer) }
+        }.get()
+    }
+}
+
+/// One value of a parsed text (`JSONTape`): its kind and where it is.
+struct JSONNode: Sendable {
+    enum Kind: UInt8, Sendable { case null, `false`, `true`, number, string, array, object }
+    /// How a string's text is held.
+    enum Text: UInt8, Sendable {
+        /// Its bytes in the text are its UTF-8, all ASCII.
+        case ascii
+        /// Its bytes in the text are its UTF-8, some not ASCII (checked).
+        case utf8
+        /// It has escapes: its text is `JSONTape.strings[extra]`.
+        case escaped
+    }
+
+    var kind: Kind
+    var text: Text = .ascii
+    /// A string's or number's bytes (a string's inside its quotes); an array's items or an object's members in
+    /// `start`, as a count.
+    var start: UInt32
+    var end: UInt32 = 0
+    /// The index of the node after this value and everything inside it.
+    var next: UInt32 = 0
+    /// An escaped string's index in `JSONTape.strings`.
+    var extra: UInt32 = 0
+}
+
+/// A parsed JSON text as a list of its values in the order they are written (an object's members as name, value),
+/// each naming its bytes in the text: what `JSONParser` makes, read in place (`JSONDocument`) or turned into a
+/// `JSONValue`.
+struct JSONTape: Sendable {
+    var nodes: [JSONNode] = []
+    /// The texts of the strings with escapes.
+    var strings: [String] = []
+
+    /// The bytes of node `index` (a string's inside its quotes, a number's text).
+    @inline(__always) static func slice(_ node: JSONNode, _ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<
+        UInt8
+    > {
+        UnsafeBufferPointer(rebasing: bytes[Int(node.start)..<Int(node.end)])
+    }
+
+    /// The text of string node `index`.
+    func string(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let node = nodes[index]
+        if node.text == .escaped { return strings[Int(node.extra)] }
+        return String(decoding: Self.slice(node, bytes), as: UTF8.self)
+    }
+
+    /// Node `index` and everything inside it as a `JSONValue`.
+    func value(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue {
+        let node = nodes[index]
+        switch node.kind {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .number: return .number(String(decoding: Self.slice(node, bytes), as: UTF8.self))
+        case .string: return .string(string(at: index, in: bytes))
+        case .array:
+            var items: [JSONValue] = []
+            items.reserveCapacity(Int(node.start))
+            var item = index + 1
+            for _ in 0..<Int(node.start) {
+                items.append(value(at: item, in: bytes))
+                item = Int(nodes[item].next)
+            }
+            return .array(items)
+        case .object:
+            var members: [(String, JSONValue)] = []
+            members.reserveCapacity(Int(node.start))
+            var name = index + 1
+            for _ in 0..<Int(node.start) {
+                members.append((string(at: name, in: bytes), value(at: name + 1, in: bytes)))
+                name = Int(nodes[name + 1].next)
+            }
+            return .object(members)
+        }
     }
 }
 
@@ -34,23 +114,30 @@ extension JSONValue {
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var offset = 0
+    /// What is read so far.
+    private var tape = JSONTape()
     /// Bytes of a string being unescaped (reused between strings).
     private var scratch: [UInt8] = []
-    /// The members of the objects and the items of the arrays being read, innermost last (reused between values):
-    /// a finished object or array is copied out once at its exact size rather than grown one append at a time.
-    private var memberStack: [(String, JSONValue)] = []
-    private var itemStack: [JSONValue] = []
+    /// The name nodes of the objects being read, innermost last (reused between objects), for the check that no
+    /// object names a member twice.
+    private var nameStack: [Int] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    /// Parses the whole of `bytes` as one JSON text.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONValue {
+    /// Parses the whole of `bytes` as one JSON text; its value is the tape's first node.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONTape {
+        // The tape names offsets in 32 bits: a text of 4 GiB is refused, not trapped on (nothing Airlock reads comes
+        // near: a server's line is cut at 8 MB).
+        guard bytes.count < Int(UInt32.max) else { throw .malformed(offset: 0, reason: "a text of 4 GiB or more") }
         var parser = JSONParser(bytes: bytes)
+        // About one value per 16 bytes in a server's answers (objects of short names and numbers), so the tape is
+        // rarely grown and copied; capped for one long string.
+        parser.tape.nodes.reserveCapacity(min(bytes.count / 16 + 4, 1 << 16))
         parser.skipSpace()
-        let value = try parser.value(depth: 0)
+        try parser.value(depth: 0)
         parser.skipSpace()
         guard parser.offset == bytes.count else { throw parser.fail("text after the value") }
-        return value
+        return parser.tape
     }
 
     private func fail(_ reason: String) -> JSONError { .malformed(offset: offset, reason: reason) }
@@ -64,64 +151,98 @@ struct JSONParser {
         }
     }
 
-    private mutating func value(depth: Int) throws(JSONError) -> JSONValue {
+    /// Appends a node that holds nothing inside it.
+    @inline(__always) private mutating func leaf(_ node: JSONNode) {
+        var node = node
+        node.next = UInt32(tape.nodes.count + 1)
+        tape.nodes.append(node)
+    }
+
+    private mutating func value(depth: Int) throws(JSONError) {
         guard offset < bytes.count else { throw fail("the text ends where a value should be") }
         switch bytes[offset] {
-        case UInt8(ascii: "{"): return try object(depth: depth + 1)
-        case UInt8(ascii: "["): return try array(depth: depth + 1)
-        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "{"): try object(depth: depth + 1)
+        case UInt8(ascii: "["): try array(depth: depth + 1)
+        case UInt8(ascii: "\""): try string()
         case UInt8(ascii: "t"):
             try literal("true")
-            return .bool(true)
+            leaf(JSONNode(kind: .true, start: 0))
         case UInt8(ascii: "f"):
             try literal("false")
-            return .bool(false)
+            leaf(JSONNode(kind: .false, start: 0))
         case UInt8(ascii: "n"):
             try literal("null")
-            return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+            leaf(JSONNode(kind: .null, start: 0))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = offset
+            try number()
+            leaf(JSONNode(kind: .number, start: UInt32(start), end: UInt32(offset)))
         default: throw fail("not the start of a value")
         }
     }
 
-    private mutating func object(depth: Int) throws(JSONError) -> JSONValue {
+    /// Whether the names at nodes `a` and `b` are the same name: the same bytes when both are ASCII as written,
+    /// else the same text as Swift compares it (canonically equivalent), as the members were always compared.
+    private func sameName(_ a: Int, _ b: Int) -> Bool {
+        let x = tape.nodes[a]
+        let y = tape.nodes[b]
+        if x.text == .ascii && y.text == .ascii {
+            guard x.end - x.start == y.end - y.start else { return false }
+            return memcmpEqual(Int(x.start), Int(y.start), Int(x.end - x.start))
+        }
+        return tape.string(at: a, in: bytes) == tape.string(at: b, in: bytes)
+    }
+
+    private func memcmpEqual(_ a: Int, _ b: Int, _ count: Int) -> Bool {
+        for i in 0..<count where bytes[a + i] != bytes[b + i] { return false }
+        return true
+    }
+
+    private mutating func object(depth: Int) throws(JSONError) {
         guard depth <= JSONValue.maxDepth else { throw fail("nested deeper than \(JSONValue.maxDepth)") }
         offset += 1  // {
         skipSpace()
+        let index = tape.nodes.count
+        tape.nodes.append(JSONNode(kind: .object, start: 0))
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
             offset += 1
-            return .object([])
+            tape.nodes[index].next = UInt32(tape.nodes.count)
+            return
         }
-        // This object's members are memberStack[base...] (a nested value's are gone again once it is read).
-        let base = memberStack.count
-        defer { memberStack.removeSubrange(base...) }
+        // This object's names are nameStack[base...] (a nested object's are gone again once it is read).
+        let base = nameStack.count
+        defer { nameStack.removeSubrange(base...) }
         // The names seen, once an object grows past a few members (a linear scan is quicker below that).
         var names: Set<String> = []
         while true {
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw fail("expected a key") }
             let keyOffset = offset
-            let key = try string()
-            let count = memberStack.count - base
+            let key = tape.nodes.count
+            try string()
+            let count = nameStack.count - base
             if count < 8 {
-                for i in base..<memberStack.count where memberStack[i].0 == key {
-                    throw .duplicateMember(name: key, offset: keyOffset)
+                for i in base..<nameStack.count where sameName(nameStack[i], key) {
+                    throw .duplicateMember(name: tape.string(at: key, in: bytes), offset: keyOffset)
                 }
             } else {
-                if names.isEmpty { names = Set(memberStack[base...].map(\.0)) }
-                guard names.insert(key).inserted else { throw .duplicateMember(name: key, offset: keyOffset) }
+                if names.isEmpty { names = Set(nameStack[base...].map { tape.string(at: $0, in: bytes) }) }
+                let name = tape.string(at: key, in: bytes)
+                guard names.insert(name).inserted else { throw .duplicateMember(name: name, offset: keyOffset) }
             }
             skipSpace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             offset += 1
             skipSpace()
-            let member = try value(depth: depth)
-            memberStack.append((key, member))
+            try value(depth: depth)
+            nameStack.append(key)
             skipSpace()
             guard offset < bytes.count else { throw fail("unclosed object") }
             switch bytes[offset] {
             case UInt8(ascii: "}"):
                 offset += 1
-                return .object(Array(memberStack[base...]))
+                tape.nodes[index].start = UInt32(nameStack.count - base)
+                tape.nodes[index].next = UInt32(tape.nodes.count)
+                return
             case UInt8(ascii: ","):
                 offset += 1
                 skipSpace()
@@ -130,26 +251,29 @@ struct JSONParser {
         }
     }
 
-    private mutating func array(depth: Int) throws(JSONError) -> JSONValue {
+    private mutating func array(depth: Int) throws(JSONError) {
         guard depth <= JSONValue.maxDepth else { throw fail("nested deeper than \(JSONValue.maxDepth)") }
         offset += 1  // [
         skipSpace()
+        let index = tape.nodes.count
+        tape.nodes.append(JSONNode(kind: .array, start: 0))
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
             offset += 1
-            return .array([])
+            tape.nodes[index].next = UInt32(tape.nodes.count)
+            return
         }
-        // This array's items are itemStack[base...], as with an object's members.
-        let base = itemStack.count
-        defer { itemStack.removeSubrange(base...) }
+        var count: UInt32 = 0
         while true {
-            let item = try value(depth: depth)
-            itemStack.append(item)
+            try value(depth: depth)
+            count += 1
             skipSpace()
             guard offset < bytes.count else { throw fail("unclosed array") }
             switch bytes[offset] {
             case UInt8(ascii: "]"):
                 offset += 1
-                return .array(Array(itemStack[base...]))
+                tape.nodes[index].start = count
+                tape.nodes[index].next = UInt32(tape.nodes.count)
+                return
             case UInt8(ascii: ","):
                 offset += 1
                 skipSpace()
@@ -169,8 +293,7 @@ struct JSONParser {
     }
 
     /// A number, `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, as its text.
-    private mutating func number() throws(JSONError) -> String {
-        let start = offset
+    private mutating func number() throws(JSONError) {
         if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
         let digitsStart = offset
         while offset < bytes.count, Self.isDigit(bytes[offset]) { offset += 1 }
@@ -194,8 +317,6 @@ struct JSONParser {
             while offset < bytes.count, Self.isDigit(bytes[offset]) { offset += 1 }
             guard offset > exponent else { throw fail("a number with no digit in its exponent") }
         }
-        // The grammar is checked, so the text is ASCII (up to 15 bytes it fits a small string, no allocation).
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
     }
 
     @inline(__always) private static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
@@ -215,8 +336,9 @@ struct JSONParser {
         return (zeroQuote | zeroBackslash | below20 | word) & high != 0
     }
 
-    /// A string at `offset` (its opening quote), unescaped, checked as UTF-8.
-    private mutating func string() throws(JSONError) -> String {
+    /// A string at `offset` (its opening quote), checked as UTF-8, as a node: its bytes in place, or its text
+    /// unescaped when it has escapes.
+    private mutating func string() throws(JSONError) {
         offset += 1  // "
         let start = offset
         // Fast path: printable ASCII up to the closing quote, no escape; eight bytes at a time while no byte of the
@@ -229,26 +351,35 @@ struct JSONParser {
         while offset < bytes.count {
             let b = bytes[offset]
             if b == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+                leaf(JSONNode(kind: .string, text: .ascii, start: UInt32(start), end: UInt32(offset)))
                 offset += 1
-                return text
+                return
             }
             if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
             offset += 1
         }
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<offset]))
+        var escaped = false
         while offset < bytes.count {
             let b = bytes[offset]
             switch b {
             case UInt8(ascii: "\""):
-                offset += 1
                 guard let text = String(validating: scratch, as: UTF8.self) else {
                     throw .malformed(offset: start, reason: "a string that is not UTF-8")
                 }
-                return text
+                var node = JSONNode(kind: .string, text: .utf8, start: UInt32(start), end: UInt32(offset))
+                if escaped {
+                    node.text = .escaped
+                    node.extra = UInt32(tape.strings.count)
+                    tape.strings.append(text)
+                }
+                leaf(node)
+                offset += 1
+                return
             case UInt8(ascii: "\\"):
                 offset += 1
+                escaped = true
                 try escape()
             case 0x00..<0x20:
                 throw fail("a control character in a string")

@@ -6,6 +6,9 @@ extension JSONValue {
         return out
     }
 
+    /// Appends the compact JSON text (`serialized()`) to `out`.
+    public func write(into out: inout [UInt8]) { JSONWriter.write(self, into: &out) }
+
     /// The JSON text laid out as Foundation's `prettyPrinted` option did.
     ///
     /// The vault file, the `--json` outputs and the exports have always used that layout, so files and goldens keep
@@ -101,8 +104,25 @@ enum JSONWriter {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
+            // Eight bytes at a time while none needs an escape (a request's txids and names): most strings are then
+            // one copy.
+            var clean = 0
+            while bytes.count - clean >= 8 {
+                let word = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + clean).loadUnaligned(as: UInt64.self)
+                if mayNeedEscape(word) { break }
+                clean += 8
+            }
+            while clean < bytes.count, bytes[clean] >= 0x20, bytes[clean] != UInt8(ascii: "\""),
+                bytes[clean] != UInt8(ascii: "\\")
+            {
+                clean += 1
+            }
+            if clean == bytes.count {
+                out.append(contentsOf: bytes)
+                return
+            }
             var run = 0  // the first byte not yet copied
-            for i in 0..<bytes.count {
+            for i in clean..<bytes.count {
                 let b = bytes[i]
                 guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
@@ -112,6 +132,19 @@ enum JSONWriter {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any byte of `word` may be a quote, a backslash or below 0x20 (never false when one is; see
+    /// `JSONParser.mayStopString`).
+    @inline(__always) static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let zeroQuote = (quote &- ones) & ~quote
+        let zeroBackslash = (backslash &- ones) & ~backslash
+        let below20 = (word &- ones &* 0x20) & ~word
+        return (zeroQuote | zeroBackslash | below20) & high != 0
     }
 
     private static func escape(_ b: UInt8, into out: inout [UInt8]) {

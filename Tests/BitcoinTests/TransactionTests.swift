@@ -75,6 +75,32 @@ struct TransactionTests {
         #expect(throws: EncodingError.superfluousWitness) { try Transaction(serialized: forged) }
     }
 
+    @Test("parsingTxid: the txid hashed from the bytes sent is the transaction's txid, and they are its serialization")
+    func txidFromRawBytes() throws {
+        // Legacy and segwit transactions: BIP143's examples (unsigned and signed) and BIP341's signed one.
+        var hexes = try BIP143Vectors.exampleList().flatMap { [$0.unsignedTx].compactMap { $0 } + $0.signedTxs }
+        let auxiliary = try BIP341Vectors.keyPath()["auxiliary"] as? [String: String] ?? [:]
+        hexes.append(try #require(auxiliary["fullySignedTx"]))
+        var segwit = 0
+        for hex in hexes where !hex.isEmpty {
+            let raw = TestHex.bytes(hex)
+            let (transaction, txid) = try Transaction.parsingTxid(raw)
+            #expect(transaction == (try Transaction(serialized: raw)), "\(hex.prefix(40))")
+            #expect(txid == transaction.txid, "\(hex.prefix(40))")
+            // What a store writes in place of serializing the transaction again.
+            #expect(transaction.serialized() == raw, "\(hex.prefix(40))")
+            if transaction.hasWitness { segwit += 1 }
+        }
+        // Control: both serializations were among them.
+        #expect(segwit >= 3 && segwit < hexes.count)
+        // Bad input: refused as `init(serialized:)` refuses it.
+        let bytes = try signedExample()
+        #expect(throws: EncodingError.trailingBytes(count: 2)) { try Transaction.parsingTxid(bytes + [0, 0]) }
+        for length in [0, 5, 40, bytes.count - 1] {
+            #expect(throws: EncodingError.self) { try Transaction.parsingTxid(Array(bytes.prefix(length))) }
+        }
+    }
+
     @Test("An output above 21 million BTC is refused")
     func valueOutOfRange() throws {
         let tx = try Transaction(serialized: signedExample())

@@ -159,7 +159,7 @@ struct ElectrumTranscriptTests {
         let server = Server()
         let connection = server.connection()
         let methods = ["a.first", "b.second", "c.third"]
-        let batch = Task { () async throws -> [Result<JSONValue, ChainError>] in
+        let batch = Task { () async throws -> [Result<JSONElement, ChainError>] in
             try await connection.batch(methods.map { RPCRequest($0) })
         }
         let request = try await Self.request(on: server.first)
@@ -192,7 +192,7 @@ struct ElectrumTranscriptTests {
     func closesMidBatch() async throws {
         let server = Server(count: 2)
         let connection = server.connection()
-        let batch = Task { () async throws -> [Result<JSONValue, ChainError>] in
+        let batch = Task { () async throws -> [Result<JSONElement, ChainError>] in
             try await connection.batch([RPCRequest("one"), RPCRequest("two"), RPCRequest("three")])
         }
         for channel in server.channels {
@@ -245,11 +245,11 @@ struct ElectrumTranscriptTests {
     func pipelinedBatches() async throws {
         let server = Server()
         let connection = server.connection()
-        let first = Task { () async throws -> [Result<JSONValue, ChainError>] in
+        let first = Task { () async throws -> [Result<JSONElement, ChainError>] in
             try await connection.batch([RPCRequest("a.one"), RPCRequest("a.two")])
         }
         let firstItems = try #require(try await Self.request(on: server.first).array)
-        let second = Task { () async throws -> [Result<JSONValue, ChainError>] in
+        let second = Task { () async throws -> [Result<JSONElement, ChainError>] in
             try await connection.batch([RPCRequest("b.one"), RPCRequest("b.two")])
         }
         let secondItems = try #require(try await Self.request(on: server.first).array)

@@ -120,6 +120,29 @@ struct MerkleProofTests {
         }
     }
 
+    @Test("a branch given end to end is the same proof; a hash not of 32 bytes never verifies", arguments: 0..<7)
+    func flatHashes(index: Int) throws {
+        let leaves = (0..<7).map { SHA256.hash([UInt8($0), 7]) }
+        let (root, branch) = Self.tree(leaves, index: index)
+        let header = try Self.header(merkleRoot: root)
+        let txid = try Txid(bytes: leaves[index])
+        let flat = try MerkleProof(checkedPosition: index, hashes: Array(branch.joined()))
+        #expect(flat == MerkleProof(position: index, branch: branch) && flat.branch == branch)
+        try flat.verify(txid: txid, in: header)
+        #expect(flat.root(for: txid) == root)
+        // Bad: the first hash one byte longer (its 32 bytes and the next hash's first byte), or one byte shorter.
+        var longer = branch
+        longer[0].append(0)
+        var shorter = branch
+        shorter[0].removeLast()
+        for bad in [longer, shorter] {
+            let proof = MerkleProof(position: index, branch: bad)
+            #expect(proof.branch == bad)
+            #expect(throws: ChainError.self) { try proof.verify(txid: txid, in: header) }
+        }
+        #expect(throws: ChainError.self) { try MerkleProof(checkedPosition: -1, hashes: Array(branch.joined())) }
+    }
+
     @Test("mainnet block 1's single transaction is its own merkle root")
     func singleTransaction() throws {
         let header = try BlockHeader(hex: BlockHeaderTests.block1Hex)

@@ -30,6 +30,59 @@ struct HexBase64Tests {
         #expect(Hex.isHex("00ff") && !Hex.isHex("") && !Hex.isHex("0") && !Hex.isHex("0x00"))
     }
 
+    @Test("hex, sixteen digits at a time: every byte value at every position of a word, any length, both orders")
+    func hexWords() throws {
+        // The oracle: each pair read by the standard library's integer parser, or the first character it refuses.
+        func reference(_ text: [UInt8], reversed: Bool) -> Result<[UInt8], HexError> {
+            guard text.count % 2 == 0 else { return .failure(.oddLength(text.count)) }
+            var out: [UInt8] = []
+            for i in stride(from: 0, to: text.count, by: 2) {
+                for j in [i, i + 1] where UInt8(String(decoding: [text[j]], as: UTF8.self), radix: 16) == nil {
+                    return .failure(.invalidCharacter(text[j], position: j))
+                }
+                out.append(UInt8(String(decoding: text[i..<(i + 2)], as: UTF8.self), radix: 16) ?? 0)
+            }
+            return .success(reversed ? out.reversed() : out)
+        }
+        func decode(_ text: [UInt8], reversed: Bool) -> Result<[UInt8], HexError> {
+            text.withUnsafeBytes { Hex.decode(utf8: $0, reversed: reversed) }
+        }
+        let digits = Array("0123456789abcdefABCDEF".utf8)
+        var state: UInt64 = 33
+        func random() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        // Valid texts of every length up to 80 digits, mixed case: the same bytes as the oracle's.
+        var lengths = 0
+        for length in stride(from: 0, through: 80, by: 2) {
+            let text = (0..<length).map { _ in digits[random() % digits.count] }
+            for reversed in [false, true] {
+                let ours = decode(text, reversed: reversed)
+                #expect(ours == reference(text, reversed: reversed), "\(length)")
+                if case .success = ours { lengths += 1 }
+            }
+        }
+        #expect(lengths == 82)  // control: all of them decoded
+        // Every byte value at each position of a 48-digit text (three words, then a tail): the same bytes, or the
+        // same first bad character at the same position.
+        let base = (0..<48).map { _ in digits[random() % digits.count] }
+        var refused = 0
+        for position in 0..<base.count {
+            for value in 0...255 {
+                var text = base
+                text[position] = UInt8(value)
+                for reversed in [false, true] {
+                    let ours = decode(text, reversed: reversed)
+                    #expect(ours == reference(text, reversed: reversed), "\(position) \(value)")
+                    if case .failure = ours { refused += 1 }
+                }
+            }
+        }
+        // Control: 22 of the 256 values are digits; every other is refused, in both orders.
+        #expect(refused == 48 * (256 - 22) * 2)
+    }
+
     @Test("base64: RFC 4648 section 10 vectors both ways; bad length, character and padding bits refused")
     func base64() throws {
         let vectors: [(String, String)] = [

@@ -1,6 +1,7 @@
 import Bitcoin
 import ChainCore
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Watcher
@@ -53,12 +54,24 @@ struct WalletSyncTests {
         let beyond = try TestTransactions.funding(try Self.script(account, 45), sats: 40_000, seed: 3)
         let source = FixedChainSource(
             tipHeight: 110, transactions: [near, far, beyond], heights: [near.txid: 100, far.txid: 101])
-        var sync = try WalletSync(store: store, wallet: wallet, source: source)
+        let recording = RecordingSource(source)
+        var sync = try WalletSync(store: store, wallet: wallet, source: recording)
         sync.batchSize = 5
         sync.pipelineDepth = 3
         let summary = try await sync.run()
         // As one by one: external to index 44, change to 19; index 45's batch was asked for, then dropped.
         #expect(summary.scriptsChecked == 45 + 20)
+        // Asked for: the batches in flight when the first beyond the gap came first (45 and 50 external, 20 and 25
+        // change), and none after it (55 external, 30 change: the first in flight was then known not wanted).
+        let asked = recording.asked.withLock { $0 }
+        let last = try Self.script(account, 54)
+        let dropped = try Self.script(account, 45)
+        let notAsked = try Self.script(account, 55)
+        let lastChange = try Self.script(account, 29, keychain: .internal)
+        let notAskedChange = try Self.script(account, 30, keychain: .internal)
+        #expect(asked.contains(last) && asked.contains(dropped) && asked.contains(lastChange))
+        #expect(!asked.contains(notAsked) && !asked.contains(notAskedChange))
+        #expect(asked.count == 55 + 30)
         #expect(summary.transactions == 2)
         let utxos = try store.utxos(walletID: walletID)
         #expect(Set(utxos.map(\.outpoint.txid)) == [near.txid, far.txid])
@@ -212,5 +225,30 @@ struct FailingChainSource: ChainSource {
     func broadcast(_ transaction: Transaction) async throws(ChainError) -> Txid { throw error }
     func serverInfo() async throws(ChainError) -> ServerInfo { throw error }
     func nodeChain() async throws(ChainError) -> NodeChain { throw error }
+    func close() async {}
+}
+
+/// A source that records every script a sync asks about, answering from `FixedChainSource`.
+final class RecordingSource: ChainSource, Sendable {
+    let inner: FixedChainSource
+    let asked = Mutex<[Script]>([])
+
+    init(_ inner: FixedChainSource) { self.inner = inner }
+
+    var displayName: String { inner.displayName }
+    var pipelineDepth: Int { inner.pipelineDepth }
+    func sync(_ request: SyncRequest) async throws(ChainError) -> SyncUpdate {
+        asked.withLock { $0 += request.scripts }
+        return try await inner.sync(request)
+    }
+    func tip() async throws(ChainError) -> BlockTip { try await inner.tip() }
+    func feeRate(targetBlocks: Int) async throws(ChainError) -> FeeRate {
+        try await inner.feeRate(targetBlocks: targetBlocks)
+    }
+    func broadcast(_ transaction: Transaction) async throws(ChainError) -> Txid {
+        try await inner.broadcast(transaction)
+    }
+    func nodeChain() async throws(ChainError) -> NodeChain { try await inner.nodeChain() }
+    func serverInfo() async throws(ChainError) -> ServerInfo { try await inner.serverInfo() }
     func close() async {}
 }

@@ -18,13 +18,13 @@ extension FuzzTargets {
         let channel = EmbeddedChannel()
         guard (try? channel.pipeline.syncOperations.addHandler(handler)) != nil else { return }
         let promises = (1...3).map { id in
-            let promise = channel.eventLoop.makePromise(of: JSONValue.self)
+            let promise = channel.eventLoop.makePromise(of: JSONElement.self)
             handler.register(id: id, promise: promise)
             return promise
         }
         var answers: [JSONValue] = []
         for promise in promises {
-            promise.futureResult.whenSuccess { answers.append($0) }
+            promise.futureResult.whenSuccess { answers.append($0.value) }
         }
         let middle = bytes.count / 2
         _ = try? channel.writeInbound(ByteBuffer(bytes: bytes[..<middle]))

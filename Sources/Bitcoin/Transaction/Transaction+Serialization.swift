@@ -1,3 +1,5 @@
+import BitcoinCrypto
+
 /// The legacy and BIP144 segwit serializations of a transaction.
 extension Transaction: BitcoinCodable {
     /// Reads a transaction in either serialization.
@@ -9,6 +11,12 @@ extension Transaction: BitcoinCodable {
     ///   segwit serialization without any witness.
     /// - SeeAlso: https://github.com/bitcoin/bips/blob/master/bip-0144.mediawiki
     public init(from reader: inout ByteReader) throws(EncodingError) {
+        var witnessStart: Int?
+        try self.init(from: &reader, witnessStart: &witnessStart)
+    }
+
+    /// `init(from:)`, telling where the witnesses begin in a segwit serialization (nil in a legacy one).
+    private init(from reader: inout ByteReader, witnessStart: inout Int?) throws(EncodingError) {
         version = try reader.readInt32()
         var segwit = false
         if reader.peekUInt8() == 0x00 {
@@ -26,6 +34,7 @@ extension Transaction: BitcoinCodable {
         outputs.reserveCapacity(outputCount)
         for _ in 0..<outputCount { outputs.append(try TxOut(from: &reader)) }
         if segwit {
+            witnessStart = reader.offset
             for index in inputs.indices { inputs[index].witness = try Witness(from: &reader) }
             guard inputs.contains(where: { !$0.witness.isEmpty }) else { throw .superfluousWitness }
         }
@@ -60,5 +69,34 @@ extension Transaction: BitcoinCodable {
         var writer = ByteWriter()
         encode(to: &writer, includingWitness: includingWitness)
         return writer.bytes
+    }
+}
+
+extension Transaction {
+    /// Parses all of `raw` (either serialization) and hashes its txid from those bytes: the serialization without
+    /// witnesses is `raw` less the segwit marker, flag and witnesses, so nothing is written again (issue 33: a
+    /// sync checked each server's transaction against its txid by serializing it anew).
+    ///
+    /// The same transaction and txid as `init(serialized:)` and `txid`: every serialization this parser accepts is
+    /// the canonical one (compact sizes minimal, a segwit form only with a witness), so `serialized()` gives `raw`.
+    ///
+    /// - Throws: `EncodingError`, as `init(serialized:)`.
+    public static func parsingTxid(_ raw: [UInt8]) throws(EncodingError) -> (transaction: Transaction, txid: Txid) {
+        var reader = ByteReader(raw)
+        var witnessStart: Int?
+        let transaction = try Transaction(from: &reader, witnessStart: &witnessStart)
+        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remainingCount) }
+        var hasher = SHA256()
+        raw.withUnsafeBytes { bytes in
+            if let witnessStart {
+                // version ‖ inputs and outputs (after the marker and flag) ‖ lock time
+                hasher.update(UnsafeRawBufferPointer(rebasing: bytes[0..<4]))
+                hasher.update(UnsafeRawBufferPointer(rebasing: bytes[6..<witnessStart]))
+                hasher.update(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - 4)...]))
+            } else {
+                hasher.update(bytes)
+            }
+        }
+        return (transaction, Txid(unchecked: SHA256.hash(hasher.finalize())))
     }
 }

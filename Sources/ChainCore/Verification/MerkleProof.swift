@@ -1,33 +1,74 @@
 import Bitcoin
 import BitcoinCrypto
+import Codecs
 
 /// A merkle branch from a transaction to its block's merkle root (Electrum `get_merkle`, Esplora `merkle-proof`).
 public struct MerkleProof: Sendable, Equatable {
     /// The transaction's position in the block.
     public var position: Int
-    /// The sibling hashes from the leaf up, internal byte order.
-    public var branch: [[UInt8]]
+    /// The sibling hashes from the leaf up, internal byte order, end to end (32 bytes each): one array for a proof,
+    /// not one a hash (a sync checks 5,000 proofs of about eight hashes).
+    private(set) var hashes: [UInt8]
+    /// The branch as given when a hash in it is not 32 bytes: such a proof never verifies.
+    private var malformed: [[UInt8]]?
 
+    /// The sibling hashes from the leaf up, internal byte order.
+    public var branch: [[UInt8]] {
+        malformed ?? stride(from: 0, to: hashes.count, by: 32).map { Array(hashes[$0..<($0 + 32)]) }
+    }
+
+    /// A proof of `branch`'s hashes; one that is not 32 bytes makes a proof that never verifies.
     public init(position: Int, branch: [[UInt8]]) {
         self.position = position
-        self.branch = branch
+        if branch.allSatisfy({ $0.count == 32 }) {
+            hashes = Array(branch.joined())
+        } else {
+            hashes = []
+            malformed = branch
+        }
     }
+
+    /// A proof of the hashes of `hashes`, 32 bytes each, end to end, its position checked as the server form's is.
+    ///
+    /// - Throws: `ChainError.protocolViolation` for a negative position or one beyond 2^30.
+    public init(checkedPosition position: Int, hashes: [UInt8]) throws(ChainError) {
+        precondition(hashes.count % 32 == 0, "merkle branch hashes are 32 bytes each")
+        guard position >= 0, position < (1 << 30) else { throw .protocolViolation("merkle position \(position)") }
+        self.position = position
+        self.hashes = hashes
+    }
+
+    /// The number of hashes in the branch.
+    var depth: Int { malformed?.count ?? hashes.count / 32 }
 
     /// Parses the server form: hashes as display-order hex.
     ///
     /// - Throws: `ChainError.protocolViolation` for malformed hashes or a negative position.
     public init(position: Int, displayHex: [String]) throws(ChainError) {
         guard position >= 0, position < (1 << 30) else { throw .protocolViolation("merkle position \(position)") }
-        var branch: [[UInt8]] = []
-        branch.reserveCapacity(displayHex.count)
+        var hashes: [UInt8] = []
+        hashes.reserveCapacity(32 * displayHex.count)
         for hex in displayHex {
-            // Decoded straight into internal byte order (one array a hash, not two).
-            guard let bytes = try? [UInt8](hex: hex, reversed: true), bytes.count == 32 else {
-                throw .protocolViolation("merkle branch hash '\(hex.prefix(70))' is not 32 bytes of hex")
-            }
-            branch.append(bytes)
+            let decoded = Result { () throws(HexError) in try Hex.decode(hex, reversed: true) }
+            hashes += try Self.branchHash(decoded, hex: hex)
         }
-        self.init(position: position, branch: branch)
+        try self.init(checkedPosition: position, hashes: hashes)
+    }
+
+    /// One branch hash of the server form, its display-order hex decoded in reverse (`Hex.decode(_:reversed: true)`):
+    /// the hash in internal byte order.
+    ///
+    /// - Throws: `ChainError.protocolViolation` when it is not 32 bytes of hex.
+    public static func branchHash(_ decoded: Result<[UInt8], HexError>, hex: @autoclosure () -> String)
+        throws(ChainError) -> [UInt8]
+    {
+        guard case .success(let bytes) = decoded, bytes.count == 32 else { throw malformedHash(hex()) }
+        return bytes
+    }
+
+    /// The error for a branch hash of the server form that is not 32 bytes of hex.
+    public static func malformedHash(_ hex: String) -> ChainError {
+        .protocolViolation("merkle branch hash '\(hex.prefix(70))' is not 32 bytes of hex")
     }
 
     /// The root this branch gives for `txid`.
@@ -39,6 +80,14 @@ public struct MerkleProof: Sendable, Equatable {
             index >>= 1
         }
         return hash
+    }
+
+    /// The parent of `hash` and the branch's hash at `level`, `hash` on the right when `right`.
+    private func parent(_ hash: [UInt8], level: Int, right: Bool) -> [UInt8] {
+        hashes.withUnsafeBytes { all in
+            let sibling = UnsafeRawBufferPointer(rebasing: all[(32 * level)..<(32 * level + 32)])
+            return hash.withUnsafeBytes { own in right ? Self.node(sibling, own) : Self.node(own, sibling) }
+        }
     }
 
     /// Checks that `txid` is in the block of `header`.
@@ -59,35 +108,50 @@ public struct MerkleProof: Sendable, Equatable {
     /// - Throws: `ChainError.verificationFailed`.
     public func verify(txid: Txid, in header: BlockHeader, nodes: inout MerkleNodes) throws(ChainError) {
         // A branch longer than any block could need, or a position beyond it, is a malformed proof.
-        guard branch.count <= 32, position >> branch.count == 0 else {
+        let depth = depth
+        guard depth <= 32, position >> depth == 0 else {
             throw .verificationFailed("merkle proof of \(txid) has position \(position) beyond its branch")
         }
-        let shared = nodes.depth == nil || nodes.depth == branch.count
+        // A hash that is not 32 bytes is no tree node.
+        guard malformed == nil else { throw mismatch(txid, header) }
+        let shared = nodes.depth == nil || nodes.depth == depth
         var hash = txid.bytes
         var index = position
         var path: [(key: Int, hash: [UInt8])] = []
-        path.reserveCapacity(branch.count)
-        for (level, sibling) in branch.enumerated() {
+        path.reserveCapacity(depth)
+        for level in 0..<depth {
             let key = MerkleNodes.key(level: level, index: index)
             if shared, let proven = nodes.proven[key] {
                 guard proven == hash else { throw mismatch(txid, header) }
-                nodes.add(path, depth: branch.count)
+                nodes.add(path, depth: depth)
                 return
             }
             path.append((key, hash))
-            hash = index & 1 == 1 ? Self.node(sibling, hash) : Self.node(hash, sibling)
+            hash = parent(hash, level: level, right: index & 1 == 1)
             index >>= 1
         }
         guard hash == header.merkleRoot else { throw mismatch(txid, header) }
-        if shared { nodes.add(path, depth: branch.count) }
+        if shared { nodes.add(path, depth: depth) }
     }
 
     /// The parent of two tree nodes: SHA256d of their concatenation (hashed in two parts, not concatenated first).
     static func node(_ left: [UInt8], _ right: [UInt8]) -> [UInt8] {
+        left.withUnsafeBytes { l in right.withUnsafeBytes { r in node(l, r) } }
+    }
+
+    /// `node(_:_:)` of two nodes' bytes.
+    static func node(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(left)
         hasher.update(right)
-        return SHA256.hash(hasher.finalize())
+        // The first digest on the stack, only the second made an array.
+        var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &digest) { raw in
+            hasher.finalize(into: raw)
+            var second = SHA256()
+            second.update(UnsafeRawBufferPointer(raw))
+            return second.finalize()
+        }
     }
 
     private func mismatch(_ txid: Txid, _ header: BlockHeader) -> ChainError {

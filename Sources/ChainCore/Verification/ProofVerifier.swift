@@ -30,11 +30,12 @@ public struct ProofVerifier: Sendable {
     ///
     /// - Throws: `ChainError.verificationFailed` when its txid differs, or it does not parse.
     public func verifyTransaction(raw: [UInt8], claimed: Txid) throws(ChainError) -> Transaction {
-        guard let transaction = try? Transaction(serialized: raw) else {
+        // The txid hashed from the bytes sent, not from the transaction serialized again.
+        guard let (transaction, txid) = try? Transaction.parsingTxid(raw) else {
             throw .verificationFailed("transaction \(claimed) from the server does not parse")
         }
-        guard transaction.txid == claimed else {
-            throw .verificationFailed("the server sent transaction \(transaction.txid) when asked for \(claimed)")
+        guard txid == claimed else {
+            throw .verificationFailed("the server sent transaction \(txid) when asked for \(claimed)")
         }
         return transaction
     }
@@ -47,19 +48,21 @@ public struct ProofVerifier: Sendable {
         script: Script, entries: [HistoryEntry], transactions: (Txid) -> Transaction?
     ) throws(ChainError) {
         var funding: Set<OutPoint> = []
-        var related: [Txid: Transaction] = [:]
+        // Each entry whose transaction is known, in order, with whether it pays the script (found once, with the
+        // outputs it funds).
+        var found: [(entry: HistoryEntry, transaction: Transaction, pays: Bool)] = []
+        found.reserveCapacity(entries.count)
         for entry in entries {
             guard let tx = transactions(entry.txid) else { continue }
-            related[entry.txid] = tx
+            var pays = false
             for (vout, output) in tx.outputs.enumerated() where output.scriptPubKey == script {
+                pays = true
                 funding.insert(OutPoint(txid: entry.txid, vout: UInt32(vout)))
             }
+            found.append((entry, tx, pays))
         }
-        for entry in entries {
-            guard let tx = related[entry.txid] else { continue }
-            let pays = tx.outputs.contains { $0.scriptPubKey == script }
-            let spends = tx.inputs.contains { funding.contains($0.previousOutput) }
-            guard pays || spends else {
+        for (entry, tx, pays) in found where !pays {
+            guard tx.inputs.contains(where: { funding.contains($0.previousOutput) }) else {
                 throw .verificationFailed(
                     "history entry \(entry.txid) neither pays nor spends the script \(script.hexString)")
             }

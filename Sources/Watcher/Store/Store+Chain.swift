@@ -321,7 +321,8 @@ extension Store {
             for (txid, transaction) in update.transactions {
                 let anchor = update.anchors[txid]
                 try insertTransaction.execute(arguments: [
-                    walletID, txid.hexString, Data(transaction.serialized()), now, anchor?.height, anchor?.blockHash,
+                    walletID, txid.hexString, Data(update.rawTransactions[txid] ?? transaction.serialized()), now,
+                    anchor?.height, anchor?.blockHash,
                     anchor?.verified ?? false,
                 ])
                 if anchor != nil && db.changesCount > 0 { insertedConfirmed.insert(txid) }

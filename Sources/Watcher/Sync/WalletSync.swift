@@ -130,9 +130,11 @@ public struct WalletSync: Sendable {
             defer { for batch in pending { batch.task.cancel() } }
             while true {
                 // Keep `pipelineDepth` batches in flight. Past the first, a batch is asked for before the one before
-                // it is known to be used: when discovery stops short of it, it is dropped unread.
+                // it is known to be used: when discovery stops short of it, it is dropped unread. None is asked for
+                // once the first in flight is known not to be wanted (discovery stops there: a batch more was 20
+                // addresses derived, hashed and asked about for nothing, per keychain).
                 while pending.count < pipelineDepth,
-                    ranged ? (pending.isEmpty ? wanted(keychain, next) : true) : next == 0
+                    ranged ? wanted(keychain, pending.first?.start ?? next) : next == 0
                 {
                     let end = ranged ? next + batchSize : 1
                     var batch: [AddressRecord] = []

@@ -85,21 +85,11 @@ public struct ExtendedPublicKey: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: `BIP32Error.hardenedDerivationFromPublicKey`, `.depthOverflow` at depth 255, or `.invalidChild`.
     public func deriveChild(_ number: ChildNumber) throws(BIP32Error) -> ExtendedPublicKey {
-        guard !number.isHardened else { throw .hardenedDerivationFromPublicKey(number) }
-        guard depth < UInt8.max else { throw .depthOverflow }
-        var mac = HMACSHA512(key: chainCode)
-        mac.update(publicKey.compressed)
-        mac.update(number.serialized())
-        let i = mac.finalize()
-        let child: PublicKey
-        do {
-            child = try publicKey.adding(tweak: i[0..<32])
-        } catch {
-            throw .invalidChild(number)
-        }
+        // One implementation of CKDpub: `NormalChildKeys`, which a descriptor's `/*` keeps for many children.
+        let (child, chainCode) = try NormalChildKeys(self).child(number, chainCode: true)
         return ExtendedPublicKey(
             unchecked: version, depth: depth + 1, parentFingerprint: fingerprint, childNumber: number,
-            chainCode: Array(i[32..<64]), publicKey: child)
+            chainCode: chainCode, publicKey: child)
     }
 
     /// The public keys of this key's normal children, for deriving many of them (a descriptor's `/*`).
@@ -180,6 +170,12 @@ public struct NormalChildKeys: Sendable {
     /// - Throws: `BIP32Error.hardenedDerivationFromPublicKey`, `.depthOverflow` at depth 255, or `.invalidChild`,
     ///   as `ExtendedPublicKey.deriveChild` does.
     public func publicKey(_ number: ChildNumber) throws(BIP32Error) -> PublicKey {
+        try child(number, chainCode: false).key
+    }
+
+    /// The public key of the normal child `number` and, when `chainCode`, its chain code (else empty): CKDpub, the
+    /// one implementation (`ExtendedPublicKey.deriveChild` is this with the chain code).
+    func child(_ number: ChildNumber, chainCode: Bool) throws(BIP32Error) -> (key: PublicKey, chainCode: [UInt8]) {
         guard !number.isHardened else { throw .hardenedDerivationFromPublicKey(number) }
         guard depth < UInt8.max else { throw .depthOverflow }
         var mac = self.mac
@@ -187,7 +183,7 @@ public struct NormalChildKeys: Sendable {
         withUnsafeBytes(of: &serialized) { mac.update($0) }
         let i = mac.finalize()
         do {
-            return try parent.adding(tweak: i[0..<32])
+            return (try parent.adding(tweak: i[0..<32]), chainCode ? Array(i[32..<64]) : [])
         } catch {
             throw .invalidChild(number)
         }
