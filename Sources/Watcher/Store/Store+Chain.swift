@@ -320,11 +320,15 @@ extension Store {
             let changesBefore = db.totalChangesCount
             for (txid, transaction) in update.transactions {
                 let anchor = update.anchors[txid]
-                try insertTransaction.execute(arguments: [
-                    walletID, txid.hexString, Data(update.rawTransactions[txid] ?? transaction.serialized()), now,
-                    anchor?.height, anchor?.blockHash,
-                    anchor?.verified ?? false,
-                ])
+                let bound = BoundStatement(insertTransaction)
+                bound.bind(1, walletID)
+                bound.bind(2, text: txid.hexString)
+                bound.bind(3, blob: update.rawTransactions[txid] ?? transaction.serialized())
+                bound.bind(4, now)
+                bound.bind(5, anchor?.height)
+                bound.bind(6, text: anchor?.blockHash)
+                bound.bind(7, anchor?.verified ?? false)
+                try bound.run(db)
                 if anchor != nil && db.changesCount > 0 { insertedConfirmed.insert(txid) }
             }
             try Self.addToSums(db, walletID: walletID, transactions: db.totalChangesCount - changesBefore)
@@ -375,6 +379,23 @@ extension Store {
         """
     }
 
+    /// `insertUTXO`'s statement bound to a row (a sync writes 10,000 on a 5,000-transaction wallet).
+    static func bindUTXO(_ statement: Statement, walletID: Int64, _ outpoint: OutPoint, _ row: UTXORow)
+        -> BoundStatement
+    {
+        let bound = BoundStatement(statement)
+        bound.bind(1, walletID)
+        bound.bind(2, text: outpoint.txid.hexString)
+        bound.bind(3, Int64(outpoint.vout))
+        bound.bind(4, row.value)
+        bound.bind(5, blob: row.script.bytes)
+        bound.bind(6, row.keychain)
+        bound.bind(7, row.index)
+        bound.bind(8, row.height)
+        bound.bind(9, row.coinbase)
+        return bound
+    }
+
     /// Writes the UTXO rows a batch changes.
     static func write(_ changes: UTXOChanges, _ db: Database, walletID: Int64) throws {
         let delete = try db.cachedStatement(sql: deleteUTXO)
@@ -383,10 +404,7 @@ extension Store {
         }
         let insert = try db.cachedStatement(sql: insertUTXO("INSERT OR REPLACE"))
         for (outpoint, row) in changes.written {
-            try insert.execute(arguments: [
-                walletID, outpoint.txid.hexString, Int(outpoint.vout), row.value, Data(row.script.bytes), row.keychain,
-                row.index, row.height, row.coinbase,
-            ])
+            try bindUTXO(insert, walletID: walletID, outpoint, row).run(db)
         }
         try addToSums(db, walletID: walletID, rows: changes.written.values)
     }
