@@ -35,17 +35,23 @@ struct BoundStatement {
     }
 
     func bind(_ index: Int32, text: String?) {
-        guard var text else { return sqlite3_bind_null(raw, index) }
+        guard var text else {
+            sqlite3_bind_null(raw, index)
+            return
+        }
         text.withUTF8 { bytes in
             _ = sqlite3_bind_text(raw, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
         }
     }
 
     func bind(_ index: Int32, blob: [UInt8]) {
+        // A zero-length blob, not NULL (SQLite takes a null pointer as NULL).
+        guard !blob.isEmpty else {
+            sqlite3_bind_zeroblob(raw, index, 0)
+            return
+        }
         blob.withUnsafeBytes { bytes in
-            // A zero-length blob, not NULL: SQLite takes a null pointer as NULL.
-            _ = sqlite3_bind_blob(
-                raw, index, bytes.baseAddress ?? UnsafeRawPointer(blob), Int32(bytes.count), Self.transient)
+            _ = sqlite3_bind_blob(raw, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
         }
     }
 
