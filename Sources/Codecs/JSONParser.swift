@@ -326,14 +326,19 @@ struct JSONParser {
     /// Never false when one is (it may be true when none is; the byte loop after it decides). A zero byte of `x`
     /// shows as a high bit of `(x - 0x01…) & ~x & 0x80…`, a byte below 0x20 as one of `(x - 0x20…) & ~x & 0x80…`.
     @inline(__always) static func mayStopString(_ word: UInt64) -> Bool {
+        (quoteBackslashOrControl(word) | word) & 0x8080_8080_8080_8080 != 0
+    }
+
+    /// The high bit of each byte of `word` that may be a quote, a backslash or below 0x20 (never clear when one is):
+    /// what both the parser's string scan and the writer's escape scan (`JSONWriter.mayNeedEscape`) look for.
+    @inline(__always) static func quoteBackslashOrControl(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)
         let zeroQuote = (quote &- ones) & ~quote
         let zeroBackslash = (backslash &- ones) & ~backslash
         let below20 = (word &- ones &* 0x20) & ~word
-        return (zeroQuote | zeroBackslash | below20 | word) & high != 0
+        return (zeroQuote | zeroBackslash | below20) & 0x8080_8080_8080_8080
     }
 
     /// A string at `offset` (its opening quote), checked as UTF-8, as a node: its bytes in place, or its text

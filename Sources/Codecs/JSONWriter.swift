@@ -137,14 +137,7 @@ enum JSONWriter {
     /// Whether any byte of `word` may be a quote, a backslash or below 0x20 (never false when one is; see
     /// `JSONParser.mayStopString`).
     @inline(__always) static func mayNeedEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let zeroQuote = (quote &- ones) & ~quote
-        let zeroBackslash = (backslash &- ones) & ~backslash
-        let below20 = (word &- ones &* 0x20) & ~word
-        return (zeroQuote | zeroBackslash | below20) & high != 0
+        JSONParser.quoteBackslashOrControl(word) != 0
     }
 
     private static func escape(_ b: UInt8, into out: inout [UInt8]) {

@@ -97,6 +97,6 @@ extension Transaction {
                 hasher.update(bytes)
             }
         }
-        return (transaction, Txid(unchecked: SHA256.hash(hasher.finalize())))
+        return (transaction, Txid(unchecked: hasher.finalizeDoubled()))
     }
 }

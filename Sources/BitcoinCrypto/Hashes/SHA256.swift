@@ -71,9 +71,15 @@ public struct SHA256: Sendable {
     public static func doubleHash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var first = SHA256()
         first.update(bytes)
+        return first.finalizeDoubled()
+    }
+
+    /// The SHA-256 of this hash's digest (hash256 of what was fed): the first digest stays on the stack, only the
+    /// second is made an array.
+    public func finalizeDoubled() -> [UInt8] {
         var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &digest) { raw in
-            first.finalize(into: raw)
+            finalize(into: raw)
             var second = SHA256()
             second.update(UnsafeRawBufferPointer(raw))
             return second.finalize()

@@ -144,14 +144,7 @@ public struct MerkleProof: Sendable, Equatable {
         var hasher = SHA256()
         hasher.update(left)
         hasher.update(right)
-        // The first digest on the stack, only the second made an array.
-        var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        return withUnsafeMutableBytes(of: &digest) { raw in
-            hasher.finalize(into: raw)
-            var second = SHA256()
-            second.update(UnsafeRawBufferPointer(raw))
-            return second.finalize()
-        }
+        return hasher.finalizeDoubled()
     }
 
     private func mismatch(_ txid: Txid, _ header: BlockHeader) -> ChainError {
