@@ -1,5 +1,6 @@
 import Codecs
 import Foundation
+import TestSupport
 import Testing
 
 /// `JSONDocument`, the parse read in place that the Electrum client uses for every server answer, against an
@@ -217,18 +218,5 @@ struct JSONDocumentTests {
             "a", "tx_hash", "\"", "\\", "/", "\n", "\u{01}", "\u{1F}", "é", "€", "𝄞", "0123456789abcdef", " ",
         ]
         return (0..<Int(random.next() % 6)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure names a round that can be run again.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -92,16 +92,3 @@ enum TestTransactions {
     /// A P2WPKH script of a key hash nobody in the tests owns.
     static func foreignScript(_ byte: UInt8) -> Script { Script([0x00, 0x14] + [UInt8](repeating: byte, count: 20)) }
 }
-
-/// A deterministic random number generator (SplitMix64), so coin selection and change placement repeat.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

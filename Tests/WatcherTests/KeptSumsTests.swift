@@ -2,6 +2,7 @@ import Bitcoin
 import ChainCore
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 
 @testable import Watcher
@@ -14,7 +15,7 @@ struct KeptSumsTests {
     /// The chain a random history is played on, and what the test knows of it.
     struct World {
         var source: FixedChainSource
-        var generator: SeededGenerator
+        var generator: SplitMix64
         var serial: UInt64 = 0
 
         mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &generator) }
@@ -83,7 +84,7 @@ struct KeptSumsTests {
         let walletID = try wallet.requireID()
         let account = try Account(record: wallet)
         var world = World(
-            source: FixedChainSource(tipHeight: 200, transactions: []), generator: SeededGenerator(state: seed))
+            source: FixedChainSource(tipHeight: 200, transactions: []), generator: SplitMix64(seed: seed))
         try check(store, walletID, tip: nil, "creating the wallet")
         for step in 0..<steps {
             var did: [String] = []

@@ -3,6 +3,7 @@ import Bitcoin
 import ChainCore
 import Descriptors
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Watcher
@@ -16,7 +17,7 @@ struct PSBTFlowTests {
     /// An unsigned PSBT of a plan paying 100,000 sat from two coins of 60,000 and 80,000, its plan and its store.
     static func plannedPSBT(seed: UInt64 = 1) async throws -> (PSBT, SpendPlan, Store, WalletRecord) {
         let (store, wallet, account, _) = try await SpendTests.fundedWallet([60_000, 80_000])
-        var generator = SeededGenerator(state: seed)
+        var generator = SplitMix64(seed: seed)
         let plan = try SpendPlanner(store: store, wallet: wallet).plan(
             recipients: [Recipient(address: try SpendTests.payee, amount: try Amount(sats: 100_000))],
             feeRate: try FeeRate(satsPerVByte: 5), using: &generator)
@@ -79,7 +80,7 @@ struct PSBTFlowTests {
             asked = true
             return try FeeRate(satsPerVByte: 3)
         }
-        var generator = SeededGenerator(state: 7)
+        var generator = SplitMix64(seed: 7)
         let payee = try SpendTests.payee.description
         let payment = SendRequest.Payment(address: payee, amount: try Amount(sats: 100_000))
         let report = try await flow.run(

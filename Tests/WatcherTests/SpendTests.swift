@@ -1,6 +1,7 @@
 import Bitcoin
 import ChainCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Watcher
@@ -35,7 +36,7 @@ struct SpendTests {
     @Test("a plan pays the recipient, balances inputs against outputs and fee, and pays at least the rate")
     func planBalances() async throws {
         let (store, wallet, _, _) = try await Self.fundedWallet([60_000, 80_000])
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         let rate = try FeeRate(satsPerVByte: 5)
         let plan = try SpendPlanner(store: store, wallet: wallet).plan(
             recipients: [Recipient(address: try Self.payee, amount: try Amount(sats: 100_000))], feeRate: rate,
@@ -56,7 +57,7 @@ struct SpendTests {
     @Test("a plan larger than the wallet is refused with the amounts")
     func planInsufficientFunds() async throws {
         let (store, wallet, _, _) = try await Self.fundedWallet([60_000])
-        var generator = SeededGenerator(state: 2)
+        var generator = SplitMix64(seed: 2)
         #expect {
             try SpendPlanner(store: store, wallet: wallet).plan(
                 recipients: [Recipient(address: try Self.payee, amount: try Amount(sats: 70_000))],
@@ -73,7 +74,7 @@ struct SpendTests {
     @Test("coin control spends exactly the coin named; an unknown coin is refused")
     func coinControl() async throws {
         let (store, wallet, _, funding) = try await Self.fundedWallet([60_000, 80_000])
-        var generator = SeededGenerator(state: 3)
+        var generator = SplitMix64(seed: 3)
         let chosen = OutPoint(txid: funding[1].txid, vout: 0)
         let plan = try SpendPlanner(store: store, wallet: wallet).plan(
             recipients: [Recipient(address: try Self.payee, amount: try Amount(sats: 10_000))],
@@ -99,7 +100,7 @@ struct SpendTests {
         func plan(_ sats: UInt64, limit: Int, seed: UInt64) throws -> SpendPlan {
             var planner = try SpendPlanner(store: store, wallet: wallet)
             planner.candidateLimit = limit
-            var generator = SeededGenerator(state: seed)
+            var generator = SplitMix64(seed: seed)
             return try planner.plan(
                 recipients: [Recipient(address: try Self.payee, amount: try Amount(sats: sats))], feeRate: rate,
                 using: &generator)
