@@ -1,6 +1,7 @@
 import Bitcoin
 import ChainCore
 import Foundation
+import GRDB
 import Synchronization
 import Testing
 
@@ -197,6 +198,70 @@ struct WalletSyncTests {
         #expect(utxos.first?.keychain == .internal)
     }
 
+    /// The wallet of `discoveryAcrossBatches`: coins at index 3 and 22, one at 45 beyond the gap.
+    static func threeFundings(_ account: Account) throws -> FixedChainSource {
+        let near = try TestTransactions.funding(try Self.script(account, 3), sats: 10_000, seed: 1)
+        let far = try TestTransactions.funding(try Self.script(account, 22), sats: 20_000, seed: 2)
+        let beyond = try TestTransactions.funding(try Self.script(account, 45), sats: 40_000, seed: 3)
+        return FixedChainSource(
+            tipHeight: 110, transactions: [near, far, beyond], heights: [near.txid: 100, far.txid: 101])
+    }
+
+    /// What a sync stored: transactions with their confirmations, coins, used addresses, the synced tip.
+    static func stored(_ store: Store, _ walletID: Int64) throws -> [String] {
+        try store.transactions(walletID: walletID).map { "tx \($0.txid) \(String(describing: $0.anchor))" }.sorted()
+            + store.utxos(walletID: walletID).map { "utxo \($0.outpoint) \($0.value) \($0.index)" }.sorted()
+            + store.addresses(walletID: walletID).map { "address \($0.keychain) \($0.index) \($0.used)" }.sorted()
+            + ["tip \(String(describing: try store.syncedTip(walletID: walletID)))"]
+    }
+
+    @Test("batches checked within the commit interval are written in one commit, to the state of one commit each")
+    func groupedCommits() async throws {
+        var results: [[String]] = []
+        var commits: [Int] = []
+        for interval in [Duration.zero, .seconds(3600)] {
+            let (store, wallet, account) = try Self.setUp()
+            let counter = CommitCounter()
+            store.pool.add(transactionObserver: counter)
+            var sync = try WalletSync(store: store, wallet: wallet, source: try Self.threeFundings(account))
+            sync.batchSize = 5
+            sync.commitInterval = interval
+            let summary = try await sync.run()
+            #expect(summary.scriptsChecked == 45 + 20)
+            results.append(try Self.stored(store, try wallet.requireID()))
+            commits.append(counter.commits.withLock { $0 })
+        }
+        #expect(results[0] == results[1])
+        #expect(results[0].filter { $0.hasPrefix("utxo") }.count == 2)
+        // One commit per batch (9 external, 4 change) and the end of the sync; grouped: the batches, then the end.
+        #expect(commits == [9 + 4 + 1, 2])
+    }
+
+    @Test("a server failure mid-sync: the batches checked before it are written, grouped or not; nothing after it")
+    func failureKeepsCheckedBatches() async throws {
+        for interval in [Duration.zero, .seconds(3600)] {
+            let (store, wallet, account) = try Self.setUp()
+            let walletID = try wallet.requireID()
+            let fixed = try Self.threeFundings(account)
+            // Batches of 5: the first (indexes 0-4) holds the coin at 3; the fifth (20-24), the one at 22. The
+            // fourth request fails.
+            var sync = try WalletSync(store: store, wallet: wallet, source: RecordingSource(fixed, failAfter: 3))
+            sync.batchSize = 5
+            sync.commitInterval = interval
+            await #expect(throws: SyncError.chain(.connectionClosed(host: "fixed", port: 1))) {
+                try await sync.run()
+            }
+            #expect(try store.utxos(walletID: walletID).map(\.index) == [3], "interval \(interval)")
+            #expect(try store.addresses(walletID: walletID).map(\.index).sorted() == Array(0..<15))
+            #expect(try store.syncedTip(walletID: walletID) == nil)
+            // The next sync completes from there.
+            var again = try WalletSync(store: store, wallet: wallet, source: fixed)
+            again.batchSize = 5
+            _ = try await again.run()
+            #expect(try store.utxos(walletID: walletID).map(\.index).sorted() == [3, 22])
+        }
+    }
+
     @Test("a backend error aborts the sync and leaves the database as it was")
     func backendErrorLeavesStore() async throws {
         let (store, wallet, account) = try Self.setUp()
@@ -213,6 +278,15 @@ struct WalletSyncTests {
         #expect(try store.transactions(walletID: walletID).map(\.txid) == [tx.txid])
         #expect(try store.syncedTip(walletID: walletID)?.height == 100)
     }
+}
+
+/// Counts the commits of a store's database.
+final class CommitCounter: TransactionObserver, Sendable {
+    let commits = Mutex(0)
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) { commits.withLock { $0 += 1 } }
+    func databaseDidRollback(_ db: Database) {}
 }
 
 /// A source whose every call fails with one error.
@@ -232,12 +306,23 @@ struct FailingChainSource: ChainSource {
 final class RecordingSource: ChainSource, Sendable {
     let inner: FixedChainSource
     let asked = Mutex<[Script]>([])
+    /// Requests answered before every later one fails (`nil`: all are answered).
+    let failAfter: Int?
+    let answered = Mutex(0)
 
-    init(_ inner: FixedChainSource) { self.inner = inner }
+    init(_ inner: FixedChainSource, failAfter: Int? = nil) {
+        self.inner = inner
+        self.failAfter = failAfter
+    }
 
     var displayName: String { inner.displayName }
     var pipelineDepth: Int { inner.pipelineDepth }
     func sync(_ request: SyncRequest) async throws(ChainError) -> SyncUpdate {
+        let count = answered.withLock { count in
+            count += 1
+            return count
+        }
+        if let failAfter, count > failAfter { throw .connectionClosed(host: "fixed", port: 1) }
         asked.withLock { $0 += request.scripts }
         return try await inner.sync(request)
     }

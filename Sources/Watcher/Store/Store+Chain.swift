@@ -296,69 +296,96 @@ extension Store {
         throws(StoreError)
     {
         try write { db in
-            let now = Int(Date().timeIntervalSince1970)
-            let insertAddress = try db.cachedStatement(
-                sql: """
-                    INSERT INTO address (wallet_id, keychain, idx, script, address, used) VALUES (?, ?, ?, ?, ?, 0)
-                    ON CONFLICT (wallet_id, keychain, idx) DO NOTHING
-                    """)
-            for address in addresses {
-                try insertAddress.execute(
-                    arguments: [
-                        walletID, address.keychain.rawValue, address.index, Data(address.script.bytes), address.address,
-                    ])
+            try Self.apply(db, walletID: walletID, addresses: addresses, update: update, utxoChanges: utxoChanges)
+        }
+    }
+
+    /// One checked batch of a sync: its addresses, the backend's update, the UTXO rows it changes.
+    struct SyncBatch {
+        var addresses: [AddressRecord]
+        var update: SyncUpdate
+        var changes: UTXOChanges
+    }
+
+    /// Applies several batches of a sync, in order, in one transaction: the state after each batch applied alone, in
+    /// one commit (a sync's `commitInterval`).
+    func apply(walletID: Int64, batches: [SyncBatch]) throws(StoreError) {
+        guard !batches.isEmpty else { return }
+        try write { db in
+            for batch in batches {
+                try Self.apply(
+                    db, walletID: walletID, addresses: batch.addresses, update: batch.update,
+                    utxoChanges: batch.changes)
             }
-            // A new transaction is inserted with its confirmation when the update has one: one row written, not
-            // a row and then an update that moves its `tx_history_order` entry (issue 33: a fifth of the sync's
-            // statements). The end state is the one of the updates below in their order.
-            let insertTransaction = try db.cachedStatement(
-                sql: """
-                    INSERT OR IGNORE INTO tx (wallet_id, txid, raw, first_seen, height, block_hash, verified)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """)
-            var insertedConfirmed: Set<Txid> = []
-            let changesBefore = db.totalChangesCount
-            for (txid, transaction) in update.transactions {
-                let anchor = update.anchors[txid]
-                let bound = BoundStatement(insertTransaction)
-                bound.bind(1, walletID)
-                bound.bind(2, text: txid.hexString)
-                bound.bind(3, blob: update.rawTransactions[txid] ?? transaction.serialized())
-                bound.bind(4, now)
-                bound.bind(5, anchor?.height)
-                bound.bind(6, text: anchor?.blockHash)
-                bound.bind(7, anchor?.verified ?? false)
-                try bound.run(db)
-                if anchor != nil && db.changesCount > 0 { insertedConfirmed.insert(txid) }
-            }
-            try Self.addToSums(db, walletID: walletID, transactions: db.totalChangesCount - changesBefore)
-            let markUsed = try db.cachedStatement(sql: "UPDATE address SET used = 1 WHERE wallet_id = ? AND script = ?")
-            let unconfirm = try db.cachedStatement(
-                sql: "UPDATE tx SET height = NULL, block_hash = NULL, verified = 0 WHERE wallet_id = ? AND txid = ?")
-            for (script, entries) in update.histories where !entries.isEmpty {
-                try markUsed.execute(arguments: [walletID, Data(script.bytes)])
-                for entry in entries where entry.height == nil {
-                    try unconfirm.execute(arguments: [walletID, entry.txid.hexString])
-                    insertedConfirmed.remove(entry.txid)
-                }
-            }
-            let confirm = try db.cachedStatement(
-                sql: "UPDATE tx SET height = ?, block_hash = ?, verified = ? WHERE wallet_id = ? AND txid = ?")
-            for (txid, anchor) in update.anchors where !insertedConfirmed.contains(txid) {
-                try confirm.execute(arguments: [
-                    anchor.height, anchor.blockHash, anchor.verified, walletID, txid.hexString,
+        }
+    }
+
+    /// The body of `apply`, in the caller's transaction.
+    private static func apply(
+        _ db: Database, walletID: Int64, addresses: [AddressRecord], update: SyncUpdate, utxoChanges: UTXOChanges?
+    ) throws {
+        let now = Int(Date().timeIntervalSince1970)
+        let insertAddress = try db.cachedStatement(
+            sql: """
+                INSERT INTO address (wallet_id, keychain, idx, script, address, used) VALUES (?, ?, ?, ?, ?, 0)
+                ON CONFLICT (wallet_id, keychain, idx) DO NOTHING
+                """)
+        for address in addresses {
+            try insertAddress.execute(
+                arguments: [
+                    walletID, address.keychain.rawValue, address.index, Data(address.script.bytes), address.address,
                 ])
+        }
+        // A new transaction is inserted with its confirmation when the update has one: one row written, not
+        // a row and then an update that moves its `tx_history_order` entry (issue 33: a fifth of the sync's
+        // statements). The end state is the one of the updates below in their order.
+        let insertTransaction = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO tx (wallet_id, txid, raw, first_seen, height, block_hash, verified)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+        var insertedConfirmed: Set<Txid> = []
+        let changesBefore = db.totalChangesCount
+        for (txid, transaction) in update.transactions {
+            let anchor = update.anchors[txid]
+            let bound = BoundStatement(insertTransaction)
+            bound.bind(1, walletID)
+            bound.bind(2, text: txid.hexString)
+            bound.bind(3, blob: update.rawTransactions[txid] ?? transaction.serialized())
+            bound.bind(4, now)
+            bound.bind(5, anchor?.height)
+            bound.bind(6, text: anchor?.blockHash)
+            bound.bind(7, anchor?.verified ?? false)
+            try bound.run(db)
+            if anchor != nil && db.changesCount > 0 { insertedConfirmed.insert(txid) }
+        }
+        try Self.addToSums(db, walletID: walletID, transactions: db.totalChangesCount - changesBefore)
+        let markUsed = try db.cachedStatement(sql: "UPDATE address SET used = 1 WHERE wallet_id = ? AND script = ?")
+        let unconfirm = try db.cachedStatement(
+            sql: "UPDATE tx SET height = NULL, block_hash = NULL, verified = 0 WHERE wallet_id = ? AND txid = ?")
+        for (script, entries) in update.histories where !entries.isEmpty {
+            try markUsed.execute(arguments: [walletID, Data(script.bytes)])
+            for entry in entries where entry.height == nil {
+                try unconfirm.execute(arguments: [walletID, entry.txid.hexString])
+                insertedConfirmed.remove(entry.txid)
             }
-            let spentElsewhere = try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO spent_elsewhere (wallet_id, txid, vout) VALUES (?, ?, ?)")
-            for outpoint in update.spentElsewhere {
-                try spentElsewhere.execute(arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
-            }
-            if let utxoChanges {
-                try Self.write(utxoChanges, db, walletID: walletID)
-            } else {
-                try Self.recomputeUTXOs(db, walletID: walletID)
-            }
+        }
+        let confirm = try db.cachedStatement(
+            sql: "UPDATE tx SET height = ?, block_hash = ?, verified = ? WHERE wallet_id = ? AND txid = ?")
+        for (txid, anchor) in update.anchors where !insertedConfirmed.contains(txid) {
+            try confirm.execute(arguments: [
+                anchor.height, anchor.blockHash, anchor.verified, walletID, txid.hexString,
+            ])
+        }
+        let spentElsewhere = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO spent_elsewhere (wallet_id, txid, vout) VALUES (?, ?, ?)")
+        for outpoint in update.spentElsewhere {
+            try spentElsewhere.execute(arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
+        }
+        if let utxoChanges {
+            try Self.write(utxoChanges, db, walletID: walletID)
+        } else {
+            try Self.recomputeUTXOs(db, walletID: walletID)
         }
     }
 
