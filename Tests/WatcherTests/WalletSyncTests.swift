@@ -105,6 +105,7 @@ struct WalletSyncTests {
             sync.pipelineDepth = depth
             _ = try await sync.run()
             let incremental = try store.utxos(walletID: walletID)
+            #expect(try Self.misattributedUTXOs(store) == "UTXO rows 2, keyed by another transaction's row: 0")
             // Store.apply without changes given recomputes every UTXO from the stored transactions.
             try store.apply(walletID: walletID, addresses: [], update: SyncUpdate(tip: try await source.tip()))
             #expect(try store.utxos(walletID: walletID) == incremental)
@@ -213,6 +214,21 @@ struct WalletSyncTests {
             + store.utxos(walletID: walletID).map { "utxo \($0.outpoint) \($0.value) \($0.index)" }.sorted()
             + store.addresses(walletID: walletID).map { "address \($0.keychain) \($0.index) \($0.used)" }.sorted()
             + ["tip \(String(describing: try store.syncedTip(walletID: walletID)))"]
+            + [try Self.misattributedUTXOs(store)]
+    }
+
+    /// The UTXO rows not keyed by the row of their own transaction (its txid and wallet), and the row count.
+    static func misattributedUTXOs(_ store: Store) throws -> String {
+        try store.pool.read { db in
+            let wrong = try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM utxo u LEFT JOIN tx t ON t.id = u.tx_id
+                    WHERE t.id IS NULL OR t.txid != u.txid OR t.wallet_id != u.wallet_id
+                    """)
+            let all = try Int.fetchOne(db, sql: "SELECT count(*) FROM utxo")
+            return "UTXO rows \(all ?? -1), keyed by another transaction's row: \(wrong ?? -1)"
+        }
     }
 
     @Test("batches checked within the commit interval are written in one commit, to the state of one commit each")
@@ -232,7 +248,8 @@ struct WalletSyncTests {
             commits.append(counter.commits.withLock { $0 })
         }
         #expect(results[0] == results[1])
-        #expect(results[0].filter { $0.hasPrefix("utxo") }.count == 2)
+        #expect(results[0].filter { $0.hasPrefix("utxo ") }.count == 2)
+        #expect(results[1].last == "UTXO rows 2, keyed by another transaction's row: 0")
         // One commit per batch (9 external, 4 change) and the end of the sync; grouped: the batches, then the end.
         #expect(commits == [9 + 4 + 1, 2])
     }

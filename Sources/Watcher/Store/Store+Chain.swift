@@ -296,7 +296,10 @@ extension Store {
         throws(StoreError)
     {
         try write { db in
-            try Self.apply(db, walletID: walletID, addresses: addresses, update: update, utxoChanges: utxoChanges)
+            var rows: [Txid: Int64] = [:]
+            try Self.apply(
+                db, walletID: walletID, addresses: addresses, update: update, utxoChanges: utxoChanges,
+                transactionRows: &rows)
         }
     }
 
@@ -312,17 +315,22 @@ extension Store {
     func apply(walletID: Int64, batches: [SyncBatch]) throws(StoreError) {
         guard !batches.isEmpty else { return }
         try write { db in
+            var rows: [Txid: Int64] = [:]
             for batch in batches {
                 try Self.apply(
                     db, walletID: walletID, addresses: batch.addresses, update: batch.update,
-                    utxoChanges: batch.changes)
+                    utxoChanges: batch.changes, transactionRows: &rows)
             }
         }
     }
 
     /// The body of `apply`, in the caller's transaction.
+    ///
+    /// `transactionRows` collects the row ids of the transactions
+    /// it inserts, the keys of their UTXO rows (for the batches after it in the same transaction too).
     private static func apply(
-        _ db: Database, walletID: Int64, addresses: [AddressRecord], update: SyncUpdate, utxoChanges: UTXOChanges?
+        _ db: Database, walletID: Int64, addresses: [AddressRecord], update: SyncUpdate, utxoChanges: UTXOChanges?,
+        transactionRows: inout [Txid: Int64]
     ) throws {
         let now = Int(Date().timeIntervalSince1970)
         let insertAddress = try db.cachedStatement(
@@ -357,7 +365,9 @@ extension Store {
             bound.bind(6, text: anchor?.blockHash)
             bound.bind(7, anchor?.verified ?? false)
             try bound.run(db)
-            if anchor != nil && db.changesCount > 0 { insertedConfirmed.insert(txid) }
+            guard db.changesCount > 0 else { continue }
+            transactionRows[txid] = db.lastInsertedRowID
+            if anchor != nil { insertedConfirmed.insert(txid) }
         }
         try Self.addToSums(db, walletID: walletID, transactions: db.totalChangesCount - changesBefore)
         let markUsed = try db.cachedStatement(sql: "UPDATE address SET used = 1 WHERE wallet_id = ? AND script = ?")
@@ -383,7 +393,7 @@ extension Store {
             try spentElsewhere.execute(arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
         }
         if let utxoChanges {
-            try Self.write(utxoChanges, db, walletID: walletID)
+            try Self.write(utxoChanges, db, walletID: walletID, transactionRows: transactionRows)
         } else {
             try Self.recomputeUTXOs(db, walletID: walletID)
         }
@@ -396,13 +406,17 @@ extension Store {
     /// Deletes one `utxo` row (arguments: wallet id, txid hex, vout).
     static let deleteUTXO = "DELETE FROM utxo WHERE tx_id = \(transactionRow) AND vout = ?"
 
-    /// Inserts a `utxo` row (arguments: wallet id, txid hex, vout, value, script, keychain, idx, height, coinbase),
-    /// keyed by its transaction's row, which must be stored (a `NOT NULL` constraint fails otherwise, as the foreign
-    /// key on (wallet_id, txid) did before migration v7).
-    static func insertUTXO(_ verb: String) -> String {
+    /// Inserts a `utxo` row (arguments: wallet id, txid hex, vout, value, script, keychain, idx, height, coinbase).
+    ///
+    /// It is keyed by its transaction's row, which must be stored (a `NOT NULL` constraint fails otherwise, as the
+    /// foreign key on (wallet_id, txid) did before migration v7). That row is found through `tx`'s txid index, or with
+    /// `rowGiven`, is the tenth argument (a transaction the same SQLite transaction inserted: its row id is known,
+    /// and a lookup of a random txid was a read all over the index for each of a sync's coins; issue 33).
+    static func insertUTXO(_ verb: String, rowGiven: Bool = false) -> String {
         """
         \(verb) INTO utxo (wallet_id, tx_id, txid, vout, value, script, keychain, idx, height, coinbase)
-        VALUES (?1, (SELECT id FROM tx WHERE wallet_id = ?1 AND txid = ?2), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        VALUES (?1, \(rowGiven ? "?10" : "(SELECT id FROM tx WHERE wallet_id = ?1 AND txid = ?2)"), ?2, ?3, ?4, ?5,
+            ?6, ?7, ?8, ?9)
         """
     }
 
@@ -423,15 +437,23 @@ extension Store {
         return bound
     }
 
-    /// Writes the UTXO rows a batch changes.
-    static func write(_ changes: UTXOChanges, _ db: Database, walletID: Int64) throws {
+    /// Writes the UTXO rows a batch changes; `transactionRows`: the row ids of transactions this SQLite transaction
+    /// inserted, by txid.
+    static func write(_ changes: UTXOChanges, _ db: Database, walletID: Int64, transactionRows: [Txid: Int64]) throws {
         let delete = try db.cachedStatement(sql: deleteUTXO)
         for outpoint in changes.removed {
             try delete.execute(arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
         }
         let insert = try db.cachedStatement(sql: insertUTXO("INSERT OR REPLACE"))
+        let insertWithRow = try db.cachedStatement(sql: insertUTXO("INSERT OR REPLACE", rowGiven: true))
         for (outpoint, row) in changes.written {
-            try bindUTXO(insert, walletID: walletID, outpoint, row).run(db)
+            if let id = transactionRows[outpoint.txid] {
+                let bound = bindUTXO(insertWithRow, walletID: walletID, outpoint, row)
+                bound.bind(10, id)
+                try bound.run(db)
+            } else {
+                try bindUTXO(insert, walletID: walletID, outpoint, row).run(db)
+            }
         }
         try addToSums(db, walletID: walletID, rows: changes.written.values)
     }
