@@ -38,6 +38,29 @@ struct StoreTests {
         #expect(fk == 1)
     }
 
+    @Test("the WAL file is cut back to its limit when SQLite starts it over after a large commit")
+    func walSizeLimit() throws {
+        let store = try Store(directory: Self.tempDir())
+        let walPath = store.path + "-wal"
+        func walSize() throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: walPath)[.size] as? Int) ?? -1
+        }
+        // One commit of 16 MB: the WAL grows past the limit.
+        try store.pool.write { db in
+            let value = String(repeating: "x", count: 1 << 20)
+            for i in 0..<16 {
+                try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?)", arguments: ["big\(i)", value])
+            }
+        }
+        #expect(try walSize() > 2 * Store.walSizeLimit)
+        // Once all of it is in the database file, the next write starts the WAL over and cuts it back.
+        try store.pool.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
+        try store.setSetting("after", "1")
+        let after = try walSize()
+        #expect(after >= 0 && after <= Store.walSizeLimit)
+        #expect(try store.setting("after") == "1")
+    }
+
     @Test("reopening keeps the data and applies nothing twice")
     func reopen() throws {
         let dir = Self.tempDir()

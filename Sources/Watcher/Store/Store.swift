@@ -39,6 +39,9 @@ public final class Store: Sendable {
             // The kept sums of migration v8 (`wallet_sums`) count a row that `INSERT OR REPLACE` replaces only when
             // SQLite fires delete triggers for it, which it does with recursive triggers on.
             try db.execute(sql: "PRAGMA recursive_triggers = ON")
+            // The WAL file is cut back to this size when SQLite starts it over after a checkpoint. It keeps the size
+            // of its largest run of commits otherwise: a sync's grouped commits left 47 MB beside a 110 MB database.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -47,6 +50,9 @@ public final class Store: Sendable {
         }
         try migrate()
     }
+
+    /// `PRAGMA journal_size_limit` of every connection: 8 MB, two seconds of a sync's commits.
+    static let walSizeLimit = 8 << 20
 
     /// `PRAGMA cache_size` of every connection: up to 64 MB (a negative size is in KiB).
     static let cacheSize = -65536
