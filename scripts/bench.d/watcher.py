@@ -159,7 +159,7 @@ def count(n: int) -> str:
 
 SYNC_NOTE = (
     f"sync: whole process, fresh data dir; requests batched by {STOP_GAP} scripts, 3 batches in flight; "
-    "txids, merkle proofs, header PoW and links checked; each batch committed to SQLite"
+    "txids, merkle proofs, header PoW and links checked; the batches of each second committed to SQLite together"
 )
 
 
