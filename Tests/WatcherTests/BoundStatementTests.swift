@@ -58,7 +58,7 @@ struct BoundStatementTests {
         try store.write { db in
             try db.cachedStatement(sql: Store.insertUTXO("INSERT OR REPLACE")).execute(arguments: [
                 id, coin.outpoint.txid.hexString, Int(coin.outpoint.vout), Int64(coin.value.sats),
-                Data(coin.script.bytes), coin.keychain.rawValue, coin.index, coin.height, coin.isCoinbase,
+                Data(coin.script.bytes), coin.keychain.rawValue, coin.index, coin.height, coin.isCoinbase, nil,
             ])
         }
         #expect(try store.read { db in try Row.fetchOne(db, sql: columns, arguments: arguments) } == before)

@@ -388,6 +388,7 @@ struct StoreMigrationTests {
                     sql: Store.insertUTXO("INSERT"),
                     arguments: [
                         id, coin.outpoint.txid.hexString, Int(coin.outpoint.vout), 1, Data([0x51]), 0, 0, nil, 0,
+                        nil,  // the transaction's row looked up by txid
                     ])
             }
         }
@@ -402,7 +403,7 @@ struct StoreMigrationTests {
                 sql: Store.insertUTXO("INSERT"),
                 arguments: [
                     other, kept.outpoint.txid.hexString, Int(kept.outpoint.vout), Int64(kept.value.sats),
-                    Data(kept.script.bytes), kept.keychain.rawValue, kept.index, kept.height, kept.isCoinbase,
+                    Data(kept.script.bytes), kept.keychain.rawValue, kept.index, kept.height, kept.isCoinbase, nil,
                 ])
         }
         #expect(try store.utxos(walletID: other, outpoints: [kept.outpoint])[kept.outpoint] == kept)

@@ -295,19 +295,15 @@ extension Store {
     func apply(walletID: Int64, addresses: [AddressRecord], update: SyncUpdate, utxoChanges: UTXOChanges?)
         throws(StoreError)
     {
-        try write { db in
-            var rows: [Txid: Int64] = [:]
-            try Self.apply(
-                db, walletID: walletID, addresses: addresses, update: update, utxoChanges: utxoChanges,
-                transactionRows: &rows)
-        }
+        try apply(walletID: walletID, batches: [SyncBatch(addresses: addresses, update: update, changes: utxoChanges)])
     }
 
-    /// One checked batch of a sync: its addresses, the backend's update, the UTXO rows it changes.
+    /// One checked batch of a sync: its addresses, the backend's update, the UTXO rows it changes (`nil`: recomputed
+    /// from every stored transaction).
     struct SyncBatch {
         var addresses: [AddressRecord]
         var update: SyncUpdate
-        var changes: UTXOChanges
+        var changes: UTXOChanges?
     }
 
     /// Applies several batches of a sync, in order, in one transaction: the state after each batch applied alone, in
@@ -326,8 +322,8 @@ extension Store {
 
     /// The body of `apply`, in the caller's transaction.
     ///
-    /// `transactionRows` collects the row ids of the transactions
-    /// it inserts, the keys of their UTXO rows (for the batches after it in the same transaction too).
+    /// `transactionRows` collects the row ids of the transactions it inserts, the keys of their UTXO rows (for the
+    /// batches after it in the same transaction too).
     private static func apply(
         _ db: Database, walletID: Int64, addresses: [AddressRecord], update: SyncUpdate, utxoChanges: UTXOChanges?,
         transactionRows: inout [Txid: Int64]
@@ -409,14 +405,15 @@ extension Store {
     /// Inserts a `utxo` row (arguments: wallet id, txid hex, vout, value, script, keychain, idx, height, coinbase).
     ///
     /// It is keyed by its transaction's row, which must be stored (a `NOT NULL` constraint fails otherwise, as the
-    /// foreign key on (wallet_id, txid) did before migration v7). That row is found through `tx`'s txid index, or with
-    /// `rowGiven`, is the tenth argument (a transaction the same SQLite transaction inserted: its row id is known,
-    /// and a lookup of a random txid was a read all over the index for each of a sync's coins; issue 33).
-    static func insertUTXO(_ verb: String, rowGiven: Bool = false) -> String {
+    /// foreign key on (wallet_id, txid) did before migration v7). That row is the tenth argument when it is known (a
+    /// transaction the same SQLite transaction inserted), else it is found through `tx`'s txid index (`coalesce`
+    /// does not evaluate the lookup when the row is given: a read all over the index for each of a sync's coins;
+    /// issue 33).
+    static func insertUTXO(_ verb: String) -> String {
         """
         \(verb) INTO utxo (wallet_id, tx_id, txid, vout, value, script, keychain, idx, height, coinbase)
-        VALUES (?1, \(rowGiven ? "?10" : "(SELECT id FROM tx WHERE wallet_id = ?1 AND txid = ?2)"), ?2, ?3, ?4, ?5,
-            ?6, ?7, ?8, ?9)
+        VALUES (?1, coalesce(?10, (SELECT id FROM tx WHERE wallet_id = ?1 AND txid = ?2)), ?2, ?3, ?4, ?5, ?6, ?7, ?8,
+            ?9)
         """
     }
 
@@ -445,15 +442,10 @@ extension Store {
             try delete.execute(arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
         }
         let insert = try db.cachedStatement(sql: insertUTXO("INSERT OR REPLACE"))
-        let insertWithRow = try db.cachedStatement(sql: insertUTXO("INSERT OR REPLACE", rowGiven: true))
         for (outpoint, row) in changes.written {
-            if let id = transactionRows[outpoint.txid] {
-                let bound = bindUTXO(insertWithRow, walletID: walletID, outpoint, row)
-                bound.bind(10, id)
-                try bound.run(db)
-            } else {
-                try bindUTXO(insert, walletID: walletID, outpoint, row).run(db)
-            }
+            let bound = bindUTXO(insert, walletID: walletID, outpoint, row)
+            if let id = transactionRows[outpoint.txid] { bound.bind(10, id) }
+            try bound.run(db)
         }
         try addToSums(db, walletID: walletID, rows: changes.written.values)
     }
@@ -572,7 +564,7 @@ extension Store {
         for (key, row) in wanted {
             try insert.execute(arguments: [
                 walletID, key.txid, key.vout, row.value, Data(row.script.bytes), row.keychain,
-                row.index, row.height, row.coinbase,
+                row.index, row.height, row.coinbase, nil,
             ])
         }
         try addToSums(db, walletID: walletID, rows: wanted.values)
