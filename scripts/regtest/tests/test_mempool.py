@@ -190,12 +190,13 @@ def test_replacement_refusals_use_cores_reasons(regtest_node):
     before = _mempool(node)
     first_id = first.txid().hex()
 
-    # Rule 6: the feerate must beat each direct conflict's (equal is not enough).
+    # Rule 6: the feerate must beat each direct conflict's (equal is not enough). The two vsizes are read, not
+    # assumed 110: a shorter signature makes a transaction 109 vB (it failed so once in a full test run).
     same_rate = _spend([(txid, vout, value, key)], [(b.spk, 290_000)])
     err = _reject(node, same_rate)
     assert err.message == (
         f"insufficient fee, rejecting replacement {same_rate.txid().hex()}; new feerate "
-        f"{_rate(10_000, 110)} <= old feerate {_rate(10_000, 110)}"
+        f"{_rate(10_000, _vsize(same_rate))} <= old feerate {_rate(10_000, _vsize(first))}"
     )
     res = _test_accept(node, same_rate)
     assert res["allowed"] is False and res["reject-reason"] == "insufficient fee"
