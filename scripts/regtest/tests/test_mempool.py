@@ -40,10 +40,12 @@ def _spend(
     outputs: list[tuple[escript.Script, int]],
     corrupt: bool = False,
     sequence: int = 0xFFFFFFFD,
+    locktime: int = 0,
 ) -> Transaction:
     """A transaction spending `coins` (txid, vout, value, key) to `outputs`, signed per input type."""
     tx = Transaction(
         version=2,
+        locktime=locktime,
         vin=[TransactionInput(bytes.fromhex(t), v, sequence=sequence) for t, v, _, _ in coins],
         vout=[TransactionOutput(value, spk) for spk, value in outputs],
     )
@@ -61,6 +63,19 @@ def _spend(
         sig[10] ^= 0x01
         tx.vin[0].witness.items[0] = bytes(sig)
     return tx
+
+
+def _spend_paying(coin: tuple[str, int, int, Key], spk: escript.Script, fee) -> tuple[Transaction, int, int]:
+    """`coin` spent to `spk` paying `fee(vsize)` sats, and that vsize and fee.
+
+    A signature's DER length varies, so a one-input, one-output P2WPKH spend is 110 vB or, rarely, 109, and the amount
+    decides which (it changes the signature). The spend is built at 110 vB's fee with lock times 0, 1, 2... until one
+    signs to 110 vB (a fixed point need not exist for one lock time: 110's fee can sign to 109 and 109's to 110)."""
+    for locktime in range(32):
+        tx = _spend([coin], [(spk, coin[2] - fee(110))], locktime=locktime)
+        if _vsize(tx) == 110:
+            return tx, 110, fee(110)
+    raise AssertionError("no lock time signed to 110 vB")
 
 
 def _reject(node, tx: Transaction) -> RpcCallError:
@@ -126,9 +141,8 @@ def test_replacement_paying_enough_evicts_the_original_and_its_descendants(regte
     node.cli("sendrawtransaction", first.serialize().hex())
     node.cli("sendrawtransaction", child.serialize().hex())
     assert node.cli("getmempoolinfo")["fullrbf"] is True
-    # first pays 10,000 and child 5,000: the replacement must pay >= 15,000 + its own vsize (110) at 1 sat/vB.
-    second = _spend([(txid, vout, value, key)], [(b.spk, 200_000 - 15_110)])
-    assert _vsize(second) == 110
+    # first pays 10,000 and child 5,000: the replacement must pay >= 15,000 + its own vsize at 1 sat/vB.
+    second, second_vsize, second_fee = _spend_paying((txid, vout, value, key), b.spk, lambda v: 15_000 + v)
     with node.electrum() as e:
         sh_a, sh_c, sh_b = scripthash(a.spk.data), scripthash(c.spk.data), scripthash(b.spk.data)
         assert e.call("blockchain.scripthash.subscribe", sh_a) is not None
@@ -136,10 +150,10 @@ def test_replacement_paying_enough_evicts_the_original_and_its_descendants(regte
         assert e.call("blockchain.scripthash.subscribe", sh_b) is None
         # testmempoolaccept of the replacement alone says it would be allowed, and changes nothing.
         res = _test_accept(node, second)
-        assert res["allowed"] is True and res["fees"]["base"] * 100_000_000 == pytest.approx(15_110)
+        assert res["allowed"] is True and res["fees"]["base"] * 100_000_000 == pytest.approx(second_fee)
         assert _mempool(node) == {first.txid().hex(), child.txid().hex()}
         # ...but as part of a package Core 28 does not replace.
-        its_child = _spend([(second.txid().hex(), 0, 200_000 - 15_110, b)], [(c.spk, 180_000)])
+        its_child = _spend([(second.txid().hex(), 0, 200_000 - second_fee, b)], [(c.spk, 180_000)])
         pkg = node.cli("testmempoolaccept", [second.serialize().hex(), its_child.serialize().hex()])
         assert pkg[0]["allowed"] is False and pkg[0]["reject-reason"] == "bip125-replacement-disallowed"
         assert node.cli("sendrawtransaction", second.serialize().hex()) == second.txid().hex()
@@ -159,7 +173,7 @@ def test_replacement_paying_enough_evicts_the_original_and_its_descendants(regte
         assert e.call("blockchain.scripthash.get_history", sh_a) == []
         assert e.call("blockchain.scripthash.get_history", sh_c) == []
         assert e.call("blockchain.scripthash.get_mempool", sh_b) == [
-            {"tx_hash": second.txid().hex(), "height": 0, "fee": 15_110}
+            {"tx_hash": second.txid().hex(), "height": 0, "fee": second_fee}
         ]
         assert e.call("blockchain.scripthash.get_balance", sh_a) == {"confirmed": 0, "unconfirmed": 0}
     # The original again is now refused as a replacement of the replacement: its feerate is lower.
@@ -167,7 +181,7 @@ def test_replacement_paying_enough_evicts_the_original_and_its_descendants(regte
     assert err.code == -26
     assert err.message == (
         f"insufficient fee, rejecting replacement {first.txid().hex()}; new feerate "
-        f"{_rate(10_000, _vsize(first))} <= old feerate {_rate(15_110, 110)}"
+        f"{_rate(10_000, _vsize(first))} <= old feerate {_rate(second_fee, second_vsize)}"
     )
     node.mine(1)
     assert node.cli("getrawtransaction", second.txid().hex(), True)["confirmations"] == 1
@@ -209,12 +223,12 @@ def test_replacement_refusals_use_cores_reasons(regtest_node):
         f"conflicting txs; {_btc(15_000)} < {_btc(20_000)}"
     )
 
-    # Rule 4: 20,000 + 109 is 1 sat short of the incremental relay fee for 110 vB.
-    short = _spend([(txid, vout, value, key)], [(b.spk, 300_000 - 20_109)])
+    # Rule 4: 20,000 + vsize - 1 is 1 sat short of the incremental relay fee (1 sat/vB) for its vsize.
+    short, short_vsize, _ = _spend_paying((txid, vout, value, key), b.spk, lambda v: 20_000 + v - 1)
     err = _reject(node, short)
     assert err.message == (
         f"insufficient fee, rejecting replacement {short.txid().hex()}, not enough "
-        f"additional fees to relay; {_btc(109)} < {_btc(110)}"
+        f"additional fees to relay; {_btc(short_vsize - 1)} < {_btc(short_vsize)}"
     )
 
     # Rule 2: a new unconfirmed input (an output of some other mempool transaction).
