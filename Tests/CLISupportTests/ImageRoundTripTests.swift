@@ -1,6 +1,7 @@
 import AirgapTransport
 import Foundation
 import QRImage
+import TestSupport
 import Testing
 
 @testable import CLISupport
@@ -63,6 +64,13 @@ struct ImageRoundTripTests {
         return parts[1].split(separator: "-").last.flatMap { Int($0) }
     }
 
+    /// The sequence number of a multi-part UR text (`UR:TYPE/SEQ-LEN/…`).
+    static func sequenceNumber(_ frame: String) -> Int? {
+        let parts = frame.split(separator: "/")
+        guard parts.count >= 3 else { return nil }
+        return parts[1].split(separator: "-").first.flatMap { Int($0) }
+    }
+
     @Test("a sheet of 30 UR parts decodes from the single PNG")
     func sheetOfThirty() throws {
         // 3,597 bytes are 3,600 in CBOR (a 3-byte byte-string header): thirty 120-byte fragments.
@@ -80,18 +88,25 @@ struct ImageRoundTripTests {
         #expect(read.codeCount == 30)
     }
 
-    @Test("UR frames shuffled with 20% of the parts missing recover through the fountain code")
-    func fountainRecovery() throws {
+    @Test(
+        "UR frames shuffled with 20% of the parts missing recover through the fountain code",
+        arguments: [1, 2, 3] as [UInt64])
+    func fountainRecovery(seed: UInt64) throws {
         let payload = Self.bytes(8_000)
         let encoder = FrameEncoder(urMaxFragmentLength: 200, urExtraParts: 40)
         let frames = try encoder.frames(for: .bytes(payload), format: .ur)
         let sequenceLength = try #require(Self.sequenceLength(frames[0]))
         #expect(frames.count == sequenceLength + 40)
-        var generator = SystemRandomNumberGenerator()
+        // A seeded shuffle: which parts are lost decides whether 80% of them suffice. The fountain decoder peels, as
+        // BC-UR's does, and can be left with fragments that no remaining mixed part separates: 1 shuffle in 1,500
+        // (SplitMix64 seed 1489 leaves 21, 27 and 41), which failed a full test run once when the shuffle was
+        // system-random. The seeds are fixed, so the test is the same on every run.
+        var generator = SplitMix64(seed: seed)
         let kept = Array(frames.shuffled(using: &generator).dropFirst(frames.count / 5))
-        // Some of the first seqLen (pure) parts are among the dropped ones, so recovery needs the mixed parts.
         let dropped = Set(frames).subtracting(kept)
         #expect(dropped.count == frames.count / 5)
+        // Some of the first seqLen (pure) parts are among the dropped ones, so recovery needs the mixed parts.
+        #expect(dropped.contains { (Self.sequenceNumber($0) ?? 0) <= sequenceLength })
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Self.writePNGs(kept, in: directory)
