@@ -93,4 +93,61 @@ struct PSBTParsingTests {
             #expect(!error.description.isEmpty)
         }
     }
+
+    /// Two previous transactions that the parser's cache of decoded previous transactions hashes alike: the same
+    /// length, first 48 and last 48 bytes; only the middle output's amount differs.
+    static func lookalikePreviousTransactions() throws -> (Transaction, Transaction) {
+        let funding = OutPoint(txid: try Txid(hex: String(repeating: "ab", count: 32)), vout: 0)
+        let script = Script([0x00, 0x14] + [UInt8](repeating: 0x11, count: 20))
+        func previous(middle: UInt64) throws -> Transaction {
+            Transaction(
+                inputs: [TxIn(previousOutput: funding)],
+                outputs: [
+                    TxOut(value: try Amount(sats: 10_000), scriptPubKey: script),
+                    TxOut(value: try Amount(sats: middle), scriptPubKey: script),
+                    TxOut(value: try Amount(sats: 30_000), scriptPubKey: script),
+                ])
+        }
+        return (try previous(middle: 20_000), try previous(middle: 20_001))
+    }
+
+    /// A PSBT (v0) whose inputs spend `spent` and carry `carried` as their previous transactions.
+    static func psbt(spending spent: [OutPoint], carrying carried: [Transaction]) throws -> [UInt8] {
+        let unsigned = Transaction(
+            inputs: spent.map { TxIn(previousOutput: $0) },
+            outputs: [TxOut(value: try Amount(sats: 5_000), scriptPubKey: Script([0x51]))])
+        var psbt = try PSBT(unsignedTransaction: unsigned)
+        for (index, transaction) in carried.enumerated() {
+            psbt.inputs[index].map.set(PSBTKeyType.Input.nonWitnessUTXO, value: transaction.serialized())
+        }
+        return try psbt.serialized()
+    }
+
+    @Test("a previous transaction is decoded once per distinct bytes: a look-alike stands for no other")
+    func previousTransactionsByBytes() throws {
+        let (a, b) = try Self.lookalikePreviousTransactions()
+        let (bytesA, bytesB) = (a.serialized(), b.serialized())
+        #expect(bytesA.count == bytesB.count && bytesA != bytesB)
+        #expect(bytesA.prefix(48) == bytesB.prefix(48) && bytesA.suffix(48) == bytesB.suffix(48))
+        #expect(a.txid != b.txid)
+        // Control: two inputs carrying one transaction byte for byte.
+        let shared = try PSBT(
+            serialized: try Self.psbt(
+                spending: [OutPoint(txid: a.txid, vout: 0), OutPoint(txid: a.txid, vout: 1)], carrying: [a, a]))
+        #expect(shared.inputs.map(\.nonWitnessUTXO) == [a, a])
+        // The look-alike is decoded and hashed as itself.
+        let both = try PSBT(
+            serialized: try Self.psbt(
+                spending: [OutPoint(txid: a.txid, vout: 0), OutPoint(txid: b.txid, vout: 1)], carrying: [a, b]))
+        #expect(both.inputs.map(\.nonWitnessUTXO) == [a, b])
+        #expect(both.inputs[1].spentOutput(vout: 1)?.value.sats == 20_001)
+        // The attack: the second input names `a` but carries the look-alike (a different amount at the same output).
+        let lie = try Self.psbt(
+            spending: [OutPoint(txid: a.txid, vout: 0), OutPoint(txid: a.txid, vout: 1)], carrying: [a, b])
+        #expect(throws: PSBTError.nonWitnessUTXOMismatch(input: 1)) { try PSBT(serialized: lie) }
+        // The same with the look-alike first.
+        let lieFirst = try Self.psbt(
+            spending: [OutPoint(txid: b.txid, vout: 0), OutPoint(txid: b.txid, vout: 1)], carrying: [b, a])
+        #expect(throws: PSBTError.nonWitnessUTXOMismatch(input: 1)) { try PSBT(serialized: lieFirst) }
+    }
 }
