@@ -24,6 +24,36 @@ public enum JSONOutput {
         StandardOutput.write(data + Data("\n".utf8))
     }
 
+    /// Prints the JSON array of `elements` and a newline to stdout: the bytes `print(Array(elements))` writes, with one
+    /// element's JSON value made at a time and the text written about 64 KB at a time.
+    ///
+    /// For the outputs that list a whole wallet: `utxos --json` of a 100,000-transaction wallet held the values of
+    /// its 200,000 coins at once and peaked at 571 MB.
+    public static func printEach<Elements: Sequence>(_ elements: Elements) throws
+    where Elements.Element: Encodable {
+        try encodeEach(elements) { StandardOutput.write(Data($0)) }
+    }
+
+    /// The bytes `printEach` writes, handed to `emit` in pieces of at least 64 KB (the last may be shorter).
+    public static func encodeEach<Elements: Sequence>(_ elements: Elements, emit: ([UInt8]) -> Void) throws
+    where Elements.Element: Encodable {
+        // The layout of `JSONValue.prettySerialized()` for an array: "[", each element on a line of its own two
+        // spaces in, separated by commas, then "]" on its own line; an empty array is "[", an empty line and "]".
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        var count = 0
+        for element in elements {
+            out.append(contentsOf: (count == 0 ? "\n  " : ",\n  ").utf8)
+            try value(element).writePretty(indent: 1, into: &out)
+            count += 1
+            if out.count >= 1 << 16 {
+                emit(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        out.append(contentsOf: (count == 0 ? "\n\n]\n" : "\n]\n").utf8)
+        emit(out)
+    }
+
     /// Prints `value` with a `"files"` key added: every file the command wrote, in order (DESIGN section 11).
     ///
     /// `value` must encode as a JSON object.

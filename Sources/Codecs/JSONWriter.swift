@@ -21,6 +21,12 @@ extension JSONValue {
         return out
     }
 
+    /// Appends the text `prettySerialized()` gives this value when it stands `indent` levels deep in an enclosing
+    /// array or object (its inner lines indented from there), without the line break and spaces that precede it.
+    public func writePretty(indent: Int, into out: inout [UInt8]) {
+        JSONWriter.writePretty(self, indent: indent, into: &out)
+    }
+
     /// This value with the members of every object (at any depth) in the order of their names' UTF-8 bytes: the
     /// order Foundation's `sortedKeys` gave the fixed ASCII names of Airlock's files and `--json` outputs.
     public func sortingMembers() -> JSONValue {

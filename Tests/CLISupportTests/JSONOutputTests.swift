@@ -163,4 +163,37 @@ struct JSONOutputTests {
         struct Other: Error {}
         #expect(ErrorReporting.report(Other(), json: false) == .invalidInput)
     }
+
+    /// An element of a listed array: nested objects and arrays (empty ones too), text needing escapes, a snake_case
+    /// name, an optional left out or written.
+    struct Listed: Encodable {
+        let coinIndex: Int
+        let label: String
+        let parts: [Shapes.Inner]
+        let tags: [String]
+        let note: String?
+    }
+
+    static func listed(_ count: Int) -> [Listed] {
+        (0..<count).map { i in
+            Listed(
+                coinIndex: i, label: i % 3 == 0 ? "quote \" slash / tab \t line \n é \u{1}" : "coin \(i)",
+                parts: (0..<(i % 4)).map { Shapes.Inner(keyPath: "m/84h/\($0)", amountSat: UInt64(i * 1_000 + $0)) },
+                tags: i % 2 == 0 ? [] : ["a", "b"], note: i % 5 == 0 ? nil : "n\(i)")
+        }
+    }
+
+    @Test(
+        "an array written an element at a time is the bytes of the whole array printed at once",
+        arguments: [0, 1, 2, 3_000])
+    func printEachMatchesPrint(count: Int) throws {
+        let elements = Self.listed(count)
+        var pieces: [[UInt8]] = []
+        try JSONOutput.encodeEach(elements) { pieces.append($0) }
+        let whole = try JSONOutput.encode(elements) + Data("\n".utf8)
+        #expect(Data(pieces.joined()) == whole)
+        // Written in pieces of at least 64 KB (3,000 elements are some 600 KB), the last one shorter.
+        #expect(pieces.dropLast().allSatisfy { $0.count >= 1 << 16 })
+        if count == 3_000 { #expect(pieces.count > 1) }
+    }
 }

@@ -80,7 +80,12 @@ struct UtxosList: AsyncParsableCommand {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
             let report = try WalletQueries.utxos(store: context.store, wallet: try context.wallet())
-            if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
+            // The report is an array: written an entry at a time (the same bytes as `JSONOutput.print(report)`).
+            if global.json {
+                try JSONOutput.printEach(report.entries)
+            } else {
+                print(report.lines.joined(separator: "\n"))
+            }
         }
     }
 }
