@@ -41,9 +41,9 @@ public enum JSONOutput {
         // spaces in, separated by commas, then "]" on its own line; an empty array is "[", an empty line and "]".
         var out: [UInt8] = [UInt8(ascii: "[")]
         var count = 0
-        for element in elements {
+        try JSONValueEncoder(snakeCaseKeys: true).forEachEncoded(elements) { element in
             out.append(contentsOf: (count == 0 ? "\n  " : ",\n  ").utf8)
-            try value(element).writePretty(indent: 1, into: &out)
+            element.sortingMembers().writePretty(indent: 1, into: &out)
             count += 1
             if out.count >= 1 << 16 {
                 emit(out)

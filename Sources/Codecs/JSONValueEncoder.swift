@@ -14,8 +14,21 @@ public struct JSONValueEncoder: Sendable {
     ///
     /// - Throws: `EncodingError.invalidValue` for a number that is not finite or a value that encodes nothing.
     public func encode(_ value: some Encodable) throws -> JSONValue {
-        let node = Node()
+        try Self.encode(value, names: snakeCaseKeys ? SnakeCaseNames() : nil)
+    }
+
+    /// Hands `body` the JSON value of each element in turn (`encode` of each), the snake_case names converted once
+    /// for all of them where `encode` converts them once a call: a list written an element at a time.
+    ///
+    /// - Throws: what `encode` throws, and what `body` throws.
+    public func forEachEncoded<Elements: Sequence>(_ elements: Elements, _ body: (JSONValue) throws -> Void) throws
+    where Elements.Element: Encodable {
         let names = snakeCaseKeys ? SnakeCaseNames() : nil
+        for element in elements { try body(try Self.encode(element, names: names)) }
+    }
+
+    private static func encode(_ value: some Encodable, names: SnakeCaseNames?) throws -> JSONValue {
+        let node = Node()
         try ValueEncoder(names: names, codingPath: [], node: node).store(value)
         guard let result = node.value else {
             throw EncodingError.invalidValue(
