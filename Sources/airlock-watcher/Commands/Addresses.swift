@@ -22,7 +22,12 @@ struct Addresses: AsyncParsableCommand {
             let context = try WatcherContext(global)
             let report = try WalletQueries.addresses(
                 store: context.store, wallet: try context.wallet(), keychain: change ? .internal : .external)
-            if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
+            // The report is an array: written an entry at a time (the same bytes as `JSONOutput.print(report)`).
+            if global.json {
+                try JSONOutput.printEach(report.entries)
+            } else {
+                print(report.lines.joined(separator: "\n"))
+            }
         }
     }
 }

@@ -45,7 +45,12 @@ struct History: AsyncParsableCommand {
                 return
             }
             let report = try WalletHistory.report(store: context.store, wallet: try context.wallet())
-            if global.json { try JSONOutput.print(report) } else { print(report.lines.joined(separator: "\n")) }
+            // The report is an array: written an entry at a time (the same bytes as `JSONOutput.print(report)`).
+            if global.json {
+                try JSONOutput.printEach(report.entries)
+            } else {
+                print(report.lines.joined(separator: "\n"))
+            }
         }
     }
 }
