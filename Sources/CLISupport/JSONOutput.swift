@@ -28,7 +28,8 @@ public enum JSONOutput {
     /// element's JSON value made at a time and the text written about 64 KB at a time.
     ///
     /// For the outputs that list a whole wallet: `utxos --json` of a 100,000-transaction wallet held the values of
-    /// its 200,000 coins at once and peaked at 571 MB.
+    /// its 200,000 coins at once and peaked at 571 MB. Only for elements that cannot fail to encode (no floating-point
+    /// number, which could be infinite): an element that failed after others would leave those written.
     public static func printEach<Elements: Sequence>(_ elements: Elements) throws
     where Elements.Element: Encodable {
         try encodeEach(elements) { StandardOutput.write(Data($0)) }
