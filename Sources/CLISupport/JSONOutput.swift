@@ -38,21 +38,13 @@ public enum JSONOutput {
     /// The bytes `printEach` writes, handed to `emit` in pieces of at least 64 KB (the last may be shorter).
     public static func encodeEach<Elements: Sequence>(_ elements: Elements, emit: ([UInt8]) -> Void) throws
     where Elements.Element: Encodable {
-        // The layout of `JSONValue.prettySerialized()` for an array: "[", each element on a line of its own two
-        // spaces in, separated by commas, then "]" on its own line; an empty array is "[", an empty line and "]".
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        var count = 0
+        var writer = JSONPrettyArrayWriter()
         try JSONValueEncoder(snakeCaseKeys: true).forEachEncoded(elements) { element in
-            out.append(contentsOf: (count == 0 ? "\n  " : ",\n  ").utf8)
-            element.sortingMembers().writePretty(indent: 1, into: &out)
-            count += 1
-            if out.count >= 1 << 16 {
-                emit(out)
-                out.removeAll(keepingCapacity: true)
-            }
+            writer.append(element.sortingMembers())
+            if writer.pending >= 1 << 16 { emit(writer.take()) }
         }
-        out.append(contentsOf: (count == 0 ? "\n\n]\n" : "\n]\n").utf8)
-        emit(out)
+        writer.finish()
+        emit(writer.take() + [0x0A])
     }
 
     /// Prints `value` with a `"files"` key added: every file the command wrote, in order (DESIGN section 11).

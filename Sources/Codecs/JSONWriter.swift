@@ -21,12 +21,6 @@ extension JSONValue {
         return out
     }
 
-    /// Appends the text `prettySerialized()` gives this value when it stands `indent` levels deep in an enclosing
-    /// array or object (its inner lines indented from there), without the line break and spaces that precede it.
-    public func writePretty(indent: Int, into out: inout [UInt8]) {
-        JSONWriter.writePretty(self, indent: indent, into: &out)
-    }
-
     /// This value with the members of every object (at any depth) in the order of their names' UTF-8 bytes: the
     /// order Foundation's `sortedKeys` gave the fixed ASCII names of Airlock's files and `--json` outputs.
     public func sortingMembers() -> JSONValue {
@@ -38,6 +32,34 @@ extension JSONValue {
                     .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) })
         default: self
         }
+    }
+}
+
+/// The text `prettySerialized()` gives an array, written an element at a time: `append` each element's value, then
+/// `finish`; `take` hands over what is written so far (a long list is written out in pieces).
+public struct JSONPrettyArrayWriter {
+    private var out: [UInt8] = [UInt8(ascii: "[")]
+    private var count = 0
+
+    public init() {}
+
+    /// The bytes written since the last `take`.
+    public var pending: Int { out.count }
+
+    /// Writes the next element.
+    public mutating func append(_ value: JSONValue) {
+        JSONWriter.prettyArrayItem(count, indent: 0, into: &out)
+        JSONWriter.writePretty(value, indent: 1, into: &out)
+        count += 1
+    }
+
+    /// Closes the array.
+    public mutating func finish() { JSONWriter.prettyArrayEnd(count: count, indent: 0, into: &out) }
+
+    /// The bytes written since the last `take`, and none kept.
+    public mutating func take() -> [UInt8] {
+        defer { out.removeAll(keepingCapacity: true) }
+        return out
     }
 }
 
@@ -78,14 +100,11 @@ enum JSONWriter {
         switch value {
         case .array(let items):
             out.append(UInt8(ascii: "["))
-            if items.isEmpty { newline(0) }
             for (i, item) in items.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
+                prettyArrayItem(i, indent: indent, into: &out)
                 writePretty(item, indent: indent + 1, into: &out)
             }
-            newline(indent)
-            out.append(UInt8(ascii: "]"))
+            prettyArrayEnd(count: items.count, indent: indent, into: &out)
         case .object(let members):
             out.append(UInt8(ascii: "{"))
             if members.isEmpty { newline(0) }
@@ -100,6 +119,23 @@ enum JSONWriter {
             out.append(UInt8(ascii: "}"))
         default: write(value, into: &out)
         }
+    }
+
+    /// What comes before element `index` of a pretty array `indent` levels deep: a comma after the first, a line
+    /// break and the element's indentation.
+    static func prettyArrayItem(_ index: Int, indent: Int, into out: inout [UInt8]) {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * (indent + 1)))
+    }
+
+    /// The end of a pretty array of `count` elements `indent` levels deep: its closing bracket on a line of its own
+    /// (an empty array's after an empty line).
+    static func prettyArrayEnd(count: Int, indent: Int, into out: inout [UInt8]) {
+        if count == 0 { out.append(0x0A) }
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+        out.append(UInt8(ascii: "]"))
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
