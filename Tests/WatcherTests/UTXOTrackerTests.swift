@@ -2,6 +2,7 @@ import Bitcoin
 import ChainCore
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 
 @testable import Watcher
@@ -118,6 +119,165 @@ struct UTXOTrackerTests {
         try await store.pool.write { db in try db.execute(sql: "UPDATE tx SET raw = ?", arguments: [raw]) }
         await #expect(throws: SyncError.store(.corrupt("transaction \(tx.txid)"))) {
             try await WalletSync(store: store, wallet: wallet, source: source).run()
+        }
+    }
+
+    @Test(
+        "random histories, children before parents, double spends: the rows kept batch by batch equal the rule's",
+        arguments: 1...24 as ClosedRange<UInt64>)
+    func randomHistoriesMatchTheRule(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let (_, _, account) = try WalletSyncTests.setUp()
+        var addresses: [AddressRecord] = []
+        for index in 0..<8 { addresses.append(try account.derive(.external, index: index)) }
+        for index in 0..<4 { addresses.append(try account.derive(.internal, index: index)) }
+        let foreign = (0..<4).map { TestTransactions.foreignScript(0xA0 + UInt8($0)) }
+        let scripts = addresses.map(\.script) + foreign
+        // Transactions in the order they were made: a funding from outside, or a spend of up to three earlier
+        // outputs (one may be spent twice, one may name an index its transaction does not have).
+        var made: [Transaction] = []
+        for number in 0..<60 {
+            var inputs: [OutPoint] = []
+            if made.isEmpty || random.next() % 4 == 0 {
+                inputs = [
+                    OutPoint(
+                        txid: try Txid(bytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }), vout: 0)
+                ]
+            } else {
+                for _ in 0..<Int.random(in: 1...3, using: &random) {
+                    let parent = made[Int.random(in: 0..<made.count, using: &random)]
+                    inputs.append(
+                        OutPoint(
+                            txid: parent.txid, vout: UInt32.random(in: 0...UInt32(parent.outputs.count), using: &random)
+                        ))
+                }
+            }
+            var outputs: [(Script, UInt64)] = []
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                outputs.append(
+                    (
+                        scripts[Int.random(in: 0..<scripts.count, using: &random)],
+                        UInt64.random(in: 1_000...90_000, using: &random)
+                    ))
+            }
+            var transaction = try TestTransactions.spend(inputs, outputs: outputs)
+            transaction.lockTime = LockTime(rawValue: UInt32(number))
+            made.append(transaction)
+        }
+        // Handed in a shuffled order: some stored before the sync, the rest in eight batches.
+        let order = made.shuffled(using: &random)
+        let storedCount = Int.random(in: 0...10, using: &random)
+        var owned = Array(addresses.prefix(3))
+        var spentElsewhere: Set<OutPoint> = []
+        var given: [Transaction] = Array(order.prefix(storedCount))
+        var heights: [Txid: Int] = [:]
+        for transaction in given where random.next() % 2 == 0 {
+            heights[transaction.txid] = Int.random(in: 100...110, using: &random)
+        }
+        var tracker = UTXOTracker(
+            addresses: owned,
+            transactions: given.map { transaction in
+                TransactionRecord(
+                    txid: transaction.txid, transaction: transaction,
+                    anchor: heights[transaction.txid].map {
+                        BlockAnchor(height: $0, blockHash: "\($0)", verified: true)
+                    },
+                    firstSeen: 0)
+            }, spentElsewhere: [])
+        var seen: Set<Txid> = []
+
+        // The rule (`Store.recomputeUTXOs`'s): the outputs to an owned script that no given transaction spends and no
+        // backend reported spent.
+        func expected() -> [OutPoint: UTXORow] {
+            let spent = Set(given.flatMap { $0.inputs.map(\.previousOutput) }).union(spentElsewhere)
+            var rows: [OutPoint: UTXORow] = [:]
+            for transaction in given {
+                for (vout, output) in transaction.outputs.enumerated() {
+                    let outpoint = OutPoint(txid: transaction.txid, vout: UInt32(vout))
+                    guard let owner = owned.first(where: { $0.script == output.scriptPubKey }),
+                        !spent.contains(outpoint)
+                    else { continue }
+                    rows[outpoint] = UTXORow(
+                        value: Int64(output.value.sats), script: output.scriptPubKey, keychain: owner.keychain.rawValue,
+                        index: owner.index, height: heights[transaction.txid], coinbase: false)
+                }
+            }
+            return rows
+        }
+        func check(_ table: [OutPoint: UTXORow], _ step: String) {
+            let rows = expected()
+            #expect(table == rows, "seed \(seed) \(step): rows")
+            #expect(tracker.unspentCount == rows.count, "seed \(seed) \(step): count")
+            for script in scripts {
+                let unspent = Set(tracker.unspentOutputs(paying: script))
+                let spent = Set(given.flatMap { $0.inputs.map(\.previousOutput) })
+                let paying = given.flatMap { transaction in
+                    transaction.outputs.indices.filter { transaction.outputs[$0].scriptPubKey == script }.map {
+                        OutPoint(txid: transaction.txid, vout: UInt32($0))
+                    }
+                }
+                #expect(unspent == Set(paying.filter { !spent.contains($0) }), "seed \(seed) \(step): unspent paying")
+                // The related transactions: those paying the script and a spender of each output they pay.
+                let related = Set(tracker.relatedTransactions(script))
+                let spenders = paying.map { outpoint in
+                    Set(given.filter { $0.inputs.contains { $0.previousOutput == outpoint } }.map(\.txid))
+                }
+                #expect(related.isSuperset(of: paying.map(\.txid)), "seed \(seed) \(step): related payers")
+                #expect(
+                    related.isSubset(of: Set(paying.map(\.txid)).union(spenders.joined())),
+                    "seed \(seed) \(step): related")
+                for spender in spenders where !spender.isEmpty {
+                    #expect(!related.isDisjoint(with: spender), "seed \(seed) \(step): a spender")
+                }
+            }
+            for transaction in made {
+                #expect(tracker.seen(transaction.txid) == seen.contains(transaction.txid), "seed \(seed) \(step): seen")
+            }
+        }
+        var table = expected()
+        check(table, "loaded")
+        var rest = order.dropFirst(storedCount)
+        for batch in 0..<8 {
+            let take = batch == 7 ? rest.count : Int.random(in: 0...min(rest.count, 12), using: &random)
+            let arriving = Array(rest.prefix(take))
+            rest = rest.dropFirst(take)
+            let derived = Array(addresses[min(3 + batch, addresses.count)..<min(3 + batch + 2, addresses.count)])
+            var update = SyncUpdate(tip: BlockTip(height: 120, hash: "00"))
+            for transaction in arriving { update.transactions[transaction.txid] = transaction }
+            given += arriving
+            owned += derived
+            // Confirmations moved (the histories' unconfirmed entries first, then the anchors, as the tracker
+            // applies them), and an output of a given transaction now and then reported spent elsewhere.
+            for transaction in given where random.next() % 3 == 0 {
+                if random.next() % 2 == 0 {
+                    update.histories[foreign[0], default: []].append(HistoryEntry(txid: transaction.txid, height: nil))
+                    heights[transaction.txid] = nil
+                } else {
+                    let height = Int.random(in: 100...115, using: &random)
+                    update.anchors[transaction.txid] = BlockAnchor(
+                        height: height, blockHash: "\(height)", verified: true)
+                }
+            }
+            for (txid, anchor) in update.anchors { heights[txid] = anchor.height }
+            if let transaction = given.randomElement(using: &random), random.next() % 3 == 0 {
+                let outpoint = OutPoint(txid: transaction.txid, vout: 0)
+                update.spentElsewhere.insert(outpoint)
+                spentElsewhere.insert(outpoint)
+            }
+            for transaction in arriving where random.next() % 2 == 0 {
+                tracker.markSeen(transaction.txid)
+                seen.insert(transaction.txid)
+            }
+            let changes = tracker.apply(addresses: derived, update: update)
+            for outpoint in changes.removed {
+                #expect(
+                    table.removeValue(forKey: outpoint) != nil, "seed \(seed) batch \(batch): removed a row it had not")
+            }
+            for (outpoint, row) in changes.written {
+                #expect(table[outpoint] != row, "seed \(seed) batch \(batch): wrote a row unchanged")
+                table[outpoint] = row
+            }
+            check(table, "batch \(batch)")
         }
     }
 }

@@ -480,18 +480,19 @@ extension Store {
 
     /// Ends a complete sync: drops unconfirmed transactions no history named (evicted or replaced), records the tip.
     public func finishSync(walletID: Int64, tip: BlockTip, seen: Set<Txid>) throws(StoreError) {
-        try finishSync(walletID: walletID, tip: tip, seen: seen, utxosCurrent: false)
+        try finishSync(walletID: walletID, tip: tip, seen: seen.contains, utxosCurrent: false)
     }
 
-    /// `finishSync`; with `utxosCurrent` (every batch wrote its UTXO changes) the UTXOs are recomputed only when an
-    /// evicted transaction was dropped.
-    func finishSync(walletID: Int64, tip: BlockTip, seen: Set<Txid>, utxosCurrent: Bool) throws(StoreError) {
+    /// `finishSync`, with `seen` telling whether a history named a txid; with `utxosCurrent` (every batch wrote its
+    /// UTXO changes) the UTXOs are recomputed only when an evicted transaction was dropped.
+    func finishSync(walletID: Int64, tip: BlockTip, seen: (Txid) -> Bool, utxosCurrent: Bool) throws(StoreError) {
         try write { db in
             let unconfirmed = try String.fetchAll(
                 db, sql: "SELECT txid FROM tx WHERE wallet_id = ? AND height IS NULL", arguments: [walletID])
-            let seenText = Set(seen.map(\.hexString))
             var dropped = false
-            for txid in unconfirmed where !seenText.contains(txid) {
+            // A stored txid that does not parse was never named by a history (none is stored that way: `apply`
+            // writes `Txid.hexString`).
+            for txid in unconfirmed where !((try? Txid(hex: txid)).map(seen) ?? false) {
                 try db.execute(sql: "DELETE FROM tx WHERE wallet_id = ? AND txid = ?", arguments: [walletID, txid])
                 dropped = true
             }

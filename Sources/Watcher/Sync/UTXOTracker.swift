@@ -32,6 +32,10 @@ struct UTXOChanges {
 /// (its outputs' values and scripts, the outpoints it spends, its height, whether it is a coinbase), not the parsed
 /// `Transaction`; a utxo row is known by its height alone (its other columns follow from the transaction and the
 /// script's owner, which do not change).
+///
+/// What is known of a stored transaction's output (its spender, its row) sits in arrays at the output's slot (its
+/// transaction's first output's, plus its index), not in maps keyed by outpoint: a map of a 100,000-transaction
+/// wallet's outpoints missed the processor's caches on each lookup and grew faster than the wallet (issue 33).
 struct UTXOTracker {
     /// An outpoint: the number of its txid and its output index.
     struct Key: Hashable {
@@ -87,12 +91,25 @@ struct UTXOTracker {
     /// The hashes of the blocks confirming stored transactions, each once.
     private var blockHashes: [String] = []
     private var blockNumber: [String: Int32] = [:]
-    /// The stored transaction spending each outpoint.
-    private var spentBy: [Key: Int32] = [:]
+    /// By output slot (`Record.firstOutput` plus its index): the stored transaction spending it, -1 when none.
+    private var spender: [Int32] = []
+    /// Inputs spending the outputs of a txid not stored when they were taken in.
+    ///
+    /// Each is its output's index and its transaction, and the next such input of the same txid (an index into this
+    /// array, -1 at the end). The txid's outputs find their spenders here when it is stored.
+    private var waitingSpends: [(vout: UInt32, spender: Int32, next: Int32)] = []
+    /// By txid number: the last of its `waitingSpends` (the most recently taken in), -1 when none.
+    private var lastWaitingSpend: [Int32] = []
     /// Outpoints a backend reported spent by a transaction the wallet does not have.
     private var spentElsewhere: Set<Key> = []
-    /// The rows of the utxo table (what was last written), by outpoint: their height (`unconfirmed` while so).
-    private var unspent: [Key: Int32] = [:]
+    /// The rows of the utxo table (what was last written), by output slot: their height (`unconfirmed` while so),
+    /// `noRow` for an output with none.
+    private var rowHeight: [Int32] = []
+    private static let noRow = Int32.min
+    /// How many entries of `rowHeight` are rows.
+    private(set) var unspentCount = 0
+    /// By txid number: whether a history of this sync named it (`seen`).
+    private var seenFlags: [Bool] = []
 
     /// A tracker of the wallet's addresses and the outputs reported spent elsewhere; the stored transactions are
     /// then handed in one at a time (`addStored`), and `loaded()` takes the utxo table to be what they make.
@@ -124,7 +141,7 @@ struct UTXOTracker {
             guard let record = records[tx] else { continue }
             for vout in 0..<UInt32(record.outputCount) {
                 let key = Key(Int32(tx), vout)
-                if let row = wanted(key) { unspent[key] = Self.stored(row.height) }
+                if let row = wanted(key) { setRow(key, Self.stored(row.height)) }
             }
         }
     }
@@ -140,13 +157,22 @@ struct UTXOTracker {
             verified: record.verified)
     }
 
-    /// How many utxo rows the tracker holds.
-    var unspentCount: Int { unspent.count }
+    /// Notes that a history of this sync named `txid`.
+    mutating func markSeen(_ txid: Txid) {
+        seenFlags[Int(number(txid))] = true
+    }
+
+    /// Whether a history of this sync named `txid` (`markSeen`): what `Store.finishSync` keeps an unconfirmed
+    /// transaction for.
+    func seen(_ txid: Txid) -> Bool {
+        guard let tx = txNumber[txid] else { return false }
+        return seenFlags[Int(tx)]
+    }
 
     /// The outputs to `script` that no stored transaction spends (what the old full scan handed a backend).
     func unspentOutputs(paying script: Script) -> [OutPoint] {
         guard let number = scriptNumber[script] else { return [] }
-        return scripts[Int(number)].outputs.filter { spentBy[$0] == nil }.map(outpoint)
+        return scripts[Int(number)].outputs.filter { spentBy($0) == nil }.map(outpoint)
     }
 
     /// What is kept of a stored transaction, as a `Transaction`: its inputs' outpoints and its outputs.
@@ -169,7 +195,7 @@ struct UTXOTracker {
     func relatedTransactions(_ script: Script) -> [Txid] {
         guard let number = scriptNumber[script] else { return [] }
         let paying = scripts[Int(number)].outputs
-        return paying.map { txids[Int($0.tx)] } + paying.compactMap { spentBy[$0].map { txids[Int($0)] } }
+        return paying.map { txids[Int($0.tx)] } + paying.compactMap { spentBy($0).map { txids[Int($0)] } }
     }
 
     /// Takes in one batch (its addresses and the backend's update, as `Store.apply` stores them) and returns the
@@ -208,15 +234,44 @@ struct UTXOTracker {
         for key in affected {
             let row = wanted(key)
             let height = row.map { Self.stored($0.height) }
-            guard height != unspent[key] else { continue }
+            guard height != rowHeight(key) else { continue }
             if let row {
                 changes.written[outpoint(key)] = row
             } else {
                 changes.removed.append(outpoint(key))
             }
-            unspent[key] = height
+            setRow(key, height)
         }
         return changes
+    }
+
+    /// The slot of the output `key` of a stored transaction (in `outputs`, `spender`, `rowHeight`), nil when its
+    /// transaction is not stored or has no such output.
+    private func slot(_ key: Key) -> Int? {
+        guard let record = records[Int(key.tx)], key.vout < UInt32(record.outputCount) else { return nil }
+        return Int(record.firstOutput) + Int(key.vout)
+    }
+
+    /// The stored transaction spending the output `key`, nil when none (or when its transaction is not stored).
+    private func spentBy(_ key: Key) -> Int32? {
+        guard let slot = slot(key), spender[slot] >= 0 else { return nil }
+        return spender[slot]
+    }
+
+    /// The height of the output `key`'s row in the utxo table, nil when it has none.
+    private func rowHeight(_ key: Key) -> Int32? {
+        guard let slot = slot(key), rowHeight[slot] != Self.noRow else { return nil }
+        return rowHeight[slot]
+    }
+
+    /// Sets the output `key`'s row (nil: none).
+    ///
+    /// An output has a row only when its transaction is stored, so a key without a slot never gets one.
+    private mutating func setRow(_ key: Key, _ height: Int32?) {
+        guard let slot = slot(key) else { return }
+        let had = rowHeight[slot] != Self.noRow
+        rowHeight[slot] = height ?? Self.noRow
+        unspentCount += (height != nil ? 1 : 0) - (had ? 1 : 0)
     }
 
     private static func stored(_ height: Int?) -> Int32 {
@@ -236,6 +291,8 @@ struct UTXOTracker {
         let tx = Int32(txids.count)
         txids.append(txid)
         records.append(nil)
+        lastWaitingSpend.append(-1)
+        seenFlags.append(false)
         txNumber[txid] = tx
         return tx
     }
@@ -280,24 +337,40 @@ struct UTXOTracker {
             firstInput: Int32(inputs.count), inputCount: Int32(transaction.inputs.count),
             firstOutput: Int32(outputs.count), outputCount: Int32(transaction.outputs.count),
             height: Self.unconfirmed, block: -1, verified: false, coinbase: transaction.isCoinbase)
-        for input in transaction.inputs {
-            let spent = key(input.previousOutput)
-            inputs.append(spent)
-            spentBy[spent] = tx
-        }
         for (vout, output) in transaction.outputs.enumerated() {
             let script = intern(output.scriptPubKey)
             outputs.append(Output(value: output.value, script: script))
+            spender.append(-1)
+            rowHeight.append(Self.noRow)
             scripts[Int(script)].outputs.append(Key(tx, UInt32(vout)))
         }
         records[Int(tx)] = record
+        // Its outputs' spenders taken in before it, the last taken in winning (as for those taken in after it).
+        var waiting = lastWaitingSpend[Int(tx)]
+        lastWaitingSpend[Int(tx)] = -1
+        while waiting >= 0 {
+            let spend = waitingSpends[Int(waiting)]
+            let slot = Int(record.firstOutput) + Int(spend.vout)
+            if spend.vout < UInt32(record.outputCount), spender[slot] < 0 { spender[slot] = spend.spender }
+            waiting = spend.next
+        }
+        for input in transaction.inputs {
+            let spent = key(input.previousOutput)
+            inputs.append(spent)
+            if records[Int(spent.tx)] != nil {
+                if let slot = slot(spent) { spender[slot] = tx }
+            } else {
+                waitingSpends.append((spent.vout, tx, lastWaitingSpend[Int(spent.tx)]))
+                lastWaitingSpend[Int(spent.tx)] = Int32(waitingSpends.count - 1)
+            }
+        }
         return tx
     }
 
     /// The row `key` should have in the utxo table, nil when it should have none.
     private func wanted(_ key: Key) -> UTXORow? {
-        guard let record = records[Int(key.tx)], key.vout < UInt32(record.outputCount), spentBy[key] == nil,
-            !spentElsewhere.contains(key)
+        guard let record = records[Int(key.tx)], key.vout < UInt32(record.outputCount), spentBy(key) == nil,
+            spentElsewhere.isEmpty || !spentElsewhere.contains(key)
         else { return nil }
         let output = outputs[Int(record.firstOutput) + Int(key.vout)]
         let entry = scripts[Int(output.script)]

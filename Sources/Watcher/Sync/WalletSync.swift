@@ -126,7 +126,6 @@ public struct WalletSync: Sendable {
         let descriptorTexts = Dictionary(
             uniqueKeysWithValues: account.keychains.map { ($0, account.descriptor($0).description) })
         var checked = 0
-        var seen: Set<Txid> = []
         var newTransactions = 0
         var tip: BlockTip?
         var mode: String?
@@ -228,7 +227,9 @@ public struct WalletSync: Sendable {
                     where !(update.histories[record.script] ?? []).isEmpty {
                         lastUsed[keychain] = max(lastUsed[keychain] ?? -1, current.start + offset)
                     }
-                    for entries in update.histories.values { for entry in entries { seen.insert(entry.txid) } }
+                    // The txids the histories name (kept by the tracker, beside its own numbering of them): a set of
+                    // them all was a second table of the wallet's txids (issue 33).
+                    for entries in update.histories.values { for entry in entries { tracker.markSeen(entry.txid) } }
                     newTransactions += update.transactions.count
                     // What the sync keeps of the batch's transactions for its length: the tracker's compact records,
                     // and for a source taking one batch at a time, the transactions without witnesses (the store writes
@@ -265,7 +266,7 @@ public struct WalletSync: Sendable {
         }
         let count: Int
         do {
-            try store.finishSync(walletID: walletID, tip: finalTip, seen: seen, utxosCurrent: true)
+            try store.finishSync(walletID: walletID, tip: finalTip, seen: tracker.seen, utxosCurrent: true)
             count = try store.transactionCount(walletID: walletID)
         } catch {
             throw .store(error)
