@@ -64,13 +64,8 @@ public enum WalletHistory {
     }
 
     /// The transactions; `--json` is the array of entries.
-    public struct Report: Encodable, Sendable, Equatable {
+    public struct Report: ListReport, Sendable, Equatable {
         public var entries: [Entry]
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(entries)
-        }
 
         /// One line a transaction, or the hint to sync.
         public var lines: [String] { entries.isEmpty ? ["no transactions (run sync first)"] : entries.map(\.line) }

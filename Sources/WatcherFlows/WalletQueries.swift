@@ -86,13 +86,8 @@ public enum WalletQueries {
     }
 
     /// `addresses`: the derived addresses of one keychain; `--json` is the array.
-    public struct AddressesReport: Encodable, Sendable, Equatable {
+    public struct AddressesReport: ListReport, Sendable, Equatable {
         public var entries: [AddressEntry]
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(entries)
-        }
 
         public var lines: [String] {
             entries.isEmpty ? ["no addresses yet (run sync, or receive)"] : entries.map(\.line)
@@ -144,13 +139,8 @@ public enum WalletQueries {
     }
 
     /// `utxos`: the unspent outputs; `--json` is the array.
-    public struct UTXOsReport: Encodable, Sendable, Equatable {
+    public struct UTXOsReport: ListReport, Sendable, Equatable {
         public var entries: [UTXOEntry]
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(entries)
-        }
 
         public var lines: [String] { entries.isEmpty ? ["no unspent outputs"] : entries.map(\.line) }
     }
@@ -254,13 +244,8 @@ extension WalletQueries {
     }
 
     /// `wallets`: every Bitcoin wallet, then every Ethereum account; `--json` is the array.
-    public struct WalletsReport: Encodable, Sendable, Equatable {
+    public struct WalletsReport: ListReport, Sendable, Equatable {
         public var entries: [WalletEntry]
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(entries)
-        }
 
         /// The hint when there is none yet (for stderr), else nil.
         public var emptyHint: String? { entries.isEmpty ? "no wallets yet: airlock-watcher import IN" : nil }

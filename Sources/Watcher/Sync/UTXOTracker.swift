@@ -350,8 +350,7 @@ struct UTXOTracker {
         lastWaitingSpend[Int(tx)] = -1
         while waiting >= 0 {
             let spend = waitingSpends[Int(waiting)]
-            let slot = Int(record.firstOutput) + Int(spend.vout)
-            if spend.vout < UInt32(record.outputCount), spender[slot] < 0 { spender[slot] = spend.spender }
+            if let slot = slot(Key(tx, spend.vout)), spender[slot] < 0 { spender[slot] = spend.spender }
             waiting = spend.next
         }
         for input in transaction.inputs {
@@ -370,7 +369,7 @@ struct UTXOTracker {
     /// The row `key` should have in the utxo table, nil when it should have none.
     private func wanted(_ key: Key) -> UTXORow? {
         guard let record = records[Int(key.tx)], key.vout < UInt32(record.outputCount), spentBy(key) == nil,
-            spentElsewhere.isEmpty || !spentElsewhere.contains(key)
+            !spentElsewhere.contains(key)
         else { return nil }
         let output = outputs[Int(record.firstOutput) + Int(key.vout)]
         let entry = scripts[Int(output.script)]

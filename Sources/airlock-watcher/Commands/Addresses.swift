@@ -22,12 +22,7 @@ struct Addresses: AsyncParsableCommand {
             let context = try WatcherContext(global)
             let report = try WalletQueries.addresses(
                 store: context.store, wallet: try context.wallet(), keychain: change ? .internal : .external)
-            // The report is an array: written an entry at a time (the same bytes as `JSONOutput.print(report)`).
-            if global.json {
-                try JSONOutput.printEach(report.entries)
-            } else {
-                print(report.lines.joined(separator: "\n"))
-            }
+            try report.show(json: global.json, lines: report.lines)
         }
     }
 }

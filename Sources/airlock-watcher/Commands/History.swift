@@ -45,12 +45,7 @@ struct History: AsyncParsableCommand {
                 return
             }
             let report = try WalletHistory.report(store: context.store, wallet: try context.wallet())
-            // The report is an array: written an entry at a time (the same bytes as `JSONOutput.print(report)`).
-            if global.json {
-                try JSONOutput.printEach(report.entries)
-            } else {
-                print(report.lines.joined(separator: "\n"))
-            }
+            try report.show(json: global.json, lines: report.lines)
         }
     }
 }

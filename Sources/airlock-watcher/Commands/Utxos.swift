@@ -80,12 +80,7 @@ struct UtxosList: AsyncParsableCommand {
         try await ErrorReporting.run {
             let context = try WatcherContext(global)
             let report = try WalletQueries.utxos(store: context.store, wallet: try context.wallet())
-            // The report is an array: written an entry at a time (the same bytes as `JSONOutput.print(report)`).
-            if global.json {
-                try JSONOutput.printEach(report.entries)
-            } else {
-                print(report.lines.joined(separator: "\n"))
-            }
+            try report.show(json: global.json, lines: report.lines)
         }
     }
 }
