@@ -103,6 +103,16 @@ GROWTH_GOAL_5X = {"sync": 5.5, "utxos --json": 5.5}
 GROWTH_GOAL_5X_OTHERS = 2.0
 
 
+def round_spread(small: list[float] | None, large: list[float] | None) -> str:
+    """The lowest and highest of the rounds' own ratios (round n of the larger size over round n of the smaller, the
+    sizes taken in turn in each round), which shows how far this machine moves the ratio of the medians from one run
+    to the next. Empty without the same number of runs on both sides."""
+    if not small or not large or len(small) != len(large) or len(small) < 2:
+        return ""
+    ratios = [b / a for a, b in zip(small, large) if a > 0]
+    return f" (rounds {min(ratios):.2f}x-{max(ratios):.2f}x)" if ratios else ""
+
+
 def growth_lines(rows: list[dict]) -> list[str]:
     """The growth rows' ratios between consecutive chain sizes, per workload: wall time and, where measured, the
     client's CPU time. Rows are named "growth: sync 5,000 txs" / "growth: send 0.01 BTC, 20,000 txs"."""
@@ -122,6 +132,7 @@ def growth_lines(rows: list[dict]) -> list[str]:
             )
             if a.get("cpu_ms") and b.get("cpu_ms"):
                 text += ", client CPU {:.2f}x".format(b["cpu_ms"] / a["cpu_ms"])
+                text += round_spread(a.get("cpu_runs"), b.get("cpu_runs"))
             goal = None
             if large == 4 * small:
                 goal = GROWTH_GOAL

@@ -67,7 +67,8 @@ def row(
     cpu: list[float] | None = None,
     server_cpu: list[float] | None = None,
 ) -> dict:
-    """`ms` is the median wall time; `cpu_ms` the client's CPU time, `server_cpu_ms` the node's, medians too."""
+    """`ms` is the median wall time; `cpu_ms` the client's CPU time, `server_cpu_ms` the node's, medians too;
+    `cpu_runs` the client's CPU time of each run, in the order taken (the growth rows take every size in a round)."""
     return {
         "section": "watcher",
         "workload": workload,
@@ -78,6 +79,7 @@ def row(
         "runs": len(times),
         "cpu_ms": statistics.median(cpu) if cpu else None,
         "server_cpu_ms": statistics.median(server_cpu) if server_cpu else None,
+        "cpu_runs": list(cpu) if cpu else None,
     }
 
 
