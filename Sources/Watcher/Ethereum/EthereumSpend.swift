@@ -228,7 +228,6 @@ extension EthereumSpend {
         }
         let tip = Swift.max(raised(record.maxPriorityFeePerGas), suggested.maxPriorityFeePerGas)
         let cap = Swift.max(raised(record.maxFeePerGas), suggested.maxFeePerGas, tip)
-        let fees = Fees(maxFeePerGas: cap, maxPriorityFeePerGas: tip)
         let worst: UInt256
         do { worst = try cap.multiplied(by: old.gasLimit).adding(old.value.amount) } catch {
             throw .invalid("the fee overflows")
