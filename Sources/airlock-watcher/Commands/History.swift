@@ -41,7 +41,7 @@ struct History: AsyncParsableCommand {
             if let limit {
                 let page = try WalletHistory.page(
                     store: context.store, wallet: try context.wallet(), limit: limit, offset: offset ?? 0)
-                if global.json { try JSONOutput.print(page.report) } else { print(page.lines.joined(separator: "\n")) }
+                try page.report.show(json: global.json, lines: page.lines)
                 return
             }
             let report = try WalletHistory.report(store: context.store, wallet: try context.wallet())
