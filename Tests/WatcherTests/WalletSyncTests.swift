@@ -235,23 +235,57 @@ struct WalletSyncTests {
     func groupedCommits() async throws {
         var results: [[String]] = []
         var commits: [Int] = []
-        for interval in [Duration.zero, .seconds(3600)] {
+        // Each batch alone; grouped by the interval; grouped by the sync's age (divided by 1, a batch waits as long as
+        // the sync has run: after the first batch's commit, none is due before the end).
+        for (interval, divisor) in [(Duration.zero, 0), (.seconds(3600), 0), (.zero, 1)] {
             let (store, wallet, account) = try Self.setUp()
             let counter = CommitCounter()
             store.pool.add(transactionObserver: counter)
             var sync = try WalletSync(store: store, wallet: wallet, source: try Self.threeFundings(account))
             sync.batchSize = 5
             sync.commitInterval = interval
+            sync.commitAgeDivisor = divisor
             let summary = try await sync.run()
             #expect(summary.scriptsChecked == 45 + 20)
             results.append(try Self.stored(store, try wallet.requireID()))
             commits.append(counter.commits.withLock { $0 })
         }
         #expect(results[0] == results[1])
+        #expect(results[0] == results[2])
         #expect(results[0].filter { $0.hasPrefix("utxo ") }.count == 2)
         #expect(results[1].last == "UTXO rows 2, keyed by another transaction's row: 0")
-        // One commit per batch (9 external, 4 change) and the end of the sync; grouped: the batches, then the end.
-        #expect(commits == [9 + 4 + 1, 2])
+        // One commit per batch (9 external, 4 change) and the end of the sync; grouped: the batches, then the end;
+        // by the age: the first batch, the others, the end.
+        #expect(commits == [9 + 4 + 1, 2, 3])
+    }
+
+    @Test("the commits are spaced by the longer of the interval and a quarter of the sync's age")
+    func commitSpacing() {
+        func due(_ since: Int, _ age: Int, divisor: Int = 4) -> Bool {
+            WalletSync.commitDue(
+                sinceCommit: .milliseconds(since), age: .milliseconds(age), interval: .seconds(1), divisor: divisor)
+        }
+        // The first seconds: the interval alone.
+        #expect(due(1000, 1000))
+        #expect(due(1000, 3900))
+        #expect(!due(900, 2000))
+        // Later, a quarter of the age: 10 s at 40 s.
+        #expect(!due(9900, 40000))
+        #expect(due(10000, 40000))
+        // Without the age: every interval, at any age.
+        #expect(due(1000, 40000, divisor: 0))
+        // The commits of a 45-second sync checked every 50 ms, and of a 9-second one.
+        func commits(_ seconds: Int) -> Int {
+            var last = 0
+            var count = 0
+            for now in stride(from: 50, through: seconds * 1000, by: 50) where due(now - last, now) {
+                count += 1
+                last = now
+            }
+            return count
+        }
+        #expect(commits(45) == 12)
+        #expect(commits(9) == 6)
     }
 
     @Test("a server failure mid-sync: the batches checked before it are written, grouped or not; nothing after it")
@@ -265,6 +299,7 @@ struct WalletSyncTests {
             var sync = try WalletSync(store: store, wallet: wallet, source: RecordingSource(fixed, failAfter: 3))
             sync.batchSize = 5
             sync.commitInterval = interval
+            sync.commitAgeDivisor = 0
             await #expect(throws: SyncError.chain(.connectionClosed(host: "fixed", port: 1))) {
                 try await sync.run()
             }
