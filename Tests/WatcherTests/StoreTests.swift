@@ -61,32 +61,6 @@ struct StoreTests {
         #expect(try store.setting("after") == "1")
     }
 
-    @Test("a statement's journal stays in memory: no temporary file, where SQLite's default writes one (the control)")
-    func statementJournalInMemory() throws {
-        // The files this process has open that SQLite made for a spilled statement journal ("etilqs_", unlinked).
-        func temporaryFiles() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { fd in
-                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
-            }.filter { $0.contains("etilqs_") }
-        }
-        // In one transaction: rows on some 60 pages, then one statement that may abort part-way (a UNIQUE column)
-        // changing all of them: SQLite journals those pages to undo that statement alone, 240 KB.
-        func journalledStatement(_ db: Database) throws -> [String] {
-            try db.execute(sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, value TEXT UNIQUE)")
-            for i in 0..<1000 {
-                try db.execute(
-                    sql: "INSERT INTO scratch (value) VALUES (?)",
-                    arguments: ["\(i) " + String(repeating: "x", count: 200)])
-            }
-            try db.execute(sql: "UPDATE scratch SET value = value || 'y'")
-            return try temporaryFiles()
-        }
-        let store = try Store(directory: Self.tempDir())
-        #expect(try store.pool.write(journalledStatement) == [])
-        let control = try DatabaseQueue(path: Self.tempDir() + ".sqlite")
-        #expect(try control.write(journalledStatement).count == 1)
-    }
-
     @Test("reopening keeps the data and applies nothing twice")
     func reopen() throws {
         let dir = Self.tempDir()

@@ -42,11 +42,6 @@ public final class Store: Sendable {
             // The WAL file is cut back to this size when SQLite starts it over after a checkpoint. It keeps the size
             // of its largest run of commits otherwise: a sync's grouped commits left 47 MB beside a 110 MB database.
             try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
-            // A statement's journal (the pages it changed that the transaction had already changed, kept to undo the
-            // statement alone) stays in memory. SQLite otherwise moves it to a temporary file once one statement
-            // journals more than 64 KB, and every later statement of the connection writes its journal there, page
-            // by page: up to 114,000 writes of a 100,000-transaction sync (issue 33).
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
