@@ -460,11 +460,21 @@ extension Store {
         for outpoint in changes.removed {
             try delete.execute(arguments: [walletID, outpoint.txid.hexString, Int(outpoint.vout)])
         }
-        let insert = try db.cachedStatement(sql: insertUTXO("INSERT OR REPLACE"))
+        // A row of a transaction this SQLite transaction inserted cannot exist yet (its `tx.id` is new: the rows of
+        // a deleted transaction went with it), so it is a plain `INSERT`. `INSERT OR REPLACE` may delete a row and fire
+        // the sums' trigger, so SQLite keeps a statement journal for it: a copy of each page it changes, moved to a
+        // temporary file for the rest of the transaction once one statement's passes 64 KB (a B-tree rebalanced
+        // over many pages). With a 100,000-transaction sync's longer commits, that file took 196,708 writes (issue 33).
+        let insert = try db.cachedStatement(sql: insertUTXO("INSERT"))
+        let replace = try db.cachedStatement(sql: insertUTXO("INSERT OR REPLACE"))
         for (outpoint, row) in changes.written {
-            let bound = bindUTXO(insert, walletID: walletID, outpoint, row)
-            if let id = transactionRows[outpoint.txid] { bound.bind(10, id) }
-            try bound.run(db)
+            if let id = transactionRows[outpoint.txid] {
+                let bound = bindUTXO(insert, walletID: walletID, outpoint, row)
+                bound.bind(10, id)
+                try bound.run(db)
+            } else {
+                try bindUTXO(replace, walletID: walletID, outpoint, row).run(db)
+            }
         }
         try addToSums(db, walletID: walletID, rows: changes.written.values)
     }
