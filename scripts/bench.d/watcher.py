@@ -161,7 +161,8 @@ def count(n: int) -> str:
 
 SYNC_NOTE = (
     f"sync: whole process, fresh data dir; requests batched by {STOP_GAP} scripts, 3 batches in flight; "
-    "txids, merkle proofs, header PoW and links checked; the batches of each second committed to SQLite together"
+    "txids, merkle proofs, header PoW and links checked; the checked batches committed to SQLite together once a "
+    "second and a quarter of the sync's age have passed"
 )
 
 
