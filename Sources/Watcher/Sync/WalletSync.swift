@@ -56,8 +56,8 @@ public struct WalletSync: Sendable {
     /// The batches checked within it are committed in one SQLite transaction (`.zero`: each batch alone). Each commit
     /// writes every page it changed, and a batch's new transactions land on pages of the txid index all over the file:
     /// committed one batch of 20 addresses at a time, that index was three quarters of what a 100,000-transaction sync
-    /// wrote (issue 33). A sync killed at any moment loses at most this much of its work; one that fails first writes
-    /// what it checked before.
+    /// wrote (issue 33). A sync killed at any moment loses at most this much of its work, or a quarter of the time it
+    /// had run when that is longer (`commitAgeDivisor`); one that fails first writes what it checked before.
     public var commitInterval: Duration = .seconds(1)
     /// A checked batch also waits for the time the sync has run divided by this, when that is longer than
     /// `commitInterval` (`0`: `commitInterval` alone; see `commitDue`).
